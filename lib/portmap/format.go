@@ -1,0 +1,179 @@
+package portmap
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// FormatError reports bad input in a mapping or experiment file: the file,
+// the position (line and column, when the JSON itself is malformed) or the
+// JSON path of the offending value, and what is wrong.
+type FormatError struct {
+	File   string // file name, or a description such as "<input>"
+	Line   int    // 1-based; 0 when unknown
+	Column int    // 1-based; 0 when unknown
+	Path   string // JSON path such as `exps[3].iseq[1]`; "" when unknown
+	Err    error
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Path)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+func ferr(file, path string, format string, args ...any) error {
+	return &FormatError{File: file, Path: path, Err: fmt.Errorf(format, args...)}
+}
+
+// decodeJSON unmarshals data into v and turns syntax and type errors into
+// FormatErrors with line and column.
+func decodeJSON(file string, data []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	err := dec.Decode(v)
+	if err == nil {
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			off := dec.InputOffset()
+			line, col := lineCol(data, off)
+			return &FormatError{File: file, Line: line, Column: col, Err: errors.New("unexpected data after the top-level JSON value")}
+		}
+		return nil
+	}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineCol(data, syn.Offset)
+		return &FormatError{File: file, Line: line, Column: col, Err: fmt.Errorf("malformed JSON: %v", syn)}
+	case errors.As(err, &typ):
+		line, col := lineCol(data, typ.Offset)
+		return &FormatError{File: file, Line: line, Column: col, Path: typ.Field, Err: fmt.Errorf("JSON %s where %s is expected", typ.Value, typ.Type)}
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := lineCol(data, int64(len(data)))
+		return &FormatError{File: file, Line: line, Column: col, Err: errors.New("unexpected end of JSON input")}
+	}
+	return &FormatError{File: file, Err: err}
+}
+
+func lineCol(data []byte, off int64) (int, int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line, col := 1, 1
+	for _, c := range data[:off] {
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+func readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("portmap: %w", err)
+	}
+	return data, nil
+}
+
+// kindOf returns the "kind" (PMEvo) or "format" (portlab) tag of a JSON
+// object, to tell the formats apart.
+func kindOf(file string, data []byte) (string, error) {
+	var tag struct {
+		Kind   string `json:"kind"`
+		Format string `json:"format"`
+	}
+	if err := decodeJSON(file, data, &tag, false); err != nil {
+		return "", err
+	}
+	if tag.Format != "" {
+		return tag.Format, nil
+	}
+	return tag.Kind, nil
+}
+
+// ReadMapping reads a mapping file in any supported format: portlab's own
+// (see the package documentation) or PMEvo's Mapping3 / Mapping2 JSON.
+func ReadMapping(path string) (*Mapping, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeMapping(path, data)
+}
+
+// DecodeMapping decodes a mapping in any supported format from data; name
+// is used in error messages.
+func DecodeMapping(name string, data []byte) (*Mapping, error) {
+	kind, err := kindOf(name, data)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case MappingFormat:
+		return decodeOwnMapping(name, data)
+	case "Mapping3", "Mapping2":
+		return decodePMEvoMapping(name, data)
+	}
+	return nil, ferr(name, "", "not a mapping: format/kind %q (want %q, \"Mapping3\" or \"Mapping2\")", kind, MappingFormat)
+}
+
+// ReadExperiments reads an experiment file in any supported format:
+// portlab's own or PMEvo's ExperimentList JSON.
+func ReadExperiments(path string) (*ExperimentSet, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeExperiments(path, data)
+}
+
+// DecodeExperiments decodes an experiment set in any supported format.
+func DecodeExperiments(name string, data []byte) (*ExperimentSet, error) {
+	kind, err := kindOf(name, data)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case ExperimentsFormat:
+		return decodeOwnExperiments(name, data)
+	case "ExperimentList":
+		return decodePMEvoExperiments(name, data)
+	}
+	return nil, ferr(name, "", "not an experiment set: format/kind %q (want %q or \"ExperimentList\")", kind, ExperimentsFormat)
+}
+
+// writeJSON writes v indented to path, atomically (temporary file + rename).
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,118 @@
+package portmap
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Measurement is an experiment with its measured inverse throughput.
+type Measurement struct {
+	Experiment Experiment
+	// Cycles is the inverse throughput: core cycles per execution of the
+	// experiment's whole multiset, in steady state.
+	Cycles float64
+	// Others holds predictions of other tools stored with the measurement
+	// (PMEvo's "other_results": IACA, llvm-mca, Ithemal), by tool id.
+	Others map[string]float64
+}
+
+// ExperimentSet is a list of measured experiments over an architecture, the
+// content of a PMEvo ExperimentList file.
+type ExperimentSet struct {
+	Arch         *Architecture
+	Measurements []Measurement
+}
+
+// Len returns the number of measurements.
+func (s *ExperimentSet) Len() int { return len(s.Measurements) }
+
+// Experiments returns the experiments in order.
+func (s *ExperimentSet) Experiments() []Experiment {
+	out := make([]Experiment, len(s.Measurements))
+	for i, m := range s.Measurements {
+		out[i] = m.Experiment
+	}
+	return out
+}
+
+// Cycles returns the measured inverse throughputs in order.
+func (s *ExperimentSet) Cycles() []float64 {
+	out := make([]float64, len(s.Measurements))
+	for i, m := range s.Measurements {
+		out[i] = m.Cycles
+	}
+	return out
+}
+
+// Other returns the stored predictions of the tool id, in order, with NaN
+// where a measurement has none.
+func (s *ExperimentSet) Other(id string) []float64 {
+	out := make([]float64, len(s.Measurements))
+	for i, m := range s.Measurements {
+		v, ok := m.Others[id]
+		if !ok {
+			v = math.NaN()
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// OtherIDs returns the ids of the stored predictions, sorted.
+func (s *ExperimentSet) OtherIDs() []string {
+	seen := map[string]bool{}
+	for _, m := range s.Measurements {
+		for id := range m.Others {
+			seen[id] = true
+		}
+	}
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Filter returns the measurements for which keep returns true, sharing the
+// architecture.
+func (s *ExperimentSet) Filter(keep func(Measurement) bool) *ExperimentSet {
+	out := &ExperimentSet{Arch: s.Arch}
+	for _, m := range s.Measurements {
+		if keep(m) {
+			out.Measurements = append(out.Measurements, m)
+		}
+	}
+	return out
+}
+
+// Lookup returns the measurement of the experiment with key e.Key(), if any.
+func (s *ExperimentSet) Lookup(e Experiment) (Measurement, bool) {
+	k := e.Key()
+	for _, m := range s.Measurements {
+		if m.Experiment.Key() == k {
+			return m, true
+		}
+	}
+	return Measurement{}, false
+}
+
+// Validate checks that every experiment names only instructions of the
+// architecture (when there is one) and that every measurement is a finite
+// positive number of cycles.
+func (s *ExperimentSet) Validate() error {
+	for i, m := range s.Measurements {
+		if s.Arch != nil && s.Arch.NumInstructions() > 0 {
+			for _, it := range m.Experiment.items {
+				if _, ok := s.Arch.insnIdx[it.Insn]; !ok {
+					return fmt.Errorf("portmap: measurement %d: unknown instruction %q (not in architecture %q)", i, it.Insn, s.Arch.name)
+				}
+			}
+		}
+		if !(m.Cycles > 0) || math.IsInf(m.Cycles, 0) {
+			return fmt.Errorf("portmap: measurement %d (%s): cycles %v, want a finite positive number", i, m.Experiment, m.Cycles)
+		}
+	}
+	return nil
+}

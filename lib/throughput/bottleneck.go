@@ -1,0 +1,492 @@
+package throughput
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Bound says which limit determines a Result.
+type Bound int
+
+const (
+	// PortBound: the ports (the bottleneck formula, thesis Thm 5.2).
+	PortBound Bound = iota
+	// InstructionBound: the front end's instructions per cycle.
+	InstructionBound
+	// UopBound: the µops per cycle the core can issue or retire.
+	UopBound
+)
+
+func (b Bound) String() string {
+	switch b {
+	case PortBound:
+		return "ports"
+	case InstructionBound:
+		return "instructions per cycle"
+	case UopBound:
+		return "µops per cycle"
+	}
+	return fmt.Sprintf("Bound(%d)", int(b))
+}
+
+// Result is the modeled inverse throughput of an experiment: the average
+// number of core cycles per execution of its multiset in steady state.
+type Result struct {
+	// Cycles is the inverse throughput, the larger of the port bound
+	// Num/Den and any front-end bound of the Model.
+	Cycles float64
+	// Num/Den is the exact port bound: Num µops on Den bottleneck ports
+	// (Den = |Bottleneck|). Num = 0, Den = 1 for an experiment with no µops.
+	Num int64
+	Den int
+	// Bottleneck is the set of bottleneck ports BP(e) (thesis Thm 3.14): the
+	// union of all port sets Q maximizing mass(µops ⊆ Q)/|Q|, i.e. the ports
+	// that are busy all the time in every optimal schedule.
+	Bottleneck portmap.PortSet
+	// Bound says whether the ports or a front-end limit set Cycles.
+	Bound Bound
+	// Instructions and Uops are the experiment's numbers of instructions and
+	// µops.
+	Instructions int64
+	Uops         int64
+}
+
+// PortCycles returns the exact port bound Num/Den as a float.
+func (r Result) PortCycles() float64 { return float64(r.Num) / float64(r.Den) }
+
+// IPC returns instructions per cycle, or 0 when Cycles is 0.
+func (r Result) IPC() float64 {
+	if r.Cycles == 0 {
+		return 0
+	}
+	return float64(r.Instructions) / r.Cycles
+}
+
+// FrontEnd bounds the throughput by the rate at which the core can decode,
+// issue or retire work, in addition to the ports (thesis §3.2.2, Ch. 4/5:
+// t ≥ |e| / R_max). Zero fields mean no limit.
+type FrontEnd struct {
+	InstructionsPerCycle float64 // e.g. 4 for Skylake's retirement of 4 IPC
+	UopsPerCycle         float64
+}
+
+// Model is a port mapping prepared for fast throughput evaluation. It is safe
+// for concurrent use.
+type Model struct {
+	arch     *portmap.Architecture
+	mapped   []bool
+	nports   int
+	frontEnd FrontEnd
+	// The µops of instruction i are umask/ucount[off[i]:off[i+1]], flat for
+	// cache-friendly evaluation.
+	off    []int32
+	umask  []portmap.PortSet
+	ucount []int64
+}
+
+// NewModel prepares m for evaluation. Later changes to m do not affect the
+// model.
+func NewModel(m *portmap.Mapping) *Model {
+	a := m.Arch()
+	n := a.NumInstructions()
+	md := &Model{arch: a, nports: m.NumPorts(), mapped: make([]bool, n), off: make([]int32, n+1)}
+	for i := 0; i < n; i++ {
+		md.off[i] = int32(len(md.umask))
+		if m.MappedAt(i) {
+			md.mapped[i] = true
+			for _, u := range m.UopsAt(i) {
+				md.umask = append(md.umask, u.Ports)
+				md.ucount = append(md.ucount, int64(u.Count))
+			}
+		}
+	}
+	md.off[n] = int32(len(md.umask))
+	return md
+}
+
+// WithFrontEnd returns a copy of md that also applies the front-end bound f.
+func (md *Model) WithFrontEnd(f FrontEnd) *Model {
+	c := *md
+	c.frontEnd = f
+	return &c
+}
+
+// Arch returns the architecture whose instruction indices the model uses.
+func (md *Model) Arch() *portmap.Architecture { return md.arch }
+
+// Index returns e indexed for the model (see Evaluate). It returns an error
+// naming an instruction the mapping does not map.
+func (md *Model) Index(e portmap.Experiment) (portmap.Indexed, error) {
+	x, err := md.arch.Index(e)
+	if err != nil {
+		return x, err
+	}
+	for _, t := range x.Terms {
+		if !md.mapped[t.Insn] {
+			return portmap.Indexed{}, &portmap.UnknownInstructionError{Insn: md.arch.InstructionName(int(t.Insn)), Mapping: md.arch.Name()}
+		}
+	}
+	return x, nil
+}
+
+// InvThroughput returns the modeled inverse throughput of e. It returns an
+// error naming an instruction the mapping does not map.
+func (md *Model) InvThroughput(e portmap.Experiment) (Result, error) {
+	x, err := md.Index(e)
+	if err != nil {
+		return Result{}, err
+	}
+	return md.Evaluate(x.Terms), nil
+}
+
+// Cycles is InvThroughput returning only the cycles.
+func (md *Model) Cycles(e portmap.Experiment) (float64, error) {
+	r, err := md.InvThroughput(e)
+	return r.Cycles, err
+}
+
+// Bottleneck returns the inverse throughput of e under m by the bottleneck
+// formula (thesis Thm 5.2), with the bottleneck ports as explanation. For
+// many experiments build a Model once instead.
+func Bottleneck(m *portmap.Mapping, e portmap.Experiment) (Result, error) {
+	return NewModel(m).InvThroughput(e)
+}
+
+// maxUnionMasks is the number of distinct µop port sets up to which the
+// union enumeration (2^d·d steps) is used; beyond it the subset-sum
+// transform over all port sets (2^k·k steps) is used when cheaper.
+const maxUnionMasks = 24
+
+// Evaluate returns the inverse throughput of an experiment given as terms
+// indexed by md.Arch() (see Index); it is the allocation-free hot path. The
+// terms must name mapped instructions.
+func (md *Model) Evaluate(terms []portmap.Term) Result {
+	var masksBuf [32]portmap.PortSet
+	var massBuf [32]int64
+	masks, mass := masksBuf[:0], massBuf[:0]
+	var ninsn, nuops int64
+	for _, t := range terms {
+		c := int64(t.Count)
+		ninsn += c
+		lo, hi := md.off[t.Insn], md.off[t.Insn+1]
+	next:
+		for k := lo; k < hi; k++ {
+			w := c * md.ucount[k]
+			p := md.umask[k]
+			nuops += w
+			for j := range masks {
+				if masks[j] == p {
+					mass[j] += w
+					continue next
+				}
+			}
+			masks = append(masks, p)
+			mass = append(mass, w)
+		}
+	}
+	r := portBound(masks, mass)
+	r.Instructions, r.Uops = ninsn, nuops
+	r.Cycles = float64(r.Num) / float64(r.Den)
+	if f := md.frontEnd.InstructionsPerCycle; f > 0 {
+		if c := float64(ninsn) / f; c > r.Cycles {
+			r.Cycles, r.Bound = c, InstructionBound
+		}
+	}
+	if f := md.frontEnd.UopsPerCycle; f > 0 {
+		if c := float64(nuops) / f; c > r.Cycles {
+			r.Cycles, r.Bound = c, UopBound
+		}
+	}
+	return r
+}
+
+// portBound computes max over Q of mass(µops ⊆ Q)/|Q| and the union of all
+// maximizers. The µop kinds are split into connected components (kinds that
+// share ports); a maximizer of a union of disjoint components is never better
+// than the best component, so each component is solved alone and the global
+// bottleneck is the union of the best components' bottlenecks.
+func portBound(masks []portmap.PortSet, mass []int64) Result {
+	d := len(masks)
+	switch d {
+	case 0:
+		return Result{Num: 0, Den: 1}
+	case 1:
+		return Result{Num: mass[0], Den: masks[0].Len(), Bottleneck: masks[0]}
+	}
+	if d <= 10 {
+		// Few kinds: the search handles several components at once cheaply.
+		var cover portmap.PortSet
+		for _, mk := range masks {
+			cover |= mk
+		}
+		return onBottleneck(componentBound(masks, mass, cover))
+	}
+	// Order masks by component: repeatedly grow a component from the first
+	// unassigned mask. The order inside a component puts heavy masks first so
+	// that the search finds good bounds early.
+	var best Result
+	best.Den = 1
+	done := 0
+	for done < d {
+		cover := masks[done]
+		end := done + 1
+		for grew := true; grew; {
+			grew = false
+			for j := end; j < d; j++ {
+				if masks[j]&cover != 0 {
+					cover |= masks[j]
+					masks[j], masks[end] = masks[end], masks[j]
+					mass[j], mass[end] = mass[end], mass[j]
+					end++
+					grew = true
+				}
+			}
+		}
+		r := componentBound(masks[done:end], mass[done:end], cover)
+		switch {
+		case better(r.Num, r.Den, best.Num, best.Den):
+			best = r
+		case r.Num*int64(best.Den) == best.Num*int64(r.Den):
+			best.Bottleneck |= r.Bottleneck
+		}
+		done = end
+	}
+	return onBottleneck(best)
+}
+
+// componentBound solves one connected component whose masks cover the
+// ports in cover.
+func componentBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet) Result {
+	d := len(masks)
+	if d == 1 {
+		return Result{Num: mass[0], Den: masks[0].Len(), Bottleneck: masks[0]}
+	}
+	if d <= 5 {
+		return smallBound(masks, mass)
+	}
+	np := cover.Len()
+	if d > maxUnionMasks || (d > 12 && d > np+bits.Len(uint(np))) {
+		if np <= 26 {
+			return zetaBound(masks, mass, cover)
+		}
+		if d > maxUnionMasks {
+			return lpBound(masks, mass, cover)
+		}
+	}
+	// Depth-first search over subsets S of the masks, valued
+	// W(S)/|∪S|: for a subset that is not closed (some other mask lies inside
+	// ∪S) the value only undercounts ∪S, which its closure counts right, so
+	// the maximum over all subsets is the port bound. A subtree is pruned when
+	// even adding all remaining mass cannot reach the best ratio.
+	sortByDensity(masks, mass)
+	var rest [maxUnionMasks + 1]int64
+	for j := d - 1; j >= 0; j-- {
+		rest[j] = rest[j+1] + mass[j]
+	}
+	s := search{masks: masks, mass: mass, rest: rest[:d+1]}
+	// Start from the whole component, a valid candidate and often the
+	// answer, or the densest single kind if that is better.
+	s.bestNum, s.bestDen, s.bp = rest[0], np, cover
+	if n := masks[0].Len(); mass[0]*int64(np) > rest[0]*int64(n) {
+		s.bestNum, s.bestDen, s.bp = mass[0], n, 0
+	}
+	s.dfs(0, 0, 0)
+	return Result{Num: s.bestNum, Den: s.bestDen, Bottleneck: s.bp}
+}
+
+// smallBound enumerates all 2^d − 1 subsets of at most five kinds
+// iteratively: subset s extends s without its lowest element.
+func smallBound(masks []portmap.PortSet, mass []int64) Result {
+	var q [32]portmap.PortSet
+	var w [32]int64
+	bestNum, bestDen, bp := int64(0), 1, portmap.PortSet(0)
+	for s := 1; s < 1<<len(masks); s++ {
+		low := bits.TrailingZeros(uint(s))
+		prev := s & (s - 1)
+		q[s] = q[prev] | masks[low]
+		w[s] = w[prev] + mass[low]
+		den := q[s].Len()
+		lhs, rhs := w[s]*int64(bestDen), bestNum*int64(den)
+		switch {
+		case lhs > rhs:
+			bestNum, bestDen, bp = w[s], den, q[s]
+		case lhs == rhs:
+			bp |= q[s]
+		}
+	}
+	return Result{Num: bestNum, Den: bestDen, Bottleneck: bp}
+}
+
+type search struct {
+	masks   []portmap.PortSet
+	mass    []int64
+	rest    []int64
+	bestNum int64
+	bestDen int
+	bp      portmap.PortSet
+}
+
+// dfs visits every extension of the chosen masks (port union q, mass w) by
+// masks of index ≥ j, each subset once.
+func (s *search) dfs(j int, q portmap.PortSet, w int64) {
+	for ; j < len(s.masks); j++ {
+		nq := q | s.masks[j]
+		nw := w + s.mass[j]
+		den := nq.Len()
+		lhs, rhs := nw*int64(s.bestDen), s.bestNum*int64(den)
+		switch {
+		case lhs > rhs:
+			s.bestNum, s.bestDen, s.bp = nw, den, nq
+		case lhs == rhs:
+			s.bp |= nq
+		}
+		// Supersets within this subtree add at most rest[j+1] mass and no
+		// fewer ports; explore only if they can tie or beat the best.
+		if j+1 < len(s.masks) && (nw+s.rest[j+1])*int64(s.bestDen) >= s.bestNum*int64(den) {
+			s.dfs(j+1, nq, nw)
+		}
+	}
+}
+
+// sortByDensity sorts masks by decreasing mass per port (insertion sort: d
+// is small).
+func sortByDensity(masks []portmap.PortSet, mass []int64) {
+	for i := 1; i < len(masks); i++ {
+		for j := i; j > 0; j-- {
+			a, b := j-1, j
+			if mass[b]*int64(masks[a].Len()) <= mass[a]*int64(masks[b].Len()) {
+				break
+			}
+			masks[a], masks[b] = masks[b], masks[a]
+			mass[a], mass[b] = mass[b], mass[a]
+		}
+	}
+}
+
+// better reports whether a/b > c/d for non-negative a, c and positive b, d.
+func better(a int64, b int, c int64, d int) bool { return a*int64(d) > c*int64(b) }
+
+// compress maps port sets inside cover to dense bit positions 0..|cover|-1.
+func compress(s, cover portmap.PortSet) uint {
+	var out uint
+	bit := uint(1)
+	for c := uint64(cover); c != 0; c &= c - 1 {
+		low := c & -c
+		if uint64(s)&low != 0 {
+			out |= bit
+		}
+		bit <<= 1
+	}
+	return out
+}
+
+// expand is the inverse of compress.
+func expand(x uint, cover portmap.PortSet) portmap.PortSet {
+	var out portmap.PortSet
+	for c := uint64(cover); c != 0 && x != 0; c &= c - 1 {
+		if x&1 != 0 {
+			out |= portmap.PortSet(c & -c)
+		}
+		x >>= 1
+	}
+	return out
+}
+
+// onBottleneck restates r as the µop mass on its bottleneck set: the union of
+// all maximizers has the same ratio, so Num·|BP|/Den is a whole number.
+func onBottleneck(r Result) Result {
+	if n := r.Bottleneck.Len(); n > 0 && n != r.Den {
+		r.Num, r.Den = r.Num*int64(n)/int64(r.Den), n
+	}
+	return r
+}
+
+// zetaBound computes f(Q) = Σ_{u ⊆ Q} mass(u) for all Q ⊆ cover by the
+// subset-sum (zeta) transform in O(k·2^k), k = |cover|, and takes the best
+// ratio.
+func zetaBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet) Result {
+	np := cover.Len()
+	f := make([]int64, 1<<np)
+	for j, mk := range masks {
+		f[compress(mk, cover)] += mass[j]
+	}
+	for b := 0; b < np; b++ {
+		bit := 1 << b
+		for q := range f {
+			if q&bit != 0 {
+				f[q] += f[q^bit]
+			}
+		}
+	}
+	best := Result{Num: 0, Den: 1}
+	var bp uint
+	for q := 1; q < len(f); q++ {
+		den := bits.OnesCount(uint(q))
+		switch {
+		case better(f[q], den, best.Num, best.Den):
+			best.Num, best.Den, bp = f[q], den, uint(q)
+		case f[q]*int64(best.Den) == best.Num*int64(den) && f[q] > 0:
+			bp |= uint(q)
+		}
+	}
+	best.Bottleneck = expand(bp, cover)
+	return onBottleneck(best)
+}
+
+// Predict returns the inverse throughputs of exps under md, evaluated in
+// parallel on all cores. It stops early with ctx's error when ctx is
+// cancelled, and returns an error naming the first experiment with an
+// instruction the mapping does not map.
+func (md *Model) Predict(ctx context.Context, exps []portmap.Experiment) ([]float64, error) {
+	idx := make([]portmap.Indexed, len(exps))
+	for i, e := range exps {
+		x, err := md.Index(e)
+		if err != nil {
+			return nil, fmt.Errorf("experiment %d: %w", i, err)
+		}
+		idx[i] = x
+	}
+	out := make([]float64, len(exps))
+	workers := runtime.GOMAXPROCS(0)
+	const chunk = 4096
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for lo := range next {
+				for i := lo; i < min(lo+chunk, len(idx)); i++ {
+					out[i] = md.Evaluate(idx[i].Terms).Cycles
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for lo := 0; lo < len(idx); lo += chunk {
+		select {
+		case next <- lo:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Predict returns the inverse throughputs of exps under m (see
+// Model.Predict).
+func Predict(ctx context.Context, m *portmap.Mapping, exps []portmap.Experiment) ([]float64, error) {
+	return NewModel(m).Predict(ctx, exps)
+}

@@ -1,0 +1,26 @@
+// Package throughput computes the inverse throughput a port mapping predicts
+// for an experiment: the average number of core cycles per execution of the
+// experiment's multiset when the core repeats it forever and schedules µops
+// optimally on their ports (thesis Defs. 3.5 and 3.11). Two exact methods are
+// provided. LP solves the linear program of seed 004 Def. 3 / thesis Thms 3.7
+// and 3.12 with gonum's simplex method and returns an optimal Schedule — the
+// mass of each µop on each port, hence the port pressure. Bottleneck and
+// Model evaluate the bottleneck formula of thesis Thm 5.2,
+//
+//	t*(e) = max over non-empty port sets Q of  mass(µops whose ports ⊆ Q) / |Q|,
+//
+// in exact integer arithmetic, and return the bottleneck ports (the union of
+// all maximizing Q, the ports busy all the time in every optimal schedule,
+// Thm 3.14) as the explanation of the result.
+//
+// The formula is evaluated without visiting all 2^|P| port sets: a maximizer
+// is always a union of the µop port sets present in the experiment, disjoint
+// groups of µops can be solved separately, and a depth-first search over
+// unions prunes branches whose remaining mass cannot reach the best ratio;
+// for experiments with many distinct µops a subset-sum (zeta) transform over
+// the ports used is taken instead. A Model is a mapping prepared once for
+// evaluation; its Evaluate method on pre-indexed experiments does not
+// allocate and is what inference algorithms call millions of times. An
+// optional FrontEnd bound caps the throughput by instructions or µops per
+// cycle (t ≥ |e|/R, thesis §3.2.2 and Ch. 5).
+package throughput
