@@ -1,0 +1,72 @@
+// Command portlab is the command-line face of the portlab library: it
+// predicts throughputs with port mappings, compares them with measurements,
+// reproduces the reference numbers of the PMEvo data, and manages the data
+// sets. The Jupyter kernel and REPL subcommands come with the kernel package.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+)
+
+const usage = `portlab — CPU port mappings: model, simulate, compare
+
+Usage:
+  portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
+        predict the experiments' inverse throughputs with mapping M and,
+        when they are measured, compare (MAPE, Pearson, Kendall τ-b)
+  portlab reproduce
+        recompute the reference table of the PMEvo data (mappings vs measured)
+  portlab data dir|list|download
+        show the data directory, list the pinned data files, or download
+        them into the user cache (checksum-verified)
+  portlab version
+
+M and E are file paths (portlab or PMEvo JSON) or data-set names:
+  pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)
+  uops.info:ICL  uops.info:SKL  …                                         (uops.info port usage)
+  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "portlab:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "predict":
+		return cmdPredict(ctx, args[1:], stdout, stderr)
+	case "reproduce":
+		return cmdReproduce(ctx, stdout)
+	case "data":
+		return cmdData(ctx, args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "portlab", version)
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", strings.Join(args[:1], ""))
+}
+
+const version = "0.1.0-dev"

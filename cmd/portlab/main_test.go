@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/dataset"
+)
+
+func needData(t *testing.T) {
+	t.Helper()
+	if _, err := dataset.Dir(); err != nil {
+		if os.Getenv("CI") != "" || !errors.Is(err, dataset.ErrNotFound) {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+func TestReproduce(t *testing.T) {
+	needData(t)
+	var out bytes.Buffer
+	if err := run(t.Context(), []string{"reproduce"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"pmevo:SKL/uops_info  2000  9.55 %    1.64 %      0.913    0.758",
+		"pmevo:SKL/pmevo  2000  14.67 %",
+		"pmevo:ZEN/pmevo    2000  13.65 %",
+		"pmevo:A72/pmevo    2000  21.31 %",
+		"llvm-mca (stored)  2000  127.53 %",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestPredictWritesFile(t *testing.T) {
+	needData(t)
+	out := filepath.Join(t.TempDir(), "pred.json")
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", "pmevo:SKL/eval_tiny", "-out", out}, &buf, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"portlab:pmevo:SKL/uops_info"`)) || !strings.Contains(buf.String(), "  20  ") {
+		t.Errorf("unexpected output %s / %s", buf.String(), data[:200])
+	}
+}
+
+func TestErrors(t *testing.T) {
+	var buf bytes.Buffer
+	if err := run(t.Context(), []string{"frobnicate"}, &buf, &buf); err == nil || !strings.Contains(err.Error(), "frobnicate") {
+		t.Errorf("unknown command: %v", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte("{\"kind\": \"Mapping3\",\n \"arch\": [}"), 0o644)
+	err := run(t.Context(), []string{"predict", "-mapping", bad, "-experiments", bad}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), bad+":2:") {
+		t.Errorf("malformed mapping: %v, want file:line", err)
+	}
+	if err := run(t.Context(), []string{"predict", "-mapping", "pmevo:SKL"}, &buf, &buf); err == nil {
+		t.Error("predict without -experiments succeeded")
+	}
+}
