@@ -269,6 +269,13 @@ func componentBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet
 	if d <= 5 {
 		return smallBound(masks, mass)
 	}
+	return searchBound(masks, mass, cover)
+}
+
+// searchBound chooses between the subset-sum transform and the pruned
+// search for one component.
+func searchBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet) Result {
+	d := len(masks)
 	np := cover.Len()
 	if d > maxUnionMasks || (d > 12 && d > np+bits.Len(uint(np))) {
 		if np <= 26 {
@@ -304,22 +311,22 @@ func componentBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet
 func smallBound(masks []portmap.PortSet, mass []int64) Result {
 	var q [32]portmap.PortSet
 	var w [32]int64
-	bestNum, bestDen, bp := int64(0), 1, portmap.PortSet(0)
+	r := Result{Den: 1}
 	for s := 1; s < 1<<len(masks); s++ {
-		low := bits.TrailingZeros(uint(s))
+		low := bits.TrailingZeros32(uint32(s))
 		prev := s & (s - 1)
 		q[s] = q[prev] | masks[low]
 		w[s] = w[prev] + mass[low]
 		den := q[s].Len()
-		lhs, rhs := w[s]*int64(bestDen), bestNum*int64(den)
+		lhs, rhs := w[s]*int64(r.Den), r.Num*int64(den)
 		switch {
 		case lhs > rhs:
-			bestNum, bestDen, bp = w[s], den, q[s]
+			r.Num, r.Den, r.Bottleneck = w[s], den, q[s]
 		case lhs == rhs:
-			bp |= q[s]
+			r.Bottleneck |= q[s]
 		}
 	}
-	return Result{Num: bestNum, Den: bestDen, Bottleneck: bp}
+	return r
 }
 
 type search struct {
