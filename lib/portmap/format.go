@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -164,16 +165,29 @@ func DecodeExperiments(name string, data []byte) (*ExperimentSet, error) {
 	return nil, ferr(name, "", "not an experiment set: format/kind %q (want %q or \"ExperimentList\")", kind, ExperimentsFormat)
 }
 
-// writeJSON writes v indented to path, atomically (temporary file + rename).
+// writeJSON writes v indented to path atomically: into a temporary file in
+// the same directory, renamed over path only when complete, so a crash never
+// leaves a half-written file and concurrent writers do not collide.
 func writeJSON(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		return err
 	}
 	data = append(data, '\n')
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("portmap: %w", err)
 	}
-	return os.Rename(tmp, path)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("portmap: writing %s: %w", path, err)
+	}
+	return nil
 }
