@@ -17,9 +17,10 @@ type Architecture struct {
 	insnIdx map[string]int
 }
 
-// NewArchitecture returns an architecture with the given name, port names and
-// instruction names. It returns an error for more than MaxPorts ports, an
-// empty name, or a name given twice.
+// NewArchitecture returns an architecture with the given name (which may be
+// empty), port names and instruction names. It returns an error for no ports
+// or more than MaxPorts, an empty port or instruction name, a port name with
+// surrounding spaces, or a name given twice.
 func NewArchitecture(name string, ports, insns []string) (*Architecture, error) {
 	if len(ports) == 0 {
 		return nil, fmt.Errorf("portmap: architecture %q has no ports", name)
@@ -84,11 +85,19 @@ func (a *Architecture) AllPorts() PortSet {
 // PortSet returns the set of the named ports, or an error naming a port the
 // architecture does not have.
 func (a *Architecture) PortSet(names ...string) (PortSet, error) {
+	s, err := a.portSet(names...)
+	if err != nil {
+		return 0, fmt.Errorf("portmap: %w", err)
+	}
+	return s, nil
+}
+
+func (a *Architecture) portSet(names ...string) (PortSet, error) {
 	var s PortSet
 	for _, n := range names {
 		k, ok := a.portIdx[n]
 		if !ok {
-			return 0, fmt.Errorf("portmap: unknown port %q (architecture %q has %s)", n, a.name, strings.Join(a.ports, ", "))
+			return 0, fmt.Errorf("unknown port %q (architecture %q has %s)", n, a.name, strings.Join(a.ports, ", "))
 		}
 		s |= 1 << uint(k)
 	}

@@ -26,28 +26,32 @@ type Experiment struct {
 // NewExperiment returns the experiment holding each listed instruction once
 // per occurrence in the list, e.g. NewExperiment("add", "add", "mul") is
 // {add ↦ 2, mul ↦ 1}. This is how PMEvo's "iseq" lists are read.
+// It panics on an empty instruction name (a programming error; data read
+// from files goes through the decoders, which report it).
 func NewExperiment(insns ...string) Experiment {
 	items := make([]Item, len(insns))
 	for i, s := range insns {
+		if s == "" {
+			panic("portmap: NewExperiment: empty instruction name")
+		}
 		items[i] = Item{s, 1}
 	}
-	return canonical(items)
+	e, err := canonical(items)
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 // ExperimentOf returns the experiment with the given counts. Zero counts are
-// dropped; a negative count or an empty instruction name is an error.
+// dropped; a negative count, a count above MaxCount or an empty instruction
+// name is an error.
 func ExperimentOf(counts map[string]int) (Experiment, error) {
 	items := make([]Item, 0, len(counts))
 	for s, n := range counts {
-		if s == "" {
-			return Experiment{}, fmt.Errorf("portmap: experiment has an empty instruction name")
-		}
-		if n < 0 {
-			return Experiment{}, fmt.Errorf("portmap: instruction %q has negative count %d", s, n)
-		}
 		items = append(items, Item{s, n})
 	}
-	return canonical(items), nil
+	return ExperimentOfItems(items...)
 }
 
 // ExperimentOfItems is ExperimentOf for a list of items; repeated names are
@@ -60,11 +64,24 @@ func ExperimentOfItems(items ...Item) (Experiment, error) {
 		if it.Count < 0 {
 			return Experiment{}, fmt.Errorf("portmap: instruction %q has negative count %d", it.Insn, it.Count)
 		}
+		if it.Count > MaxCount {
+			return Experiment{}, fmt.Errorf("portmap: instruction %q has count %d, more than %d", it.Insn, it.Count, MaxCount)
+		}
 	}
-	return canonical(append([]Item(nil), items...)), nil
+	return canonical(append([]Item(nil), items...))
 }
 
-func canonical(items []Item) Experiment {
+// mustCanonical is canonical for the methods, which panic on overflow.
+func mustCanonical(items []Item) Experiment {
+	e, err := canonical(items)
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
+// canonical sorts and merges items (counts within 0..MaxCount).
+func canonical(items []Item) (Experiment, error) {
 	sort.SliceStable(items, func(a, b int) bool { return items[a].Insn < items[b].Insn })
 	out := items[:0]
 	for _, it := range items {
@@ -72,48 +89,66 @@ func canonical(items []Item) Experiment {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].Insn == it.Insn {
+			if out[n-1].Count > MaxCount-it.Count {
+				return Experiment{}, fmt.Errorf("portmap: instruction %q: count %d + %d exceeds %d", it.Insn, out[n-1].Count, it.Count, MaxCount)
+			}
 			out[n-1].Count += it.Count
 			continue
 		}
 		out = append(out, it)
 	}
 	if len(out) == 0 {
-		return Experiment{}
+		return Experiment{}, nil
 	}
-	return Experiment{items: out}
+	return Experiment{items: out}, nil
 }
 
 // With returns e with n more occurrences of insn (n may be negative to remove
-// occurrences; the count never drops below zero).
+// occurrences; the count never drops below zero). It panics on an empty name
+// or a count above MaxCount.
 func (e Experiment) With(insn string, n int) Experiment {
+	if insn == "" {
+		panic("portmap: With: empty instruction name")
+	}
 	items := append(make([]Item, 0, len(e.items)+1), e.items...)
 	for i := range items {
 		if items[i].Insn == insn {
+			if n > MaxCount-items[i].Count {
+				panic(fmt.Sprintf("portmap: With: count of %q exceeds %d", insn, MaxCount))
+			}
 			items[i].Count = max(0, items[i].Count+n)
-			return canonical(items)
+			return mustCanonical(items)
 		}
+	}
+	if n > MaxCount {
+		panic(fmt.Sprintf("portmap: With: count of %q exceeds %d", insn, MaxCount))
 	}
 	if n > 0 {
 		items = append(items, Item{insn, n})
 	}
-	return canonical(items)
+	return mustCanonical(items)
 }
 
-// Plus returns the multiset sum of e and f.
+// Plus returns the multiset sum of e and f. It panics if a count would
+// exceed MaxCount.
 func (e Experiment) Plus(f Experiment) Experiment {
-	return canonical(append(append(make([]Item, 0, len(e.items)+len(f.items)), e.items...), f.items...))
+	return mustCanonical(append(append(make([]Item, 0, len(e.items)+len(f.items)), e.items...), f.items...))
 }
 
-// Scale returns e with every count multiplied by n ≥ 0.
+// Scale returns e with every count multiplied by n ≥ 0. It panics if a count
+// would exceed MaxCount.
 func (e Experiment) Scale(n int) Experiment {
 	if n < 0 {
 		panic("portmap: negative scale factor")
 	}
 	items := append([]Item(nil), e.items...)
 	for i := range items {
+		if n > 0 && items[i].Count > MaxCount/n {
+			panic(fmt.Sprintf("portmap: Scale: count of %q exceeds %d", items[i].Insn, MaxCount))
+		}
 		items[i].Count *= n
 	}
-	return canonical(items)
+	return mustCanonical(items)
 }
 
 // Items returns the instructions of e with their counts, sorted by name.
@@ -219,5 +254,5 @@ func (x Indexed) Experiment() Experiment {
 	for j, t := range x.Terms {
 		items[j] = Item{x.Arch.insns[t.Insn], int(t.Count)}
 	}
-	return canonical(items)
+	return mustCanonical(items)
 }

@@ -63,7 +63,8 @@ func decodeJSON(file string, data []byte, v any, strict bool) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := lineCol(data, syn.Offset)
+		// Offset counts the offending byte; point at it.
+		line, col := lineCol(data, max(0, syn.Offset-1))
 		return &FormatError{File: file, Line: line, Column: col, Err: fmt.Errorf("malformed JSON: %v", syn)}
 	case errors.As(err, &typ):
 		line, col := lineCol(data, typ.Offset)

@@ -105,11 +105,22 @@ func decodePMEvoMapping(file string, data []byte) (*Mapping, error) {
 	return m, nil
 }
 
+// MaxPMEvoList bounds the lists PMEvo's format spells out element by
+// element (µops of an instruction, instructions of an experiment), so that a
+// huge count is an error instead of an attempt to allocate it.
+const MaxPMEvoList = 1 << 20
+
 // MarshalPMEvo encodes m as PMEvo Mapping3 JSON. Only mapped instructions are
 // listed in the architecture.
-func (m *Mapping) MarshalPMEvo() ([]byte, error) { return jsonMarshal(m.toPMEvo()) }
+func (m *Mapping) MarshalPMEvo() ([]byte, error) {
+	j, err := m.toPMEvo()
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(j)
+}
 
-func (m *Mapping) toPMEvo() pmevoMapping {
+func (m *Mapping) toPMEvo() (pmevoMapping, error) {
 	j := pmevoMapping{
 		Kind:       "Mapping3",
 		Arch:       pmevoArch{Kind: "Architecture", Ports: m.arch.ports, Name: m.arch.name, Insns: []string{}},
@@ -120,6 +131,9 @@ func (m *Mapping) toPMEvo() pmevoMapping {
 			continue
 		}
 		name := m.arch.insns[i]
+		if n := m.NumUops(name); n > MaxPMEvoList {
+			return j, fmt.Errorf("portmap: instruction %q has %d µops, too many to list in PMEvo's format (max %d)", name, n, MaxPMEvoList)
+		}
 		j.Arch.Insns = append(j.Arch.Insns, name)
 		lists := [][]string{}
 		for _, u := range m.uops[i] {
@@ -130,11 +144,17 @@ func (m *Mapping) toPMEvo() pmevoMapping {
 		raw, _ := json.Marshal(lists)
 		j.Assignment[name] = raw
 	}
-	return j
+	return j, nil
 }
 
 // WritePMEvoMapping writes m to path as PMEvo Mapping3 JSON.
-func WritePMEvoMapping(path string, m *Mapping) error { return writeJSON(path, m.toPMEvo()) }
+func WritePMEvoMapping(path string, m *Mapping) error {
+	j, err := m.toPMEvo()
+	if err != nil {
+		return err
+	}
+	return writeJSON(path, j)
+}
 
 func decodePMEvoExperiments(file string, data []byte) (*ExperimentSet, error) {
 	var j pmevoExperimentList
@@ -184,6 +204,9 @@ func decodePMEvoExperiments(file string, data []byte) (*ExperimentSet, error) {
 			if m.Others == nil {
 				m.Others = map[string]float64{}
 			}
+			if _, dup := m.Others[o.ID]; dup {
+				return nil, ferr(file, fmt.Sprintf("%s.other_results[%d]", path, k), "duplicate id %q", o.ID)
+			}
 			m.Others[o.ID] = *o.Cycles
 		}
 		s.Measurements = append(s.Measurements, m)
@@ -191,13 +214,16 @@ func decodePMEvoExperiments(file string, data []byte) (*ExperimentSet, error) {
 	return s, nil
 }
 
-func (s *ExperimentSet) toPMEvo() pmevoExperimentList {
+func (s *ExperimentSet) toPMEvo() (pmevoExperimentList, error) {
 	j := pmevoExperimentList{Kind: "ExperimentList", Exps: make([]pmevoExperiment, len(s.Measurements))}
 	j.Arch.Kind = "Architecture"
 	if s.Arch != nil {
 		j.Arch.Name, j.Arch.Ports, j.Arch.Insns = s.Arch.name, s.Arch.ports, s.Arch.insns
 	}
 	for i, m := range s.Measurements {
+		if n := m.Experiment.Len(); n > MaxPMEvoList {
+			return j, fmt.Errorf("portmap: experiment %d has %d instructions, too many to list in PMEvo's format (max %d)", i, n, MaxPMEvoList)
+		}
 		je := pmevoExperiment{Kind: "Experiment", Iseq: m.Experiment.List()}
 		if m.Cycles != 0 {
 			c := m.Cycles
@@ -214,13 +240,25 @@ func (s *ExperimentSet) toPMEvo() pmevoExperimentList {
 		}
 		j.Exps[i] = je
 	}
-	return j
+	return j, nil
 }
 
 // MarshalPMEvo encodes s as a PMEvo ExperimentList.
-func (s *ExperimentSet) MarshalPMEvo() ([]byte, error) { return jsonMarshal(s.toPMEvo()) }
+func (s *ExperimentSet) MarshalPMEvo() ([]byte, error) {
+	j, err := s.toPMEvo()
+	if err != nil {
+		return nil, err
+	}
+	return jsonMarshal(j)
+}
 
 // WritePMEvoExperiments writes s to path as a PMEvo ExperimentList.
-func WritePMEvoExperiments(path string, s *ExperimentSet) error { return writeJSON(path, s.toPMEvo()) }
+func WritePMEvoExperiments(path string, s *ExperimentSet) error {
+	j, err := s.toPMEvo()
+	if err != nil {
+		return err
+	}
+	return writeJSON(path, j)
+}
 
 func jsonMarshal(v any) ([]byte, error) { return json.MarshalIndent(v, "", " ") }

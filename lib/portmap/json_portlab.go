@@ -75,8 +75,8 @@ func decodeOwnMapping(file string, data []byte) (*Mapping, error) {
 		uops := make([]Uop, len(ji.Uops))
 		for k, ju := range ji.Uops {
 			upath := fmt.Sprintf("%s.uops[%d]", path, k)
-			if ju.Count < 1 {
-				return nil, ferr(file, upath+".count", "count %d for %q, want at least 1", ju.Count, ji.Name)
+			if ju.Count < 1 || ju.Count > MaxCount {
+				return nil, ferr(file, upath+".count", "count %d for %q, want 1..%d", ju.Count, ji.Name, MaxCount)
 			}
 			if len(ju.Ports) == 0 {
 				return nil, ferr(file, upath+".ports", "empty µop (no ports) for %q", ji.Name)
@@ -144,13 +144,14 @@ func decodeOwnExperiments(file string, data []byte) (*ExperimentSet, error) {
 	}
 	s := &ExperimentSet{}
 	if j.Arch != nil {
-		if len(j.Arch.Ports) > 0 {
-			a, err := NewArchitecture(j.Arch.Name, j.Arch.Ports, j.Arch.Instructions)
-			if err != nil {
-				return nil, &FormatError{File: file, Path: "arch", Err: err}
-			}
-			s.Arch = a
+		if len(j.Arch.Ports) == 0 {
+			return nil, ferr(file, "arch.ports", "missing: an architecture needs its ports (leave out \"arch\" if unknown)")
 		}
+		a, err := NewArchitecture(j.Arch.Name, j.Arch.Ports, j.Arch.Instructions)
+		if err != nil {
+			return nil, &FormatError{File: file, Path: "arch", Err: err}
+		}
+		s.Arch = a
 	}
 	for i, jm := range j.Experiments {
 		path := fmt.Sprintf("experiments[%d]", i)
@@ -158,8 +159,13 @@ func decodeOwnExperiments(file string, data []byte) (*ExperimentSet, error) {
 			return nil, ferr(file, path+".insns", "empty experiment")
 		}
 		for name, n := range jm.Insns {
-			if n < 0 {
+			switch {
+			case n < 0:
 				return nil, ferr(file, fmt.Sprintf("%s.insns[%q]", path, name), "negative count %d", n)
+			case n == 0:
+				return nil, ferr(file, fmt.Sprintf("%s.insns[%q]", path, name), "count 0, want at least 1 (leave the instruction out)")
+			case n > MaxCount:
+				return nil, ferr(file, fmt.Sprintf("%s.insns[%q]", path, name), "count %d, more than %d", n, MaxCount)
 			}
 			if s.Arch != nil && s.Arch.NumInstructions() > 0 {
 				if _, ok := s.Arch.insnIdx[name]; !ok {
@@ -170,6 +176,11 @@ func decodeOwnExperiments(file string, data []byte) (*ExperimentSet, error) {
 		e, err := ExperimentOf(jm.Insns)
 		if err != nil {
 			return nil, &FormatError{File: file, Path: path + ".insns", Err: err}
+		}
+		for id := range jm.Others {
+			if id == "" {
+				return nil, ferr(file, path+".others", "empty tool id")
+			}
 		}
 		m := Measurement{Experiment: e, Others: jm.Others}
 		if jm.Cycles != nil {

@@ -144,7 +144,7 @@ func (m *Mapping) Set(insn string, uops ...Uop) error {
 // SetPorts makes insn a single µop executable on the named ports: the
 // two-level mapping edge set M[insn] of thesis Def. 3.2.
 func (m *Mapping) SetPorts(insn string, ports ...string) error {
-	s, err := m.arch.PortSet(ports...)
+	s, err := m.arch.portSet(ports...)
 	if err != nil {
 		return fmt.Errorf("portmap: instruction %q: %w", insn, err)
 	}
@@ -268,8 +268,8 @@ func NormalizeUops(uops []Uop, all PortSet) ([]Uop, error) {
 			return nil, fmt.Errorf("µop %d has no ports", j)
 		case !u.Ports.SubsetOf(all):
 			return nil, fmt.Errorf("µop %d uses port indices %v outside the mapping's %d ports", j, (u.Ports &^ all).Indices(), all.Len())
-		case u.Count < 1:
-			return nil, fmt.Errorf("µop %d has count %d, want at least 1", j, u.Count)
+		case u.Count < 1 || u.Count > MaxCount:
+			return nil, fmt.Errorf("µop %d has count %d, want 1..%d", j, u.Count, MaxCount)
 		}
 		out = append(out, u)
 	}
@@ -277,6 +277,9 @@ func NormalizeUops(uops []Uop, all PortSet) ([]Uop, error) {
 	merged := out[:0]
 	for _, u := range out {
 		if n := len(merged); n > 0 && merged[n-1].Ports == u.Ports {
+			if merged[n-1].Count > MaxCount-u.Count {
+				return nil, fmt.Errorf("µops on ports %v: count %d + %d exceeds %d", u.Ports.Indices(), merged[n-1].Count, u.Count, MaxCount)
+			}
 			merged[n-1].Count += u.Count
 			continue
 		}

@@ -162,7 +162,15 @@ func FormatUsage(uops []Uop, a *Architecture) string {
 		}
 		b.WriteString(strconv.Itoa(u.Count))
 		b.WriteByte('*')
-		b.WriteString(formatGroup(a.PortNames(u.Ports)))
+		g := formatGroup(a.PortNames(u.Ports))
+		if g[0] != '[' {
+			// A compact group must read back as the same ports (ports
+			// named "1" and "p1" would make "p1" ambiguous).
+			if back, err := ParseUsage(g, a); err != nil || len(back) != 1 || back[0].Ports != u.Ports {
+				g = "[" + strings.Join(a.PortNames(u.Ports), ",") + "]"
+			}
+		}
+		b.WriteString(g)
 	}
 	return b.String()
 }

@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// MaxCount is the largest count of an instruction in an experiment or of a
+// µop in a decomposition (after merging); larger counts are rejected rather
+// than overflowing.
+const MaxCount = 1<<31 - 1
+
 // MaxPorts is the largest number of ports a Mapping may have: a PortSet is a
 // 64-bit mask.
 const MaxPorts = 64

@@ -2,6 +2,7 @@ package portmap
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,9 @@ func (m *Mapping) Renamed(perm []int, names []string) (*Mapping, error) {
 			return nil, fmt.Errorf("portmap: %v is not a permutation of 0..%d", perm, k-1)
 		}
 		seen[p] = true
+	}
+	if names != nil && len(names) != k {
+		return nil, fmt.Errorf("portmap: %d port names for %d ports", len(names), k)
 	}
 	if names == nil {
 		names = make([]string, k)
@@ -85,31 +89,46 @@ func EquivalentByRenaming(a, b *Mapping) ([]int, bool) {
 		}
 	}
 	ca, cb := portColours(au, k), portColours(bu, k)
+	// completes[p] lists the µops of a whose highest port is p: once ports
+	// 0..p are assigned, their images must be µops of b.
+	type ref struct{ insn, uop int }
+	completes := make([][]ref, k)
+	for i := range au {
+		for j, u := range au[i] {
+			hi := 63 - bits.LeadingZeros64(uint64(u.Ports))
+			completes[hi] = append(completes[hi], ref{i, j})
+		}
+	}
 	perm := make([]int, k)
 	used := make([]bool, k)
+	imageOK := func(p int) bool {
+		for _, r := range completes[p] {
+			u := au[r.insn][r.uop]
+			img := permute(u.Ports, perm)
+			found := false
+			for _, v := range bu[r.insn] {
+				if v.Ports == img {
+					found = v.Count == u.Count
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
 	var try func(p int) bool
 	try = func(p int) bool {
 		if p == k {
-			for i := range au {
-				img := make([]Uop, len(au[i]))
-				for j, u := range au[i] {
-					img[j] = Uop{Ports: permute(u.Ports, perm), Count: u.Count}
-				}
-				img, _ = NormalizeUops(img, ^PortSet(0))
-				for j := range img {
-					if img[j] != bu[i][j] {
-						return false
-					}
-				}
-			}
-			return true
+			return true // every µop of a has its image in b, and the lists have equal lengths
 		}
 		for q := 0; q < k; q++ {
 			if used[q] || ca[p] != cb[q] {
 				continue
 			}
 			used[q], perm[p] = true, q
-			if try(p + 1) {
+			if imageOK(p) && try(p+1) {
 				return true
 			}
 			used[q] = false
