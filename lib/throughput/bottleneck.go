@@ -269,6 +269,11 @@ func componentBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet
 	if d <= 5 {
 		return smallBound(masks, mass)
 	}
+	if d <= maxFlowKinds && cover.Len() <= maxFlowPorts {
+		if r, ok := flowBound(masks, mass, cover); ok {
+			return r
+		}
+	}
 	return searchBound(masks, mass, cover)
 }
 

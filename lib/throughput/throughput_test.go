@@ -281,9 +281,9 @@ func TestBottleneckMatchesLPAndBruteForce(t *testing.T) {
 // the LP fallback against each other on experiments with many distinct µops.
 func TestMethodsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for c := 0; c < 300; c++ {
-		nports := 2 + r.IntN(12)
-		d := 1 + r.IntN(14)
+	for c := 0; c < 3000; c++ {
+		nports := 2 + r.IntN(14)
+		d := 1 + r.IntN(24)
 		seen := map[portmap.PortSet]bool{}
 		var masks []portmap.PortSet
 		var mass []int64
@@ -304,6 +304,12 @@ func TestMethodsAgree(t *testing.T) {
 		}
 		u := portBound(append([]portmap.PortSet(nil), masks...), append([]int64(nil), mass...))
 		z := onBottleneck(zetaBound(masks, mass, cover))
+		if sr := onBottleneck(searchBound(append([]portmap.PortSet(nil), masks...), append([]int64(nil), mass...), cover)); sr.Num != z.Num || sr.Den != z.Den || sr.Bottleneck != z.Bottleneck {
+			t.Fatalf("case %d: search %+v, zeta %+v", c, sr, z)
+		}
+		if fr, ok := flowBound(masks, mass, cover); ok && (fr.Num != z.Num || fr.Den != z.Den || fr.Bottleneck != z.Bottleneck) {
+			t.Fatalf("case %d: flow %+v, zeta %+v", c, fr, z)
+		}
 		f := lpBound(masks, mass, cover)
 		bn, bd, bp := bruteForce(masks, mass, nports)
 		if bn*int64(u.Den) != u.Num*int64(bd) || bp != u.Bottleneck {
