@@ -87,6 +87,11 @@ type Model struct {
 	off    []int32
 	umask  []portmap.PortSet
 	ucount []int64
+	// ukind numbers the distinct µop port sets of the mapping (kinds), when
+	// there are at most 255 of them, so that Evaluate can merge µops of the
+	// same kind by table lookup; kindMask maps a kind back to its ports.
+	ukind    []uint8
+	kindMask []portmap.PortSet
 }
 
 // NewModel prepares m for evaluation. Later changes to m do not affect the
@@ -106,6 +111,19 @@ func NewModel(m *portmap.Mapping) *Model {
 		}
 	}
 	md.off[n] = int32(len(md.umask))
+	kinds := map[portmap.PortSet]int{}
+	for _, p := range md.umask {
+		if _, ok := kinds[p]; !ok {
+			kinds[p] = len(md.kindMask)
+			md.kindMask = append(md.kindMask, p)
+		}
+	}
+	if len(md.kindMask) <= 255 {
+		md.ukind = make([]uint8, len(md.umask))
+		for k, p := range md.umask {
+			md.ukind[k] = uint8(kinds[p])
+		}
+	}
 	return md
 }
 
@@ -163,30 +181,52 @@ func Bottleneck(m *portmap.Mapping, e portmap.Experiment) (Result, error) {
 const maxUnionMasks = 24
 
 // Evaluate returns the inverse throughput of an experiment given as terms
-// indexed by md.Arch() (see Index); it is the allocation-free hot path. The
-// terms must name mapped instructions.
+// indexed by md.Arch() (see Index); it is the hot path of inference. It does
+// not allocate for experiments with at most 32 distinct µop kinds on at most
+// 20 ports (larger ones take the subset-sum transform, which allocates 2^k
+// words). The terms must name mapped instructions.
 func (md *Model) Evaluate(terms []portmap.Term) Result {
 	var masksBuf [32]portmap.PortSet
 	var massBuf [32]int64
 	masks, mass := masksBuf[:0], massBuf[:0]
 	var ninsn, nuops int64
-	for _, t := range terms {
-		c := int64(t.Count)
-		ninsn += c
-		lo, hi := md.off[t.Insn], md.off[t.Insn+1]
-	next:
-		for k := lo; k < hi; k++ {
-			w := c * md.ucount[k]
-			p := md.umask[k]
-			nuops += w
-			for j := range masks {
-				if masks[j] == p {
-					mass[j] += w
-					continue next
+	if md.ukind != nil {
+		// slot[kind] is 1 + the kind's position in masks, 0 if not seen.
+		var slot [256]uint8
+		for _, t := range terms {
+			c := int64(t.Count)
+			ninsn += c
+			for k := md.off[t.Insn]; k < md.off[t.Insn+1]; k++ {
+				w := c * md.ucount[k]
+				nuops += w
+				id := md.ukind[k]
+				if s := slot[id]; s != 0 {
+					mass[s-1] += w
+					continue
 				}
+				masks = append(masks, md.kindMask[id])
+				mass = append(mass, w)
+				slot[id] = uint8(len(masks))
 			}
-			masks = append(masks, p)
-			mass = append(mass, w)
+		}
+	} else {
+		for _, t := range terms {
+			c := int64(t.Count)
+			ninsn += c
+		next:
+			for k := md.off[t.Insn]; k < md.off[t.Insn+1]; k++ {
+				w := c * md.ucount[k]
+				p := md.umask[k]
+				nuops += w
+				for j := range masks {
+					if masks[j] == p {
+						mass[j] += w
+						continue next
+					}
+				}
+				masks = append(masks, p)
+				mass = append(mass, w)
+			}
 		}
 	}
 	r := portBound(masks, mass)

@@ -13,14 +13,17 @@
 // all maximizing Q, the ports busy all the time in every optimal schedule,
 // Thm 3.14) as the explanation of the result.
 //
-// The formula is evaluated without visiting all 2^|P| port sets: a maximizer
-// is always a union of the µop port sets present in the experiment, disjoint
-// groups of µops can be solved separately, and a depth-first search over
-// unions prunes branches whose remaining mass cannot reach the best ratio;
-// for experiments with many distinct µops a subset-sum (zeta) transform over
-// the ports used is taken instead. A Model is a mapping prepared once for
-// evaluation; its Evaluate method on pre-indexed experiments does not
-// allocate and is what inference algorithms call millions of times. An
+// The formula is evaluated without visiting all 2^|P| port sets. A maximizer
+// is always a union of the µop port sets present in the experiment, so up to
+// five distinct µop kinds all their unions are enumerated; beyond that a
+// flow method schedules the µop mass under a port capacity raised to the
+// density of any set of full ports that cannot absorb its mass, and reads the
+// bottleneck ports off the final schedule; a pruned search over unions and a
+// subset-sum (zeta) transform over the ports cover the rare cases outside its
+// limits (more than 32 kinds or 20 ports). All are exact and checked against
+// each other, the LP and brute force. A Model is a mapping prepared once for
+// evaluation; its Evaluate method on pre-indexed experiments is what
+// inference algorithms call millions of times. An
 // optional FrontEnd bound caps the throughput by instructions or µops per
 // cycle (t ≥ |e|/R, thesis §3.2.2 and Ch. 5).
 package throughput

@@ -52,9 +52,9 @@ func (s *Schedule) Tight() portmap.PortSet {
 }
 
 // LP solves the throughput linear program for e under m with gonum's simplex
-// method and returns an optimal schedule. It is slower than the bottleneck
-// formula by orders of magnitude (see the bench folder) and is meant for
-// teaching, port-pressure charts and cross-checking.
+// method and returns an optimal schedule. It takes two to three orders of
+// magnitude longer than the bottleneck formula (see the bench folder) and is
+// meant for teaching, port-pressure charts and cross-checking.
 func LP(m *portmap.Mapping, e portmap.Experiment) (*Schedule, error) {
 	massMap, err := m.UopMass(e)
 	if err != nil {
