@@ -252,23 +252,16 @@ func (md *Model) Evaluate(terms []portmap.Term) Result {
 // bottleneck is the union of the best components' bottlenecks.
 func portBound(masks []portmap.PortSet, mass []int64) Result {
 	d := len(masks)
-	switch d {
-	case 0:
+	switch {
+	case d == 0:
 		return Result{Num: 0, Den: 1}
-	case 1:
+	case d == 1:
 		return Result{Num: mass[0], Den: masks[0].Len(), Bottleneck: masks[0]}
-	}
-	if d <= 10 {
-		// Few kinds: the search handles several components at once cheaply.
-		var cover portmap.PortSet
-		for _, mk := range masks {
-			cover |= mk
-		}
-		return onBottleneck(componentBound(masks, mass, cover))
+	case d <= 5:
+		return onBottleneck(smallBound(masks, mass))
 	}
 	// Order masks by component: repeatedly grow a component from the first
-	// unassigned mask. The order inside a component puts heavy masks first so
-	// that the search finds good bounds early.
+	// unassigned mask.
 	var best Result
 	best.Den = 1
 	done := 0
@@ -306,8 +299,13 @@ func componentBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet
 	if d == 1 {
 		return Result{Num: mass[0], Den: masks[0].Len(), Bottleneck: masks[0]}
 	}
-	if d <= 5 {
+	switch {
+	case d <= 5:
 		return smallBound(masks, mass)
+	case d <= 8:
+		var q [256]portmap.PortSet
+		var w [256]int64
+		return enumBound(masks, mass, q[:1<<d], w[:1<<d])
 	}
 	if d <= maxFlowKinds && cover.Len() <= maxFlowPorts {
 		if r, ok := flowBound(masks, mass, cover); ok {
@@ -351,24 +349,31 @@ func searchBound(masks []portmap.PortSet, mass []int64, cover portmap.PortSet) R
 	return Result{Num: s.bestNum, Den: s.bestDen, Bottleneck: s.bp}
 }
 
-// smallBound enumerates all 2^d − 1 subsets of at most five kinds
-// iteratively: subset s extends s without its lowest element.
+// smallBound enumerates all unions of at most five kinds.
 func smallBound(masks []portmap.PortSet, mass []int64) Result {
 	var q [32]portmap.PortSet
 	var w [32]int64
+	return enumBound(masks, mass, q[:1<<len(masks)], w[:1<<len(masks)])
+}
+
+// enumBound enumerates all 2^d − 1 non-empty subsets of the kinds
+// iteratively — subset s extends s without its lowest element — using q and
+// w (2^d entries each) for the subsets' unions and masses.
+func enumBound(masks []portmap.PortSet, mass []int64, q []portmap.PortSet, w []int64) Result {
 	r := Result{Den: 1}
-	for s := 1; s < 1<<len(masks); s++ {
+	q[0], w[0] = 0, 0
+	for s := 1; s < len(q); s++ {
 		low := bits.TrailingZeros32(uint32(s))
 		prev := s & (s - 1)
-		q[s] = q[prev] | masks[low]
-		w[s] = w[prev] + mass[low]
-		den := q[s].Len()
-		lhs, rhs := w[s]*int64(r.Den), r.Num*int64(den)
+		qs, ws := q[prev]|masks[low], w[prev]+mass[low]
+		q[s], w[s] = qs, ws
+		den := qs.Len()
+		lhs, rhs := ws*int64(r.Den), r.Num*int64(den)
 		switch {
 		case lhs > rhs:
-			r.Num, r.Den, r.Bottleneck = w[s], den, q[s]
+			r.Num, r.Den, r.Bottleneck = ws, den, qs
 		case lhs == rhs:
-			r.Bottleneck |= q[s]
+			r.Bottleneck |= qs
 		}
 	}
 	return r
