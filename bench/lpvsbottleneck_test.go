@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/bench"
-	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
 )
 
 // TestRunQuick runs the table in quick mode on one configuration of each
@@ -160,9 +160,7 @@ func TestGenerator(t *testing.T) {
 
 // TestSKLCases checks the realistic SKL cases, when the data are available.
 func TestSKLCases(t *testing.T) {
-	if _, err := dataset.Dir(); err != nil {
-		t.Skip(err)
-	}
+	datasettest.Need(t)
 	cases, err := bench.SKLCases(16)
 	if err != nil {
 		t.Fatal(err)

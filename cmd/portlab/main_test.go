@@ -2,27 +2,16 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
 )
 
-func needData(t *testing.T) {
-	t.Helper()
-	if _, err := dataset.Dir(); err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, dataset.ErrNotFound) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-}
-
 func TestReproduce(t *testing.T) {
-	needData(t)
+	datasettest.Need(t)
 	var out bytes.Buffer
 	if err := run(t.Context(), []string{"reproduce"}, &out, &out); err != nil {
 		t.Fatal(err)
@@ -41,7 +30,7 @@ func TestReproduce(t *testing.T) {
 }
 
 func TestPredictWritesFile(t *testing.T) {
-	needData(t)
+	datasettest.Need(t)
 	out := filepath.Join(t.TempDir(), "pred.json")
 	var buf bytes.Buffer
 	err := run(t.Context(), []string{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", "pmevo:SKL/eval_tiny", "-out", out}, &buf, &buf)

@@ -1,28 +1,15 @@
 package throughput_test
 
 import (
-	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/throughput"
 )
-
-// needData skips the test when the shared data cannot be found, except in CI
-// where it must be there.
-func needData(t *testing.T) {
-	t.Helper()
-	if _, err := dataset.Dir(); err != nil {
-		if os.Getenv("CI") != "" || !errors.Is(err, dataset.ErrNotFound) {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
-}
 
 func load(t *testing.T, arch, mapping, set string) (*portmap.Mapping, *portmap.ExperimentSet) {
 	t.Helper()
@@ -41,7 +28,7 @@ func load(t *testing.T, arch, mapping, set string) (*portmap.Mapping, *portmap.E
 // bottleneck predictions of the stored mappings against PMEvo's measured
 // evaluation experiments.
 func TestReferenceNumbers(t *testing.T) {
-	needData(t)
+	datasettest.Need(t)
 	cases := []struct {
 		arch, mapping                   string
 		mape, median, pearson, kendallB float64 // NaN: not published
@@ -77,7 +64,7 @@ func TestReferenceNumbers(t *testing.T) {
 // TestLPMatchesBottleneckOnPMEvoData solves the LP for every experiment of
 // the shared PMEvo data and compares it with the bottleneck formula.
 func TestLPMatchesBottleneckOnPMEvoData(t *testing.T) {
-	needData(t)
+	datasettest.Need(t)
 	type job struct{ arch, mapping, set string }
 	jobs := []job{
 		{"SKL", "uops_info", "singletons"}, {"SKL", "uops_info", "eval_small"},
