@@ -60,3 +60,13 @@ func ExamplePredict() {
 	fmt.Println(cycles, err)
 	// Output: [0.5 1.5 2] <nil>
 }
+
+func ExampleBalanced() {
+	// Thesis Fig. 3.1 with {add ↦ 1, store ↦ 1}: the LP may put the add on
+	// p1 or p2 or split it; the balanced schedule splits it evenly.
+	m := toy()
+	e, _ := portmap.ExperimentOf(map[string]int{"add": 1, "store": 1})
+	s, _ := throughput.Balanced(m, e)
+	fmt.Println("t* =", s.Cycles, "pressure", s.Pressure)
+	// Output: t* = 1 pressure [0.5 0.5 1]
+}
