@@ -1,0 +1,26 @@
+// Package measure benchmarks instruction sequences on the host: it is the
+// experimental half of port-mapping research (seed 004 §4.2, thesis §3.2.1
+// and Appendix D). A Kernel is a loop body in Intel syntax; Assemble turns
+// a batch of kernels into one object with a single run of the system
+// assembler (GNU as), wrapping each body in a function that saves the
+// caller's registers, sets flush-to-zero and denormals-are-zero, loads
+// benign values (the pattern of float 1.0) into every general-purpose and
+// vector register, reads the TSC around the loop and cleans up with
+// vzeroupper. Kernels address memory only through r14, the base of a
+// 1 MiB buffer, and leave r15, the loop counter, alone.
+//
+// Generated code never runs in the caller's process. A Runner starts a copy
+// of the running executable as a worker (the executable calls
+// RunWorkerIfRequested first thing), pinned to one CPU, loads the code into
+// executable memory there and times it on request. A kernel that executes
+// an illegal instruction or touches memory outside its buffer ends the
+// worker with a signal, one that hangs is killed after a timeout; either
+// way the call returns a *FaultError or *TimeoutError naming the kernel and
+// the next call starts a fresh worker, so a campaign goes on. A Timer turns
+// ticks into core cycles without performance counters: each sample is
+// T(2N) − T(N) with N chosen so that a timing lasts about a millisecond,
+// samples far from the median (hypervisor preemption) are taken again, and
+// the TSC is converted to core cycles by a chain of dependent adds — one
+// cycle each on every x86-64 core — timed in the same worker and re-checked
+// every few seconds.
+package measure

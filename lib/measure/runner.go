@@ -1,0 +1,266 @@
+package measure
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Runner executes assembled kernels in an isolated worker process: a copy of
+// the running executable started with EnvWorker set (so the executable must
+// call RunWorkerIfRequested at start-up), pinned to one CPU. Generated code
+// never runs in the caller's process. When a kernel faults (illegal
+// instruction, bad memory access) or hangs, the worker dies or is killed,
+// the call returns a *FaultError or *TimeoutError, and the next call starts
+// a fresh worker and reloads the code, so a campaign goes on.
+type Runner struct {
+	// CPU is the CPU the worker is pinned to (-1: no pinning).
+	CPU int
+	// Timeout bounds one Run call.
+	Timeout time.Duration
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	enc    *gob.Encoder
+	dec    *gob.Decoder
+	stdin  io.Closer
+	stderr *tailBuffer
+	done   chan struct{}
+	obj    *Object
+	loaded bool
+}
+
+// NewRunner returns a runner pinned to cpu with a default timeout of 10 s
+// per call. The worker starts on first use.
+func NewRunner(cpu int) *Runner { return &Runner{CPU: cpu, Timeout: 10 * time.Second} }
+
+// FaultError reports a kernel that crashed the worker.
+type FaultError struct {
+	Kernel string
+	Signal string // e.g. "SIGILL", "SIGSEGV"; "" if unknown
+	Detail string // the worker's last words
+}
+
+func (e *FaultError) Error() string {
+	what := e.Signal
+	switch e.Signal {
+	case "SIGILL":
+		what = "SIGILL (illegal instruction: not supported by this CPU?)"
+	case "SIGSEGV", "SIGBUS":
+		what = e.Signal + " (memory access outside the kernel's buffer?)"
+	case "":
+		what = "the worker died"
+	}
+	return fmt.Sprintf("measure: kernel %q: %s", e.Kernel, what)
+}
+
+// TimeoutError reports a kernel that did not finish in time.
+type TimeoutError struct {
+	Kernel  string
+	Timeout time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("measure: kernel %q: no result within %v (killed)", e.Kernel, e.Timeout)
+}
+
+// Load makes obj the code the worker runs.
+func (r *Runner) Load(obj *Object) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.obj, r.loaded = obj, false
+	return nil
+}
+
+// Run times kernel k of the loaded object reps times with iters loop
+// iterations each and returns the TSC ticks of each timing.
+func (r *Runner) Run(ctx context.Context, k int, iters uint64, reps int) ([]uint64, error) {
+	resp, err := r.run(ctx, k, iters, reps)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Ticks, nil
+}
+
+func (r *Runner) run(ctx context.Context, k int, iters uint64, reps int) (*response, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.obj == nil || k < 0 || k >= len(r.obj.Entry) {
+		return nil, fmt.Errorf("measure: no kernel %d loaded", k)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.cmd == nil {
+		if err := r.start(); err != nil {
+			return nil, err
+		}
+	}
+	if !r.loaded {
+		if _, err := r.call(ctx, &request{Op: "load", Code: r.obj.Code}, "(load)"); err != nil {
+			return nil, err
+		}
+		r.loaded = true
+	}
+	return r.call(ctx, &request{Op: "run", Entry: r.obj.Entry[k], Iters: iters, Reps: reps, CPU: r.CPU}, r.obj.Kernels[k].Name)
+}
+
+// call sends one request and waits for its answer, the worker's death, the
+// timeout or ctx.
+func (r *Runner) call(ctx context.Context, req *request, kernel string) (*response, error) {
+	type result struct {
+		resp response
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var res result
+		if res.err = r.enc.Encode(req); res.err == nil {
+			res.err = r.dec.Decode(&res.resp)
+		}
+		ch <- res
+	}()
+	timer := time.NewTimer(r.Timeout)
+	defer timer.Stop()
+	select {
+	case res := <-ch:
+		if res.err != nil {
+			<-r.done // the worker is gone; wait so stderr is complete
+			detail := r.stderr.String()
+			sig := signalIn(detail)
+			if code := r.cmd.ProcessState.ExitCode(); code > 128 {
+				sig = signalNames[syscall.Signal(code-128)]
+			}
+			r.reset()
+			return nil, &FaultError{Kernel: kernel, Signal: sig, Detail: detail}
+		}
+		if res.resp.Err != "" {
+			return nil, fmt.Errorf("measure: kernel %q: %s", kernel, res.resp.Err)
+		}
+		return &res.resp, nil
+	case <-timer.C:
+		r.kill()
+		return nil, &TimeoutError{Kernel: kernel, Timeout: r.Timeout}
+	case <-ctx.Done():
+		r.kill()
+		return nil, ctx.Err()
+	}
+}
+
+func (r *Runner) start() error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("measure: finding the executable to start as worker: %w", err)
+	}
+	cmd := exec.Command(exe)
+	// A short crash report: the signal line is what the parent reads.
+	cmd.Env = append(os.Environ(), EnvWorker+"=1", "GOTRACEBACK=none")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	r.stderr = &tailBuffer{max: 8 << 10}
+	cmd.Stderr = r.stderr
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("measure: starting worker %s: %w", exe, err)
+	}
+	r.cmd, r.stdin = cmd, stdin
+	r.enc, r.dec = gob.NewEncoder(stdin), gob.NewDecoder(stdout)
+	r.done = make(chan struct{})
+	go func(done chan struct{}) {
+		cmd.Wait()
+		close(done)
+	}(r.done)
+	r.loaded = false
+	return nil
+}
+
+func (r *Runner) kill() {
+	if r.cmd != nil {
+		r.cmd.Process.Kill()
+		<-r.done
+	}
+	r.reset()
+}
+
+func (r *Runner) reset() {
+	r.cmd, r.enc, r.dec, r.stdin, r.loaded = nil, nil, nil, nil, false
+}
+
+// Close stops the worker.
+func (r *Runner) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cmd == nil {
+		return nil
+	}
+	r.stdin.Close()
+	select {
+	case <-r.done:
+	case <-time.After(2 * time.Second):
+		r.cmd.Process.Kill()
+		<-r.done
+	}
+	r.reset()
+	return nil
+}
+
+var signalNames = map[syscall.Signal]string{
+	syscall.SIGILL: "SIGILL", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGSEGV: "SIGSEGV",
+}
+
+var sigRE = regexp.MustCompile(`\b(SIGILL|SIGSEGV|SIGBUS|SIGFPE|SIGTRAP)\b`)
+
+func signalIn(s string) string {
+	if m := sigRE.FindString(s); m != "" {
+		return m
+	}
+	return ""
+}
+
+// tailBuffer keeps the first and the last max/2 bytes written to it: a
+// crash report starts with the signal and ends with the stack.
+type tailBuffer struct {
+	mu   sync.Mutex
+	head []byte
+	buf  bytes.Buffer
+	max  int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max/2 - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
+	}
+	t.buf.Write(p)
+	if extra := t.buf.Len() - t.max/2; extra > 0 {
+		t.buf.Next(extra)
+	}
+	return n, nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.buf.Len() == 0 {
+		return strings.TrimSpace(string(t.head))
+	}
+	return strings.TrimSpace(string(t.head) + "\n…\n" + t.buf.String())
+}

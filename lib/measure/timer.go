@@ -1,0 +1,228 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+)
+
+// calibrationLength is the number of dependent adds of the calibration
+// kernel: one core cycle each, whatever the microarchitecture.
+const calibrationLength = 100
+
+// calibrationKernel is a chain of dependent adds: each depends on the one
+// before, so one iteration takes exactly calibrationLength core cycles.
+func calibrationKernel() Kernel {
+	body := make([]string, calibrationLength)
+	for i := range body {
+		body[i] = "add rax, 1"
+	}
+	return Kernel{Name: "calibration: dependent add chain", Body: body}
+}
+
+// Timer measures kernels in core cycles per loop iteration with the TSC,
+// converting ticks to cycles by a calibration kernel — a chain of dependent
+// adds, one cycle each — timed in the same worker and re-checked during
+// long runs (the core clock and the TSC differ, and the core clock may
+// change with load).
+type Timer struct {
+	Runner *Runner
+	// Target is the duration one timing aims for (default 1 ms).
+	Target time.Duration
+	// Samples is the number of timings per measurement (default 7).
+	Samples int
+	// Recalibrate is how often the calibration is re-checked (default 2 s).
+	Recalibrate time.Duration
+
+	obj          *Object
+	ticksPerNano float64
+	calibration  Measurement // of the calibration kernel, in ticks
+	calibratedAt time.Time
+}
+
+// NewTimer returns a timer with a worker pinned to cpu.
+func NewTimer(cpu int) *Timer {
+	return &Timer{Runner: NewRunner(cpu), Target: time.Millisecond, Samples: 7, Recalibrate: 2 * time.Second}
+}
+
+// Close stops the worker.
+func (t *Timer) Close() error { return t.Runner.Close() }
+
+// Measurement is the timing of one kernel.
+type Measurement struct {
+	// Cycles is the median of the samples, in core cycles per iteration.
+	Cycles float64
+	// Min and Max are the extreme samples; Dispersion is the median
+	// absolute deviation relative to the median.
+	Min, Max, Dispersion float64
+	// Samples are the per-iteration values of each timing (outliers
+	// re-measured).
+	Samples []float64
+	// Iterations is the loop count of one timing; TicksPerCycle the
+	// calibration in force.
+	Iterations    uint64
+	TicksPerCycle float64
+	// Remeasured counts samples replaced because they were outliers
+	// (e.g. the hypervisor preempted the worker).
+	Remeasured int
+}
+
+func (m Measurement) String() string {
+	return fmt.Sprintf("%.4f cycles/iteration (min %.4f, max %.4f, dispersion %.2f%%, %d samples × %d iterations)",
+		m.Cycles, m.Min, m.Max, 100*m.Dispersion, len(m.Samples), m.Iterations)
+}
+
+// Load assembles kernels (behind the timer's own calibration kernel) and
+// loads them into the worker. Kernel indices in Measure refer to kernels.
+func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
+	all := append([]Kernel{calibrationKernel()}, kernels...)
+	obj, err := Assemble(ctx, all, vec)
+	if err != nil {
+		return err
+	}
+	t.obj = obj
+	return t.Runner.Load(obj)
+}
+
+// Calibration returns the current ticks per core cycle, measuring it first
+// if it is missing or older than Recalibrate.
+func (t *Timer) Calibration(ctx context.Context) (float64, error) {
+	if t.obj == nil {
+		return 0, fmt.Errorf("measure: no kernels loaded")
+	}
+	if t.calibration.Cycles > 0 && time.Since(t.calibratedAt) < t.Recalibrate {
+		return t.calibration.Cycles / calibrationLength, nil
+	}
+	m, err := t.measureTicks(ctx, 0)
+	if err != nil {
+		return 0, fmt.Errorf("measure: calibration: %w", err)
+	}
+	t.calibration, t.calibratedAt = m, time.Now()
+	return m.Cycles / calibrationLength, nil
+}
+
+// Measure times kernel k (an index into the kernels given to Load) and
+// returns core cycles per loop iteration.
+func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
+	tpc, err := t.Calibration(ctx)
+	if err != nil {
+		return Measurement{}, err
+	}
+	m, err := t.measureTicks(ctx, k+1)
+	if err != nil {
+		return Measurement{}, err
+	}
+	for i := range m.Samples {
+		m.Samples[i] /= tpc
+	}
+	m.Cycles /= tpc
+	m.Min /= tpc
+	m.Max /= tpc
+	m.TicksPerCycle = tpc
+	return m, nil
+}
+
+// measureTicks times loaded kernel k in TSC ticks per iteration: each
+// sample is T(2N) − T(N), which cancels the fixed cost of a call; N is
+// chosen so that T(N) takes about Target.
+func (t *Timer) measureTicks(ctx context.Context, k int) (Measurement, error) {
+	samples := max(t.Samples, 1)
+	// Pre-run: warm up and estimate the time per iteration.
+	const preIters = 1000
+	resp, err := t.Runner.run(ctx, k, preIters, 3)
+	if err != nil {
+		return Measurement{}, err
+	}
+	if t.ticksPerNano == 0 {
+		t.ticksPerNano = rate(resp)
+	}
+	perIter := float64(slices.Min(resp.Ticks)) / preIters
+	n := uint64(max(1, float64(t.Target.Nanoseconds())*t.ticksPerNano/perIter))
+	m := Measurement{Iterations: n}
+	sample := func() (float64, error) {
+		r1, err := t.Runner.run(ctx, k, n, 1)
+		if err != nil {
+			return 0, err
+		}
+		r2, err := t.Runner.run(ctx, k, 2*n, 1)
+		if err != nil {
+			return 0, err
+		}
+		return (float64(r2.Ticks[0]) - float64(r1.Ticks[0])) / float64(n), nil
+	}
+	for len(m.Samples) < samples {
+		v, err := sample()
+		if err != nil {
+			return Measurement{}, err
+		}
+		m.Samples = append(m.Samples, v)
+	}
+	// Re-measure outliers: samples far from the median (preemption shows
+	// up as huge values, and a disturbed T(N) as a too small difference).
+	for round := 0; round < 3; round++ {
+		med := median(m.Samples)
+		redo := false
+		for i, v := range m.Samples {
+			if v > 1.5*med || v < med/1.5 {
+				nv, err := sample()
+				if err != nil {
+					return Measurement{}, err
+				}
+				m.Samples[i] = nv
+				m.Remeasured++
+				redo = true
+			}
+		}
+		if !redo {
+			break
+		}
+	}
+	m.Cycles = median(m.Samples)
+	m.Min, m.Max = slices.Min(m.Samples), slices.Max(m.Samples)
+	dev := make([]float64, len(m.Samples))
+	for i, v := range m.Samples {
+		dev[i] = math.Abs(v - m.Cycles)
+	}
+	if m.Cycles > 0 {
+		m.Dispersion = median(dev) / m.Cycles
+	}
+	return m, nil
+}
+
+// rate estimates TSC ticks per nanosecond from a response.
+func rate(r *response) float64 {
+	var ticks, nanos float64
+	for i := range r.Ticks {
+		ticks += float64(r.Ticks[i])
+		nanos += float64(r.Nanos[i])
+	}
+	if nanos == 0 {
+		return 1
+	}
+	return ticks / nanos
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Repeat returns body repeated n times, a helper for unrolling.
+func Repeat(body []string, n int) []string {
+	out := make([]string, 0, len(body)*n)
+	for i := 0; i < n; i++ {
+		out = append(out, body...)
+	}
+	return out
+}
+
