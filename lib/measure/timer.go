@@ -225,4 +225,3 @@ func Repeat(body []string, n int) []string {
 	}
 	return out
 }
-
