@@ -1,0 +1,199 @@
+package measure
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Record is one line of a campaign file (JSON lines): an experiment and
+// what measuring it gave.
+type Record struct {
+	Insns  map[string]int `json:"insns"`
+	Cycles float64        `json:"cycles,omitempty"`
+	Error  string         `json:"error,omitempty"`
+	Time   time.Time      `json:"time"`
+	// Optional detail from oracles that report dispersion.
+	Min        float64 `json:"min,omitempty"`
+	Max        float64 `json:"max,omitempty"`
+	Dispersion float64 `json:"dispersion,omitempty"`
+}
+
+// DetailedOracle is an Oracle that can also report the spread of its
+// samples; campaigns record it when available.
+type DetailedOracle interface {
+	Oracle
+	Measure(ctx context.Context, e portmap.Experiment) (Measurement, error)
+}
+
+// Campaign measures a list of experiments with an Oracle and appends each
+// result to a JSON-lines file as soon as it is known, so that nothing
+// measured is lost: run it again after a crash (even SIGKILL) and it skips
+// every experiment the file already holds, losing at most the one that was
+// in flight.
+type Campaign struct {
+	// Path is the JSON-lines file results are appended to.
+	Path string
+	// Oracle measures one experiment.
+	Oracle Oracle
+	// Progress, when set, is called after each experiment.
+	Progress func(Progress)
+	// RetryErrors makes a run re-measure experiments whose earlier attempt
+	// ended in an error (by default they are kept as failed).
+	RetryErrors bool
+}
+
+// Progress reports a campaign's state after one experiment.
+type Progress struct {
+	Done, Total int // experiments finished (including earlier runs) and in all
+	Failed      int
+	Last        portmap.Experiment
+	Cycles      float64
+	Err         error
+	Elapsed     time.Duration // this run
+}
+
+// Failure is an experiment that could not be measured.
+type Failure struct {
+	Experiment portmap.Experiment
+	Error      string
+}
+
+// Outcome is what a campaign run produced: the measured experiments in the
+// order given, and the failures.
+type Outcome struct {
+	Set      *portmap.ExperimentSet
+	Failures []Failure
+	Resumed  int // results taken from the file instead of measured again
+}
+
+// Run measures every experiment of exps not already in the file and
+// returns all results. It stops with ctx's error when ctx is cancelled;
+// what was measured until then is in the file.
+func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment) (*Outcome, error) {
+	done, err := readCampaign(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(c.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("measure: campaign file: %w", err)
+	}
+	defer f.Close()
+	start := time.Now()
+	out := &Outcome{Set: &portmap.ExperimentSet{}}
+	finished, failed := 0, 0
+	for _, e := range exps {
+		if r, ok := done[e.Key()]; ok && (r.Error == "" || !c.RetryErrors) {
+			finished++
+			if r.Error != "" {
+				failed++
+			}
+		}
+	}
+	detailed, _ := c.Oracle.(DetailedOracle)
+	for _, e := range exps {
+		key := e.Key()
+		if r, ok := done[key]; ok && (r.Error == "" || !c.RetryErrors) {
+			out.Resumed++
+			if r.Error != "" {
+				out.Failures = append(out.Failures, Failure{e, r.Error})
+			} else {
+				out.Set.Measurements = append(out.Set.Measurements, portmap.Measurement{Experiment: e, Cycles: r.Cycles})
+			}
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		rec := Record{Insns: map[string]int{}, Time: time.Now().UTC()}
+		for _, it := range e.Items() {
+			rec.Insns[it.Insn] = it.Count
+		}
+		var cycles float64
+		var merr error
+		if detailed != nil {
+			var m Measurement
+			m, merr = detailed.Measure(ctx, e)
+			cycles, rec.Min, rec.Max, rec.Dispersion = m.Cycles, m.Min, m.Max, m.Dispersion
+		} else {
+			cycles, merr = c.Oracle.Cycles(ctx, e)
+		}
+		if merr != nil && ctx.Err() != nil {
+			return out, ctx.Err() // interrupted, not a property of e
+		}
+		if merr != nil {
+			rec.Error = merr.Error()
+			out.Failures = append(out.Failures, Failure{e, rec.Error})
+			failed++
+		} else {
+			rec.Cycles = cycles
+			out.Set.Measurements = append(out.Set.Measurements, portmap.Measurement{Experiment: e, Cycles: cycles})
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			return out, err
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			return out, fmt.Errorf("measure: appending to %s: %w", c.Path, err)
+		}
+		done[key] = rec
+		finished++
+		if c.Progress != nil {
+			c.Progress(Progress{Done: finished, Total: len(exps), Failed: failed, Last: e, Cycles: cycles, Err: merr, Elapsed: time.Since(start)})
+		}
+	}
+	return out, nil
+}
+
+// readCampaign reads the records of a campaign file by experiment key. A
+// missing file is an empty campaign. A truncated last line (a crash while
+// writing) is cut off the file; a malformed line elsewhere is an error
+// naming the file and line.
+func readCampaign(path string) (map[string]Record, error) {
+	done := map[string]Record{}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return done, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("measure: campaign file: %w", err)
+	}
+	r := bufio.NewReader(bytes.NewReader(data))
+	offset, lineNo := 0, 0
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) == 0 && err == io.EOF {
+			break
+		}
+		lineNo++
+		complete := err == nil
+		var rec Record
+		perr := json.Unmarshal(bytes.TrimSpace(line), &rec)
+		if !complete || perr != nil {
+			if !complete {
+				// The last line was cut short by a crash: drop it.
+				if terr := os.Truncate(path, int64(offset)); terr != nil {
+					return nil, fmt.Errorf("measure: %s: truncating an incomplete last line: %w", path, terr)
+				}
+				break
+			}
+			return nil, fmt.Errorf("measure: %s:%d: malformed record: %v", path, lineNo, perr)
+		}
+		e, eerr := portmap.ExperimentOf(rec.Insns)
+		if eerr != nil || e.Len() == 0 {
+			return nil, fmt.Errorf("measure: %s:%d: bad experiment: %v", path, lineNo, eerr)
+		}
+		done[e.Key()] = rec
+		offset += len(line)
+	}
+	return done, nil
+}
