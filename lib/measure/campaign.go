@@ -27,6 +27,16 @@ type Record struct {
 	Dispersion float64 `json:"dispersion,omitempty"`
 }
 
+// Preparer is an Oracle that works faster when told the experiments
+// ahead (the hardware oracle assembles them in one run); campaigns call
+// Prepare with chunks of the experiments still to measure.
+type Preparer interface {
+	Prepare(ctx context.Context, exps []portmap.Experiment) error
+}
+
+// prepareChunk is the number of experiments a campaign prepares at once.
+const prepareChunk = 256
+
 // DetailedOracle is an Oracle that can also report the spread of its
 // samples; campaigns record it when available.
 type DetailedOracle interface {
@@ -100,6 +110,14 @@ func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment) (*Outcome
 		}
 	}
 	detailed, _ := c.Oracle.(DetailedOracle)
+	preparer, _ := c.Oracle.(Preparer)
+	var pending []portmap.Experiment
+	for _, e := range exps {
+		if r, ok := done[e.Key()]; !ok || (r.Error != "" && c.RetryErrors) {
+			pending = append(pending, e)
+		}
+	}
+	next := 0 // index into pending of the next experiment to measure
 	for _, e := range exps {
 		key := e.Key()
 		if r, ok := done[key]; ok && (r.Error == "" || !c.RetryErrors) {
@@ -114,6 +132,12 @@ func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment) (*Outcome
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
+		if preparer != nil && next%prepareChunk == 0 {
+			if err := preparer.Prepare(ctx, pending[next:min(len(pending), next+prepareChunk)]); err != nil {
+				return out, err
+			}
+		}
+		next++
 		rec := Record{Insns: map[string]int{}, Time: time.Now().UTC()}
 		for _, it := range e.Items() {
 			rec.Insns[it.Insn] = it.Count

@@ -24,27 +24,27 @@ func calibrationKernel() Kernel {
 
 // Timer measures kernels in core cycles per loop iteration with the TSC,
 // converting ticks to cycles by a calibration kernel — a chain of dependent
-// adds, one cycle each — timed in the same worker and re-checked during
-// long runs (the core clock and the TSC differ, and the core clock may
-// change with load).
+// adds, one cycle each — timed in the same worker right before every
+// sample (the core clock and the TSC differ, and the core clock changes
+// with load).
 type Timer struct {
 	Runner *Runner
 	// Target is the duration one timing aims for (default 1 ms).
 	Target time.Duration
 	// Samples is the number of timings per measurement (default 7).
 	Samples int
-	// Recalibrate is how often the calibration is re-checked (default 2 s).
-	Recalibrate time.Duration
+	// Repeats is how often each timing is repeated back to back, keeping
+	// the fastest (default 3): interference from other processes or the
+	// hypervisor only ever adds time.
+	Repeats int
 
 	obj          *Object
 	ticksPerNano float64
-	calibration  Measurement // of the calibration kernel, in ticks
-	calibratedAt time.Time
 }
 
 // NewTimer returns a timer with a worker pinned to cpu.
 func NewTimer(cpu int) *Timer {
-	return &Timer{Runner: NewRunner(cpu), Target: time.Millisecond, Samples: 7, Recalibrate: 2 * time.Second}
+	return &Timer{Runner: NewRunner(cpu), Target: time.Millisecond, Samples: 7, Repeats: 3}
 }
 
 // Close stops the worker.
@@ -54,9 +54,9 @@ func (t *Timer) Close() error { return t.Runner.Close() }
 type Measurement struct {
 	// Cycles is the median of the samples, in core cycles per iteration.
 	Cycles float64
-	// Min and Max are the extreme samples; Dispersion is the median
+	// Median, Min and Max summarise the samples; Dispersion is their median
 	// absolute deviation relative to the median.
-	Min, Max, Dispersion float64
+	Median, Min, Max, Dispersion float64
 	// Samples are the per-iteration values of each timing (outliers
 	// re-measured).
 	Samples []float64
@@ -70,8 +70,8 @@ type Measurement struct {
 }
 
 func (m Measurement) String() string {
-	return fmt.Sprintf("%.4f cycles/iteration (min %.4f, max %.4f, dispersion %.2f%%, %d samples × %d iterations)",
-		m.Cycles, m.Min, m.Max, 100*m.Dispersion, len(m.Samples), m.Iterations)
+	return fmt.Sprintf("%.4f cycles/iteration (min %.4f, median %.4f, max %.4f, dispersion %.2f%%, %d samples × %d iterations)",
+		m.Cycles, m.Min, m.Median, m.Max, 100*m.Dispersion, len(m.Samples), m.Iterations)
 }
 
 // Load assembles kernels (behind the timer's own calibration kernel) and
@@ -86,73 +86,40 @@ func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
 	return t.Runner.Load(obj)
 }
 
-// Calibration returns the current ticks per core cycle, measuring it first
-// if it is missing or older than Recalibrate.
-func (t *Timer) Calibration(ctx context.Context) (float64, error) {
-	if t.obj == nil {
-		return 0, fmt.Errorf("measure: no kernels loaded")
-	}
-	if t.calibration.Cycles > 0 && time.Since(t.calibratedAt) < t.Recalibrate {
-		return t.calibration.Cycles / calibrationLength, nil
-	}
-	m, err := t.measureTicks(ctx, 0)
-	if err != nil {
-		return 0, fmt.Errorf("measure: calibration: %w", err)
-	}
-	t.calibration, t.calibratedAt = m, time.Now()
-	return m.Cycles / calibrationLength, nil
-}
-
 // Measure times kernel k (an index into the kernels given to Load) and
-// returns core cycles per loop iteration.
+// returns core cycles per loop iteration. Every sample of the kernel is
+// paired with a sample of the calibration chain taken right before it, and
+// the sample's cycles are its ticks divided by that calibration's ticks per
+// cycle: a change of the core clock between samples (turbo, load on the
+// other cores) cancels out.
 func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
-	tpc, err := t.Calibration(ctx)
+	if t.obj == nil {
+		return Measurement{}, fmt.Errorf("measure: no kernels loaded")
+	}
+	calN, err := t.iterations(ctx, 0)
+	if err != nil {
+		return Measurement{}, fmt.Errorf("measure: calibration: %w", err)
+	}
+	n, err := t.iterations(ctx, k+1)
 	if err != nil {
 		return Measurement{}, err
 	}
-	m, err := t.measureTicks(ctx, k+1)
-	if err != nil {
-		return Measurement{}, err
-	}
-	for i := range m.Samples {
-		m.Samples[i] /= tpc
-	}
-	m.Cycles /= tpc
-	m.Min /= tpc
-	m.Max /= tpc
-	m.TicksPerCycle = tpc
-	return m, nil
-}
-
-// measureTicks times loaded kernel k in TSC ticks per iteration: each
-// sample is T(2N) − T(N), which cancels the fixed cost of a call; N is
-// chosen so that T(N) takes about Target.
-func (t *Timer) measureTicks(ctx context.Context, k int) (Measurement, error) {
-	samples := max(t.Samples, 1)
-	// Pre-run: warm up and estimate the time per iteration.
-	const preIters = 1000
-	resp, err := t.Runner.run(ctx, k, preIters, 3)
-	if err != nil {
-		return Measurement{}, err
-	}
-	if t.ticksPerNano == 0 {
-		t.ticksPerNano = rate(resp)
-	}
-	perIter := float64(slices.Min(resp.Ticks)) / preIters
-	n := uint64(max(1, float64(t.Target.Nanoseconds())*t.ticksPerNano/perIter))
 	m := Measurement{Iterations: n}
+	var tpcs []float64
 	sample := func() (float64, error) {
-		r1, err := t.Runner.run(ctx, k, n, 1)
+		cal, err := t.perIteration(ctx, 0, calN)
+		if err != nil {
+			return 0, fmt.Errorf("measure: calibration: %w", err)
+		}
+		v, err := t.perIteration(ctx, k+1, n)
 		if err != nil {
 			return 0, err
 		}
-		r2, err := t.Runner.run(ctx, k, 2*n, 1)
-		if err != nil {
-			return 0, err
-		}
-		return (float64(r2.Ticks[0]) - float64(r1.Ticks[0])) / float64(n), nil
+		tpc := cal / calibrationLength
+		tpcs = append(tpcs, tpc)
+		return v / tpc, nil
 	}
-	for len(m.Samples) < samples {
+	for len(m.Samples) < max(t.Samples, 1) {
 		v, err := sample()
 		if err != nil {
 			return Measurement{}, err
@@ -179,16 +146,48 @@ func (t *Timer) measureTicks(ctx context.Context, k int) (Measurement, error) {
 			break
 		}
 	}
-	m.Cycles = median(m.Samples)
+	m.Median = median(m.Samples)
 	m.Min, m.Max = slices.Min(m.Samples), slices.Max(m.Samples)
+	m.Cycles = m.Median
 	dev := make([]float64, len(m.Samples))
 	for i, v := range m.Samples {
-		dev[i] = math.Abs(v - m.Cycles)
+		dev[i] = math.Abs(v - m.Median)
 	}
-	if m.Cycles > 0 {
-		m.Dispersion = median(dev) / m.Cycles
+	if m.Median > 0 {
+		m.Dispersion = median(dev) / m.Median
 	}
+	m.TicksPerCycle = median(tpcs)
 	return m, nil
+}
+
+// iterations warms kernel k up and returns the loop count for which one
+// timing takes about Target.
+func (t *Timer) iterations(ctx context.Context, k int) (uint64, error) {
+	const preIters = 1000
+	resp, err := t.Runner.run(ctx, k, preIters, 3)
+	if err != nil {
+		return 0, err
+	}
+	if t.ticksPerNano == 0 {
+		t.ticksPerNano = rate(resp)
+	}
+	perIter := float64(slices.Min(resp.Ticks)) / preIters
+	return uint64(max(1, float64(t.Target.Nanoseconds())*t.ticksPerNano/perIter)), nil
+}
+
+// perIteration returns T(2n) − T(n) per iteration in ticks, which cancels
+// the fixed cost of a call; each T is the fastest of Repeats timings.
+func (t *Timer) perIteration(ctx context.Context, k int, n uint64) (float64, error) {
+	reps := max(t.Repeats, 1)
+	r1, err := t.Runner.run(ctx, k, n, reps)
+	if err != nil {
+		return 0, err
+	}
+	r2, err := t.Runner.run(ctx, k, 2*n, reps)
+	if err != nil {
+		return 0, err
+	}
+	return (float64(slices.Min(r2.Ticks)) - float64(slices.Min(r1.Ticks))) / float64(n), nil
 }
 
 // rate estimates TSC ticks per nanosecond from a response.

@@ -1,0 +1,238 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Hardware is the Oracle that measures experiments on this machine: each
+// experiment's instructions are parsed as instruction forms (iwho scheme
+// syntax such as "add RW:GPR:64, R:GPR:64", or PMEvo names), unrolled to a
+// loop body of about BodySize instructions, instantiated without
+// read-after-write dependencies, assembled — many experiments per assembler
+// run, see Prepare — and timed by a Timer in an isolated worker. The result
+// is core cycles per execution of the experiment's multiset.
+type Hardware struct {
+	Timer *Timer
+	// BodySize is the loop body length to unroll to (default 100).
+	BodySize int
+	// Vector is the host's widest vector extension (see HostVector).
+	Vector Vector
+
+	mu     sync.Mutex
+	forms  map[string]isa.Form
+	loaded map[string]int    // experiment key → kernel index in the loaded batch
+	unroll map[string]int    // experiment key → copies in its body
+	failed map[string]string // experiment key → why it could not be built
+}
+
+// NewHardware returns a hardware oracle whose worker is pinned to cpu.
+func NewHardware(cpu int) (*Hardware, error) {
+	vec, err := HostVector()
+	if err != nil {
+		return nil, err
+	}
+	t := NewTimer(cpu)
+	t.Target = 500 * time.Microsecond // enough for 0.1 % resolution
+	t.Samples = 5
+	return &Hardware{Timer: t, BodySize: 100, Vector: vec, forms: map[string]isa.Form{}}, nil
+}
+
+// HostVector returns the widest vector extension the host supports.
+func HostVector() (Vector, error) {
+	h, err := isa.HostSupport()
+	if err != nil {
+		return NoVector, err
+	}
+	switch {
+	case h.Flags["avx512f"]:
+		return AVX512, nil
+	case h.Flags["avx"]:
+		return AVX, nil
+	}
+	return NoVector, nil
+}
+
+// Close stops the worker.
+func (h *Hardware) Close() error { return h.Timer.Close() }
+
+// Form returns the instruction form an experiment's instruction name
+// stands for.
+func (h *Hardware) Form(name string) (isa.Form, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.form(name)
+}
+
+func (h *Hardware) form(name string) (isa.Form, error) {
+	if f, ok := h.forms[name]; ok {
+		return f, nil
+	}
+	f, err := isa.ParseScheme(name)
+	if err != nil {
+		f2, err2 := isa.ParsePMEvo(name)
+		if err2 != nil {
+			return isa.Form{}, fmt.Errorf("measure: %q is neither an iwho scheme (%v) nor a PMEvo name (%v)", name, err, err2)
+		}
+		f = f2
+	}
+	h.forms[name] = f
+	return f, nil
+}
+
+// Body returns the loop body for e and the number of copies of e in it.
+func (h *Hardware) Body(e portmap.Experiment) ([]string, int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.body(e)
+}
+
+func (h *Hardware) body(e portmap.Experiment) ([]string, int, error) {
+	if e.Len() == 0 {
+		return nil, 0, fmt.Errorf("measure: empty experiment")
+	}
+	// One copy of e in round-robin order: {a ↦ 2, b ↦ 1} is a, b, a.
+	items := e.Items()
+	var seq []isa.Form
+	for left := true; left; {
+		left = false
+		for i := range items {
+			if items[i].Count > 0 {
+				f, err := h.form(items[i].Insn)
+				if err != nil {
+					return nil, 0, err
+				}
+				seq = append(seq, f)
+				items[i].Count--
+				left = left || items[i].Count > 0
+			}
+		}
+	}
+	size := h.BodySize
+	if size <= 0 {
+		size = 100
+	}
+	copies := max(1, int(math.Round(float64(size)/float64(len(seq)))))
+	forms := make([]isa.Form, 0, copies*len(seq))
+	for c := 0; c < copies; c++ {
+		forms = append(forms, seq...)
+	}
+	body, err := Instantiate(forms)
+	return body, copies, err
+}
+
+// Prepare assembles and loads the kernels of exps with one assembler run,
+// so that measuring them does not assemble each one alone. Experiments
+// that cannot be built (unknown or unsupported forms, assembler errors) are
+// remembered and fail when measured. The previously prepared experiments
+// are dropped.
+func (h *Hardware) Prepare(ctx context.Context, exps []portmap.Experiment) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.prepare(ctx, exps)
+}
+
+func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error {
+	h.loaded, h.unroll, h.failed = map[string]int{}, map[string]int{}, map[string]string{}
+	var kernels []Kernel
+	var keys []string
+	for _, e := range exps {
+		key := e.Key()
+		if _, dup := h.unroll[key]; dup {
+			continue
+		}
+		body, copies, err := h.body(e)
+		if err != nil {
+			h.failed[key] = err.Error()
+			continue
+		}
+		h.unroll[key] = copies
+		kernels = append(kernels, Kernel{Name: e.String(), Body: body, Init: reservedInit})
+		keys = append(keys, key)
+	}
+	if len(kernels) == 0 {
+		return nil
+	}
+	err := h.Timer.Load(ctx, kernels, h.Vector)
+	var ae *AssemblyError
+	if err != nil && len(kernels) > 1 && errors.As(err, &ae) {
+		// Assemble one by one to find the culprits, then the rest together.
+		var good []portmap.Experiment
+		for i, k := range kernels {
+			if _, err1 := Assemble(ctx, []Kernel{k}, h.Vector); err1 != nil {
+				h.failed[keys[i]] = err1.Error()
+			} else {
+				good = append(good, exps[indexOfKey(exps, keys[i])])
+			}
+		}
+		failed := h.failed
+		err = h.prepare(ctx, good)
+		for k, v := range failed {
+			h.failed[k] = v
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	for i, key := range keys {
+		h.loaded[key] = i
+	}
+	return nil
+}
+
+func indexOfKey(exps []portmap.Experiment, key string) int {
+	for i, e := range exps {
+		if e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Measure measures e (preparing it alone if it was not prepared) and
+// returns cycles per execution of its multiset.
+func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (Measurement, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	key := e.Key()
+	if why, bad := h.failed[key]; bad {
+		return Measurement{}, fmt.Errorf("%s", why)
+	}
+	k, ok := h.loaded[key]
+	if !ok {
+		if err := h.prepare(ctx, []portmap.Experiment{e}); err != nil {
+			return Measurement{}, err
+		}
+		if why, bad := h.failed[key]; bad {
+			return Measurement{}, fmt.Errorf("%s", why)
+		}
+		k = h.loaded[key]
+	}
+	m, err := h.Timer.Measure(ctx, k)
+	if err != nil {
+		return Measurement{}, err
+	}
+	c := float64(h.unroll[key])
+	m.Cycles /= c
+	m.Median /= c
+	m.Min /= c
+	m.Max /= c
+	for i := range m.Samples {
+		m.Samples[i] /= c
+	}
+	return m, nil
+}
+
+// Cycles implements Oracle.
+func (h *Hardware) Cycles(ctx context.Context, e portmap.Experiment) (float64, error) {
+	m, err := h.Measure(ctx, e)
+	return m.Cycles, err
+}

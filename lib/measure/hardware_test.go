@@ -1,0 +1,120 @@
+package measure
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// TestInstantiateThesisExample reproduces thesis Example 3.15 / Fig. 3.5:
+// the allocation gives every instruction operands no earlier instruction of
+// the same copy writes.
+func TestInstantiateThesisExample(t *testing.T) {
+	var forms []isa.Form
+	for _, s := range []string{"add RW:GPR:64, IMM(8)", "add dword ptr RW:MEM(32), R:GPR:32", "sub RW:GPR:32, R:GPR:32", "vmulpd W:XMM0..15, R:XMM0..15, R:XMM0..15"} {
+		forms = append(forms, isa.MustParseSchemeISA(isa.X86, s))
+	}
+	body, err := Instantiate(append(append([]isa.Form{}, forms...), forms...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"add rax, 43", "add dword ptr [r14+128], ecx", "sub edx, r12d", "vmulpd xmm13, xmm14, xmm15",
+		"add rbx, 43", "add dword ptr [r14+192], ecx", "sub esi, r12d", "vmulpd xmm13, xmm14, xmm15",
+	}
+	if strings.Join(body, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(body, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCuratedFormsAssemble instantiates every benchmarkable curated form,
+// unrolled, and assembles them all in one run.
+func TestCuratedFormsAssemble(t *testing.T) {
+	var kernels []Kernel
+	skipped := map[string]int{}
+	for _, f := range isa.X86Forms() {
+		if ok, why := Benchmarkable(f); !ok {
+			skipped[why]++
+			continue
+		}
+		body, err := Instantiate([]isa.Form{f, f, f, f})
+		if err != nil {
+			t.Errorf("%s: %v", f.Scheme(), err)
+			continue
+		}
+		kernels = append(kernels, Kernel{Name: f.Scheme(), Body: body})
+	}
+	if _, err := Assemble(context.Background(), kernels, AVX512); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d forms assembled; skipped: %v", len(kernels), skipped)
+	if len(kernels) < 600 {
+		t.Errorf("only %d of %d curated forms are benchmarkable", len(kernels), len(isa.X86Forms()))
+	}
+}
+
+// TestHardwareSanity measures a few forms whose throughput and latency are
+// the same on recent Intel and AMD cores.
+func TestHardwareSanity(t *testing.T) {
+	h, err := NewHardware(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	check := func(name string, got, want, tol float64) {
+		t.Helper()
+		if math.Abs(got-want) > tol*want {
+			t.Errorf("%s: %.3f cycles, want %v ± %.0f%%", name, got, want, 100*tol)
+		} else {
+			t.Logf("%s: %.3f cycles", name, got)
+		}
+	}
+	host, err := isa.HostSupport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	imul := portmap.NewExperiment("imul RW:GPR:64, R:GPR:64")
+	c, err := h.Cycles(ctx, imul)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One multiplier port on Intel cores (port 1); Zen 5 multiplies on three
+	// of its six integer ALUs.
+	switch {
+	case host.Vendor == "GenuineIntel":
+		check("imul r64, r64 throughput", c, 1, 0.15)
+	case host.Vendor == "AuthenticAMD" && host.Family == 26:
+		check("imul r64, r64 throughput", c, 1.0/3, 0.15)
+	default:
+		t.Logf("imul r64, r64 throughput: %.3f cycles (no reference for %s family %d)", c, host.Vendor, host.Family)
+	}
+	vadd := portmap.NewExperiment("vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15")
+	c, err = h.Cycles(ctx, vadd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("vaddps ymm throughput", c, 0.5, 0.15)
+	// Latency chains.
+	for _, l := range []struct {
+		scheme string
+		want   float64
+	}{{"add RW:GPR:64, R:GPR:64", 1}, {"imul RW:GPR:64, R:GPR:64", 3}} {
+		body, err := InstantiateChain(isa.MustParseSchemeISA(isa.X86, l.scheme), 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.Timer.Load(ctx, []Kernel{{Name: l.scheme, Body: body}}, h.Vector); err != nil {
+			t.Fatal(err)
+		}
+		m, err := h.Timer.Measure(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("latency of "+l.scheme, m.Cycles/50, l.want, 0.1)
+	}
+}
