@@ -1,0 +1,200 @@
+package plots_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"log"
+	"regexp"
+	"strings"
+
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/plots"
+)
+
+// pngSize decodes a PNG and returns its size in pixels.
+func pngSize(b []byte, err error) string {
+	if err != nil {
+		log.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return fmt.Sprintf("%d×%d", img.Bounds().Dx(), img.Bounds().Dy())
+}
+
+// fig31 is the mapping of thesis Fig. 3.1.
+func fig31() *portmap.Mapping {
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	return m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+}
+
+func ExampleNewHeatmap() {
+	measured := []float64{1.00, 1.02, 2.10, 2.50, 4.00, 4.20, 0.50, 12}
+	predicted := []float64{1.00, 1.00, 2.00, 2.00, 3.00, 4.20, 0.50, 11}
+	h := plots.NewHeatmap(measured, predicted)
+	h.Title = "toy predictor"
+	fmt.Println("PNG", pngSize(h.PNG()))
+	st, _ := h.Stats()
+	fmt.Printf("n=%d MAPE=%.2f%% Pearson=%.3f Kendall=%.3f outside=%d\n", st.N, st.MAPE, st.Pearson, st.KendallTauB, st.Outside)
+	hist, _ := h.Histogram()
+	fmt.Printf("%d×%d bins over [0, %g], fullest bin %d\n", hist.NX, hist.NY, hist.XMax, hist.Max())
+
+	// A fixed range, as PMEvo's 0–35 cycles for Skylake: points beyond it
+	// are counted, and printed in the corner.
+	h.Min, h.Max = 0, 10
+	st, _ = h.Stats()
+	fmt.Println("outside [0, 10]:", st.Outside)
+	// Output:
+	// PNG 806×691
+	// n=8 MAPE=7.51% Pearson=0.996 Kendall=0.964 outside=0
+	// 35×35 bins over [0, 20], fullest bin 2
+	// outside [0, 10]: 1
+}
+
+func ExamplePredictionHeatmap() {
+	m := fig31()
+	var set portmap.ExperimentSet
+	set.Arch = m.Arch()
+	for _, c := range []struct {
+		counts map[string]int
+		cycles float64
+	}{
+		{map[string]int{"add": 2, "mul": 1, "store": 1}, 1.6},
+		{map[string]int{"mul": 2}, 2.0},
+		{map[string]int{"add": 1, "store": 3}, 3.1},
+	} {
+		e, _ := portmap.ExperimentOf(c.counts)
+		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: e, Cycles: c.cycles})
+	}
+	h := plots.PredictionHeatmap(context.Background(), m, &set)
+	st, err := h.Stats()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: n=%d MAPE=%.2f%%\n", h.Title, st.N, st.MAPE)
+	// Output:
+	// fig3.1: n=3 MAPE=3.16%
+}
+
+func ExampleHeatmap_HTML() {
+	h := plots.NewHeatmap([]float64{1, 2, 3}, []float64{1, 2, 2.5}).Titled("interactive")
+	frag := h.HTML()
+	fmt.Println("fragment, not a page:", !strings.Contains(frag, "<html"))
+	fmt.Println("one chart element:", len(regexp.MustCompile(`id="portlab-chart-[0-9a-f]{16}"`).FindAllString(frag, -1)))
+	fmt.Println("ECharts inside, version", plots.EChartsVersion, strings.Contains(frag, `data-portlab-echarts="5.6.0"`))
+	fmt.Println("a new id each time:", h.HTML()[:60] != frag[:60])
+	// Output:
+	// fragment, not a page: true
+	// one chart element: 1
+	// ECharts inside, version 5.6.0 true
+	// a new id each time: true
+}
+
+func ExampleNewHeatmapGrid() {
+	a := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).Titled("exact")
+	b := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{1, 1.5, 2, 2.5}).Titled("optimistic")
+	c := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{2, 3, 4, 5}).Titled("pessimistic")
+	g := plots.NewHeatmapGrid(3, a, b, c).Titled("three predictors")
+	g.DPI = 100
+	fmt.Println("PNG", pngSize(g.PNG()))
+	// Output:
+	// PNG 1085×345
+}
+
+func ExamplePortPressureOf() {
+	m := fig31()
+	e, _ := portmap.ExperimentOf(map[string]int{"add": 2, "mul": 1, "store": 1})
+	pp := plots.PortPressureOf(m, e)
+	fmt.Println(pp.Title, "→ bottleneck", pp.Bottleneck())
+	fmt.Println("PNG", pngSize(pp.PNG()))
+	// Output:
+	// 2×add + mul + store → bottleneck [p1 p2]
+	// PNG 749×518
+}
+
+func ExampleNewMappingGraph() {
+	m := portmap.MustMapping("three-level", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]+2*[p1,p2]")
+	g := plots.NewMappingGraph(m).Titled("thesis Fig. 3.3")
+	svg, err := g.SVG()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var found []string
+	for _, label := range []string{"mul", "store", "p12", "2×", "p3"} {
+		found = append(found, fmt.Sprintf("%s:%v", label, bytes.Contains(svg, []byte(">"+label+"<"))))
+	}
+	fmt.Println(strings.Join(found, " "))
+	fmt.Println("PNG", pngSize(g.PNG()))
+	// Output:
+	// mul:true store:true p12:true 2×:true p3:true
+	// PNG 691×238
+}
+
+func ExampleNewMappingMatrix() {
+	m := portmap.MustMapping("three-level", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]+2*[p1,p2]")
+	mm := plots.NewMappingMatrix(m)
+	for i, row := range mm.Matrix() {
+		fmt.Println(mm.Instructions()[i], row)
+	}
+	// Output:
+	// mul [1 0 0]
+	// add [0.5 0.5 0]
+	// store [1 1 1]
+}
+
+func ExampleLPvsBottleneckFile() {
+	c := plots.LPvsBottleneckFile("testdata/lpvsbottleneck_quick.csv", "ports")
+	if err := c.Err(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Title)
+	fmt.Println(c.Series(), "log y:", c.LogY)
+	// Output:
+	// LP vs bottleneck formula, experiments of length 4
+	// [LP (gonum simplex) bottleneck formula] log y: true
+}
+
+func ExampleNewCurves() {
+	c := plots.NewCurves("CEGIS run time", "instructions", "time [s]").Log(false, true)
+	c.AddErrorBars("4 ports", []float64{2, 4, 8}, []float64{0.1, 0.8, 9}, []float64{0.08, 0.5, 6}, []float64{0.2, 1.1, 14})
+	c.Add("6 ports", []float64{2, 4, 8}, []float64{0.2, 2, 30})
+	fmt.Println(c.Series(), c.Err())
+	fmt.Println("PNG", pngSize(c.PNG()))
+	// Output:
+	// [4 ports 6 ports] <nil>
+	// PNG 806×547
+}
+
+func ExampleErrorVsLength() {
+	lengths := []float64{1, 2, 3, 6, 10}
+	mape := []float64{1.2, 2.89, 5.47, 7.74, 9.96}
+	c := plots.ErrorVsLength(lengths, mape, nil, nil)
+	fmt.Println(c.XLabel, "/", c.YLabel, c.Err())
+	// Output:
+	// experiment length [instructions] / MAPE [%] <nil>
+}
+
+func ExampleNewScatter() {
+	s := plots.NewScatter([]float64{1, 2, 3}, []float64{1.1, 1.9, 3.2}).
+		Labeled([]string{"{add ↦ 1}", "{mul ↦ 2}", "{store ↦ 3}"})
+	frag := s.HTML()
+	fmt.Println("hover names the experiment:", strings.Contains(frag, `"name":"{mul ↦ 2}"`))
+	fmt.Println("PNG", pngSize(s.PNG()))
+	// Output:
+	// hover names the experiment: true
+	// PNG 749×691
+}
+
+func ExampleAsSVG() {
+	h := plots.NewHeatmap([]float64{1, 2}, []float64{1, 2})
+	var v any = plots.AsSVG(h) // what a notebook cell returns to show SVG
+	_, isSVG := v.(interface{ SVG() string })
+	fmt.Println(isSVG, strings.HasPrefix(plots.AsSVG(h).SVG(), "<?xml"))
+	// Output:
+	// true true
+}
