@@ -40,7 +40,7 @@ func NewHardware(cpu int) (*Hardware, error) {
 		return nil, err
 	}
 	t := NewTimer(cpu)
-	t.Target = 500 * time.Microsecond // enough for 0.1 % resolution
+	t.Target = 250 * time.Microsecond // ~10⁶ cycles: ample resolution
 	t.Samples = 5
 	return &Hardware{Timer: t, BodySize: 100, Vector: vec, forms: map[string]isa.Form{}}, nil
 }
