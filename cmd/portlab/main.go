@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/portlab/portlab/lib/measure"
 	"io"
 	"os"
 	"os/signal"
@@ -26,6 +27,16 @@ Usage:
   portlab data dir|list|download
         show the data directory, list the pinned data files, or download
         them into the user cache (checksum-verified)
+  portlab kernel CONNECTION_FILE
+        run the Jupyter kernel (front ends start it through the kernelspec)
+  portlab install [--user | --sys-prefix | --prefix DIR]
+        install the Jupyter kernelspec "portlab" (display name "Go (portlab)")
+  portlab repl
+        an interactive Go session with the library pre-loaded (the kernel's
+        engine in the terminal); %help lists the magics
+  portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl
+        measure instruction throughput on this machine (resumable
+        campaigns; see portlab measure -h)
   portlab version
 
 M and E are file paths (portlab or PMEvo JSON) or data-set names:
@@ -35,6 +46,8 @@ M and E are file paths (portlab or PMEvo JSON) or data-set names:
 `
 
 func main() {
+	// The benchmarker runs generated code in a copy of this executable.
+	measure.RunWorkerIfRequested()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
@@ -58,6 +71,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdReproduce(ctx, stdout)
 	case "data":
 		return cmdData(ctx, args[1:], stdout, stderr)
+	case "measure":
+		return cmdMeasure(ctx, args[1:], stdout, stderr)
+	case "kernel":
+		return cmdKernel(ctx, args[1:], stderr)
+	case "install":
+		return cmdInstall(args[1:], stdout, stderr)
+	case "repl":
+		return cmdREPL(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "portlab", version)
 		return nil

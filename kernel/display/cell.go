@@ -1,0 +1,89 @@
+package display
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+)
+
+// Publisher receives what a cell shows while it runs and answers its
+// requests for input. The kernel session provides one per cell; outside a
+// session the package uses one that writes plain text to standard output.
+type Publisher interface {
+	// Publish shows b. A non-empty id names the display so that a later
+	// publication with update set replaces it in place.
+	Publish(b Bundle, id string, update bool)
+	// Input asks the user for one line of text, hiding it if password is
+	// set.
+	Input(prompt string, password bool) (string, error)
+	// Context returns the context of the running cell.
+	Context() context.Context
+}
+
+// Show publishes each value's bundle (see Render) while the cell runs.
+func Show(values ...any) {
+	for _, v := range values {
+		Standalone.Publish(Render(v), "", false)
+	}
+}
+
+// ShowAs publishes v's bundle as the display named id, which Update can
+// later replace in place.
+func ShowAs(id string, v any) { Standalone.Publish(Render(v), id, false) }
+
+// Update replaces the display named id (see ShowAs) with v's bundle.
+func Update(id string, v any) { Standalone.Publish(Render(v), id, true) }
+
+// ClearOutput clears the output of the running cell; with wait set, the
+// front end clears it only when new output arrives, which avoids flicker
+// in animations.
+func ClearOutput(wait bool) {
+	if c, ok := Standalone.(interface{ Clear(wait bool) }); ok {
+		c.Clear(wait)
+	}
+}
+
+// Input asks the user for a line of text and returns it without the line
+// end; it returns "" if no input can be had.
+func Input(prompt string) string {
+	s, _ := Standalone.Input(prompt, false)
+	return s
+}
+
+// Password is Input with the typed text hidden.
+func Password(prompt string) string {
+	s, _ := Standalone.Input(prompt, true)
+	return s
+}
+
+// Context returns the context of the running cell, which the kernel cancels
+// when the user interrupts the cell. Pass it to slow library calls.
+func Context() context.Context { return Standalone.Context() }
+
+// Standalone is the Publisher used by Show, Update, Input and Context when
+// they are called from compiled code outside a kernel session: it writes
+// the text/plain form of bundles to standard output and reads lines from
+// standard input, and its context is never cancelled.
+var Standalone Publisher = &textPublisher{}
+
+type textPublisher struct {
+	once sync.Once
+	in   *bufio.Reader
+}
+
+func (p *textPublisher) Publish(b Bundle, id string, update bool) { fmt.Println(b.PlainText()) }
+
+func (p *textPublisher) Input(prompt string, password bool) (string, error) {
+	p.once.Do(func() { p.in = bufio.NewReader(os.Stdin) })
+	fmt.Print(prompt)
+	line, err := p.in.ReadString('\n')
+	if line == "" && err != nil {
+		return "", errNoKernel
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func (p *textPublisher) Context() context.Context { return context.Background() }

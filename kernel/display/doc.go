@@ -1,0 +1,20 @@
+// Package display turns Go values into MIME bundles — the text/plain,
+// text/html, text/markdown, image/png, image/svg+xml and application/json
+// representations that a Jupyter front end chooses from — and lets notebook
+// cells show them. Render picks the richest representation of a value: a
+// Bundle is shown as it is; a value with an HTML, Markdown, SVG, PNG or JSON
+// method (the HTMLer, … interfaces, which interpreted types can implement) is
+// shown through it; the portlab library's types have their own readable
+// forms (a Mapping as a port table beside a bipartite graph, a Schedule as a
+// port-pressure chart, a Result and an Experiment as short tables); the
+// figures of the plots package, gonum plots and images become PNG; anything
+// else is formatted with fmt.
+//
+// In a cell, Show publishes values while the cell runs, ShowAs and Update
+// maintain a display that changes in place (a progress line), Input asks the
+// user for a line of text, and Context returns the cell's context, which the
+// kernel cancels when the user interrupts: pass it to slow library calls such
+// as throughput.Predict. Outside a kernel session these functions write plain
+// text to standard output and read standard input, so code that uses them
+// also runs as an ordinary program.
+package display

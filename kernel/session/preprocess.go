@@ -1,0 +1,438 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A chunk is a run of a cell's top-level declarations or of its statements,
+// evaluated by one interpreter call.
+type chunk struct {
+	decl    bool
+	src     string
+	line    int          // cell line on which src starts, from 1
+	imports []importSpec // the imports the chunk adds
+}
+
+// A plan is a cell prepared for the interpreter.
+type plan struct {
+	chunks []chunk
+	// wrapped says that the last statement of the last chunk is an
+	// expression now wrapped in the value-capturing call; unwrapped is that
+	// chunk as written, for expressions without a value.
+	wrapped   bool
+	unwrapped string
+	defined   []string // names the cell declares at top level
+}
+
+type importSpec struct{ name, path string }
+
+// valueFunc is the interpreted name of the function that receives the
+// values of a cell's last expression.
+const valueFunc = "_portlab.Value"
+
+// split divides a cell into chunks of top-level declarations and of
+// statements, in order.
+func split(src string) ([]chunk, error) {
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell", -1, len(src))
+	var errs scanner.ErrorList
+	var s scanner.Scanner
+	s.Init(file, []byte(src), func(pos token.Position, msg string) { errs.Add(pos, msg) }, scanner.ScanComments)
+	type tok struct {
+		pos token.Pos
+		tok token.Token
+	}
+	var toks []tok
+	for {
+		pos, t, _ := s.Scan()
+		if t == token.EOF {
+			break
+		}
+		if t == token.COMMENT {
+			continue
+		}
+		toks = append(toks, tok{pos, t})
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	var starts []int // token indexes of top-level declarations and of statement runs
+	var kinds []bool
+	depth := 0
+	atStart := true
+	for i, t := range toks {
+		if depth == 0 && atStart {
+			isDecl := false
+			switch t.tok {
+			case token.IMPORT, token.TYPE, token.VAR, token.CONST:
+				isDecl = true
+			case token.FUNC:
+				rest := make([]token.Token, 0, 16)
+				for _, r := range toks[i+1:] {
+					rest = append(rest, r.tok)
+				}
+				isDecl = isFuncDecl(rest)
+			}
+			if isDecl || len(kinds) == 0 || kinds[len(kinds)-1] {
+				starts = append(starts, i)
+				kinds = append(kinds, isDecl)
+			}
+		}
+		switch t.tok {
+		case token.LPAREN, token.LBRACK, token.LBRACE:
+			depth++
+		case token.RPAREN, token.RBRACK, token.RBRACE:
+			depth--
+		}
+		atStart = depth == 0 && t.tok == token.SEMICOLON
+	}
+	var chunks []chunk
+	for k, i := range starts {
+		begin := file.Offset(toks[i].pos)
+		end := len(src)
+		if k+1 < len(starts) {
+			end = file.Offset(toks[starts[k+1]].pos)
+		}
+		chunks = append(chunks, chunk{decl: kinds[k], src: src[begin:end], line: file.Line(toks[i].pos)})
+	}
+	// Merge consecutive declarations: one Eval for all of them.
+	var merged []chunk
+	for _, c := range chunks {
+		if n := len(merged); n > 0 && merged[n-1].decl && c.decl {
+			merged[n-1].src += c.src
+			continue
+		}
+		merged = append(merged, c)
+	}
+	return merged, nil
+}
+
+// isFuncDecl reports whether the tokens after a statement-initial func
+// start a declaration (func Name… or a method func (r T) Name(…) rather
+// than a function literal.
+func isFuncDecl(rest []token.Token) bool {
+	if len(rest) == 0 {
+		return false
+	}
+	tok := func(j int) token.Token { return rest[j] }
+	switch tok(0) {
+	case token.IDENT:
+		return true
+	case token.LPAREN:
+		depth := 0
+		for j := range len(rest) {
+			switch tok(j) {
+			case token.LPAREN:
+				depth++
+			case token.RPAREN:
+				depth--
+				if depth == 0 {
+					return j+2 < len(rest) && tok(j+1) == token.IDENT && (tok(j+2) == token.LPAREN || tok(j+2) == token.LBRACK)
+				}
+			}
+		}
+	}
+	return false
+}
+
+// stmtPrefix wraps a statement chunk for parsing.
+const stmtPrefix = "package p; func _() {\n"
+
+// prepare turns a cell into a plan: it splits it, drops imports the
+// session already has, rewrites range-over-int loops the interpreter
+// cannot run, and wraps the last expression statement so that its values
+// are captured. imported holds the session's packages by import spec (it
+// is not changed: the caller records a chunk's imports once the chunk has
+// been evaluated) and isInt reports whether a global is an integer.
+func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) (*plan, error) {
+	chunks, err := split(src)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[importSpec]bool, len(imported))
+	for k, v := range imported {
+		known[k] = v
+	}
+	p := &plan{}
+	importChunks := map[int]chunk{}
+	for ci := range chunks {
+		c := &chunks[ci]
+		fset := token.NewFileSet()
+		if c.decl {
+			f, err := parser.ParseFile(fset, "", "package p\n"+c.src, parser.ParseComments)
+			if err != nil {
+				return nil, shiftError(err, c.line-2)
+			}
+			// Imports are evaluated on their own, first: the interpreter
+			// keeps the imports of a chunk that fails, and would reject
+			// them as redeclared when the corrected cell is run again.
+			var importEdits []edit
+			otherEdits := rangeEdits(fset, f, 10, c.src, isInt)
+			blank := func(n ast.Node) edit {
+				begin := fset.Position(n.Pos()).Offset - 10
+				end := fset.Position(n.End()).Offset - 10
+				return edit{begin, end, strings.Repeat("\n", strings.Count(c.src[begin:end], "\n"))}
+			}
+			for _, d := range f.Decls {
+				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+					e, added := importEdit(fset, g, known, 10)
+					importEdits = append(importEdits, e)
+					otherEdits = append(otherEdits, blank(g))
+					c.imports = append(c.imports, added...)
+					continue
+				}
+				importEdits = append(importEdits, blank(d))
+				switch d := d.(type) {
+				case *ast.GenDecl:
+					for _, spec := range d.Specs {
+						switch s := spec.(type) {
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								p.defined = append(p.defined, n.Name)
+							}
+						case *ast.TypeSpec:
+							p.defined = append(p.defined, s.Name.Name)
+						}
+					}
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						p.defined = append(p.defined, d.Name.Name)
+					}
+				}
+			}
+			if imports := applyEdits(c.src, importEdits); strings.TrimSpace(imports) != "" {
+				importChunks[ci] = chunk{decl: true, src: imports, line: c.line, imports: c.imports}
+			}
+			c.imports = nil
+			c.src = applyEdits(c.src, otherEdits)
+			if strings.TrimSpace(c.src) == "" {
+				c.src = ""
+			}
+			continue
+		}
+		f, err := parser.ParseFile(fset, "", stmtPrefix+c.src+"\n}", parser.ParseComments)
+		if err != nil {
+			return nil, shiftError(err, c.line-2)
+		}
+		body := f.Decls[0].(*ast.FuncDecl).Body
+		off := len(stmtPrefix)
+		edits := rangeEdits(fset, f, off, c.src, withLocalInts(f, isInt))
+		for _, st := range body.List {
+			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+				for _, l := range as.Lhs {
+					if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+						p.defined = append(p.defined, id.Name)
+					}
+				}
+			}
+		}
+		if ci == len(chunks)-1 && len(body.List) > 0 {
+			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
+				p.unwrapped = applyEdits(c.src, edits)
+				begin := fset.Position(es.X.Pos()).Offset - off
+				end := fset.Position(es.X.End()).Offset - off
+				edits = append(edits, edit{begin, begin, valueFunc + "("}, edit{end, end, ")"})
+				p.wrapped = true
+			}
+		}
+		c.src = applyEdits(c.src, edits)
+	}
+	for ci, c := range chunks {
+		if ic, ok := importChunks[ci]; ok {
+			p.chunks = append(p.chunks, ic)
+		}
+		if c.src != "" {
+			p.chunks = append(p.chunks, c)
+		}
+	}
+	if p.wrapped && (len(p.chunks) == 0 || p.chunks[len(p.chunks)-1].decl) {
+		p.wrapped = false
+	}
+	return p, nil
+}
+
+// showsValue reports whether the value of an expression statement should be
+// shown: not for calls of the print functions, whose results are byte
+// counts, nor of panic.
+func showsValue(x ast.Expr) bool {
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return true
+	}
+	switch fn := call.Fun.(type) {
+	case *ast.Ident:
+		switch fn.Name {
+		case "print", "println", "panic", "close", "delete", "clear":
+			return false
+		}
+	case *ast.SelectorExpr:
+		if pkg, ok := fn.X.(*ast.Ident); ok {
+			name := fn.Sel.Name
+			switch pkg.Name {
+			case "fmt":
+				return !strings.HasPrefix(name, "Print") && !strings.HasPrefix(name, "Fprint") && !strings.HasPrefix(name, "Scan")
+			case "display":
+				return name != "Show" && name != "ShowAs" && name != "Update"
+			case "log":
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// importEdit removes from an import declaration the specs in known (the
+// session's and the cell's earlier ones), keeping the declaration's number
+// of lines, and returns the specs it keeps.
+func importEdit(fset *token.FileSet, d *ast.GenDecl, known map[importSpec]bool, off int) (edit, []importSpec) {
+	var added []importSpec
+	var keep []string
+	for _, spec := range d.Specs {
+		s := spec.(*ast.ImportSpec)
+		path, _ := strconv.Unquote(s.Path.Value)
+		is := importSpec{path: path}
+		if s.Name != nil {
+			is.name = s.Name.Name
+		}
+		if known[is] || known[importSpec{path: path, name: defaultName(path)}] && is.name == defaultName(path) {
+			continue
+		}
+		known[is] = true
+		added = append(added, is)
+		keep = append(keep, strings.TrimSpace(is.name+" "+s.Path.Value))
+	}
+	begin := fset.Position(d.Pos()).Offset - off
+	end := fset.Position(d.End()).Offset - off
+	lines := fset.Position(d.End()).Line - fset.Position(d.Pos()).Line
+	text := ""
+	if len(keep) > 0 {
+		text = "import (" + strings.Join(keep, "; ") + ")"
+	}
+	return edit{begin, end, text + strings.Repeat("\n", lines)}, added
+}
+
+// defaultName is the package name an import path gets without an alias.
+func defaultName(path string) string {
+	name := path[strings.LastIndex(path, "/")+1:]
+	if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		rest := path[:strings.LastIndex(path, "/")]
+		name = rest[strings.LastIndex(rest, "/")+1:]
+	}
+	return name
+}
+
+// rangeEdits rewrites the loops `for i := range n` over an integer that the
+// interpreter would crash on (Go 1.22 range-over-int) into three-clause
+// loops, when n is recognisably an integer: a constant, a len or cap call,
+// arithmetic on them, or a global integer.
+func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt func(string) bool) []edit {
+	var edits []edit
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		rs, ok := node.(*ast.RangeStmt)
+		if !ok || rs.Value != nil || !isIntExpr(rs.X, isInt) {
+			return true
+		}
+		n++
+		key := fmt.Sprintf("_portlab_i%d", n)
+		tok := ":="
+		if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
+			key = id.Name
+			tok = rs.Tok.String()
+		} else if rs.Key != nil && !ok {
+			return true
+		}
+		begin := fset.Position(rs.For).Offset - off
+		end := fset.Position(rs.Body.Lbrace).Offset - off
+		x := src[fset.Position(rs.X.Pos()).Offset-off : fset.Position(rs.X.End()).Offset-off]
+		var head string
+		if tok == ":=" {
+			limit := fmt.Sprintf("_portlab_n%d", n)
+			head = fmt.Sprintf("for %s, %s := 0, (%s); %s < %s; %s++ ", key, limit, x, key, limit, key)
+		} else {
+			head = fmt.Sprintf("for %s = 0; %s < (%s); %s++ ", key, key, x, key)
+		}
+		edits = append(edits, edit{begin, end, head})
+		return true
+	})
+	return edits
+}
+
+// isIntExpr reports whether x is recognisably an integer expression.
+func isIntExpr(x ast.Expr, isInt func(string) bool) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return x.Kind == token.INT
+	case *ast.ParenExpr:
+		return isIntExpr(x.X, isInt)
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && (id.Name == "len" || id.Name == "cap" || id.Name == "int")
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.SHL, token.SHR:
+			return isIntExpr(x.X, isInt) || isIntExpr(x.Y, isInt)
+		}
+	case *ast.Ident:
+		return isInt != nil && isInt(x.Name)
+	}
+	return false
+}
+
+// An edit replaces src[begin:end] by text.
+type edit struct {
+	begin, end int
+	text       string
+}
+
+func applyEdits(src string, edits []edit) string {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin > edits[j].begin })
+	for _, e := range edits {
+		src = src[:e.begin] + e.text + src[e.end:]
+	}
+	return src
+}
+
+// shiftError moves the line numbers of a parse error by delta so that they
+// are the cell's.
+func shiftError(err error, delta int) error {
+	if list, ok := err.(scanner.ErrorList); ok {
+		var out scanner.ErrorList
+		for _, e := range list {
+			pos := e.Pos
+			pos.Filename = ""
+			pos.Line += delta
+			out.Add(pos, e.Msg)
+		}
+		return out
+	}
+	return err
+}
+
+// withLocalInts extends isInt by the names a statement chunk defines with
+// := from integer expressions (n := 10; for i := range n).
+func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
+	local := map[string]bool{}
+	var probe func(string) bool
+	probe = func(name string) bool { return local[name] || isInt != nil && isInt(name) }
+	ast.Inspect(f, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && isIntExpr(as.Rhs[i], probe) {
+				local[id.Name] = true
+			}
+		}
+		return true
+	})
+	return probe
+}

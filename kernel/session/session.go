@@ -1,0 +1,703 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/scanner"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/portlab/portlab/kernel/display"
+	"github.com/portlab/portlab/kernel/symbols"
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Output receives what a running cell produces. The kernel turns the calls
+// into IOPub messages; the REPL prints them.
+type Output interface {
+	// Stream receives text the cell wrote to "stdout" or "stderr".
+	Stream(name, text string)
+	// Display receives a bundle the cell showed (display.Show), with the
+	// display id and whether it replaces the display of that id.
+	Display(b display.Bundle, id string, update bool)
+	// Input asks the user for a line of text.
+	Input(prompt string, password bool) (string, error)
+	// Clear clears the cell's output (display.ClearOutput).
+	Clear(wait bool)
+}
+
+// Options configure a Session.
+type Options struct {
+	// CaptureStdio redirects the process's standard output and error into
+	// the session, so that compiled library code that prints reaches the
+	// cell's Output. Only one session of a process may set it; the kernel
+	// does, tests and the REPL do not.
+	CaptureStdio bool
+}
+
+// Result is the outcome of a cell.
+type Result struct {
+	// Count is the cell's execution count (0 for a silent cell).
+	Count int
+	// Value is the bundle of the cell's last expression, nil when the cell
+	// ends in a statement or its value is nil or the result of a print
+	// call.
+	Value *display.Bundle
+	// Err is the cell's error, nil when it ran to the end.
+	Err *Error
+	// Page is text for the front end's pager (%doc), nil if none.
+	Page *display.Bundle
+}
+
+// Error is a cell that failed: Name is "CompileError", "SyntaxError",
+// "Panic", "Interrupted" or "MagicError"; Value is the message with cell
+// line numbers; Traceback holds the lines a front end shows.
+type Error struct {
+	Name      string
+	Value     string
+	Traceback []string
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Value }
+
+// maxHistory is the number of cells the history keeps; the oldest tenth is
+// dropped when it is full.
+const maxHistory = 10000
+
+// HistoryEntry is one executed cell.
+type HistoryEntry struct {
+	Line   int    // execution count
+	Input  string // the cell's source
+	Output string // the text/plain form of its value, if any
+}
+
+// Session is a persistent interpreter for notebook cells. Its methods may
+// be called from several goroutines; cells run one at a time.
+type Session struct {
+	opts Options
+
+	mu       sync.Mutex // held while a cell runs
+	interp   *interp.Interpreter
+	imports  map[importSpec]bool
+	funcs    map[string]string // functions and types declared by cells: name → kind
+	count    int
+	history  []HistoryEntry
+	results  [][]any // values captured by _portlab.Value during the cell
+	panics   []string
+	outMu    sync.Mutex
+	out      Output
+	cellCtx  context.Context
+	stdout   *stream
+	stderr   *stream
+	restore  func()
+	origErr  *os.File
+	stdinBuf []byte
+}
+
+// prelude is evaluated in every new interpreter: the packages a notebook
+// uses without importing them, the cell context, and the builtins the
+// interpreter lacks.
+const prelude = `import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/portlab/portlab/kernel/display"
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
+	"github.com/portlab/portlab/plots"
+	_portlab "portlab.kernel/cell"
+)
+
+var ctx = _portlab.Context()
+
+var clear = _portlab.Clear
+
+func min[Tpmin int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmin, y ...Tpmin) Tpmin {
+	for _, v := range y {
+		if v < x {
+			x = v
+		}
+	}
+	return x
+}
+
+func max[Tpmax int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmax, y ...Tpmax) Tpmax {
+	for _, v := range y {
+		if v > x {
+			x = v
+		}
+	}
+	return x
+}
+`
+
+// preludeNames are the globals of the prelude, hidden from %who.
+var preludeNames = map[string]bool{"ctx": true, "clear": true, "min": true, "max": true, "Tpmin": true, "Tpmax": true}
+
+// New returns a session with a fresh interpreter.
+func New(opts Options) (*Session, error) {
+	s := &Session{opts: opts}
+	if opts.CaptureStdio {
+		var err error
+		if s.stdout, err = newStream("stdout", false, s.emit, nil); err != nil {
+			return nil, err
+		}
+		if s.stderr, err = newStream("stderr", true, s.emit, s.noise); err != nil {
+			return nil, err
+		}
+		if s.origErr, s.restore, err = redirectStdio(s.stdout.w, s.stderr.w); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.reset(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the session's pipes and restores the process's standard
+// output and error.
+func (s *Session) Close() error {
+	if s.restore != nil {
+		s.restore()
+		s.stdout.close()
+		s.stderr.close()
+	}
+	return nil
+}
+
+// LogWriter returns where the kernel should write its own diagnostics: the
+// original standard error when the session captures the process's.
+func (s *Session) LogWriter() io.Writer {
+	if s.origErr != nil {
+		return s.origErr
+	}
+	return os.Stderr
+}
+
+// Count returns the execution count of the last cell.
+func (s *Session) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
+// History returns the executed cells, oldest first (at most the last
+// maxHistory).
+func (s *Session) History() []HistoryEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]HistoryEntry(nil), s.history...)
+}
+
+func (s *Session) emit(name, text string) {
+	s.outMu.Lock()
+	out := s.out
+	s.outMu.Unlock()
+	if out != nil {
+		out.Stream(name, text)
+	}
+}
+
+// output returns the running (or last) cell's Output.
+func (s *Session) output() Output {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return s.out
+}
+
+func (s *Session) noise(line string) {
+	s.outMu.Lock()
+	s.panics = append(s.panics, line)
+	s.outMu.Unlock()
+}
+
+// flush forwards what compiled code has written to the captured standard
+// output and error so far.
+func (s *Session) flush() {
+	if s.stdout != nil {
+		s.stdout.flush()
+		s.stderr.flush()
+	}
+}
+
+// cellWriter is the interpreter's standard output or error: it forwards
+// each write to the running cell's Output at once, dropping the lines the
+// interpreter writes on its own when a cell panics.
+type cellWriter struct {
+	s    *Session
+	name string
+}
+
+func (w cellWriter) Write(p []byte) (int, error) {
+	if w.name == "stderr" {
+		if t := strings.TrimRight(string(p), "\r\n"); yaegiNoise.MatchString(t) {
+			w.s.noise(t)
+			return len(p), nil
+		}
+	}
+	w.s.flush()
+	w.s.emit(w.name, string(p))
+	return len(p), nil
+}
+
+// specialStdio serialises the creation of interpreters, which reads
+// YAEGI_SPECIAL_STDIO from the environment.
+var specialStdio sync.Mutex
+
+// reset replaces the interpreter by a fresh one with the prelude.
+func (s *Session) reset() error {
+	// With YAEGI_SPECIAL_STDIO, os.Stdout, os.Stderr and os.Stdin in cells
+	// are the writers and the reader below (as io.Writer and io.Reader), so
+	// that everything interpreted code prints reaches the cell in order.
+	specialStdio.Lock()
+	old, had := os.LookupEnv("YAEGI_SPECIAL_STDIO")
+	os.Setenv("YAEGI_SPECIAL_STDIO", "1")
+	it := interp.New(interp.Options{
+		Stdin:  stdinReader{s},
+		Stdout: cellWriter{s, "stdout"},
+		Stderr: cellWriter{s, "stderr"},
+		Env:    os.Environ(),
+	})
+	if had {
+		os.Setenv("YAEGI_SPECIAL_STDIO", old)
+	} else {
+		os.Unsetenv("YAEGI_SPECIAL_STDIO")
+	}
+	specialStdio.Unlock()
+	if err := it.Use(stdlib.Symbols); err != nil {
+		return err
+	}
+	if err := it.Use(symbols.Symbols); err != nil {
+		return err
+	}
+	if err := it.Use(s.exports()); err != nil {
+		return err
+	}
+	s.interp = it
+	s.imports = map[importSpec]bool{}
+	s.funcs = map[string]string{}
+	p, err := prepare(prelude, s.imports, nil)
+	if err != nil {
+		return fmt.Errorf("session prelude: %w", err)
+	}
+	for _, c := range p.chunks {
+		if _, err := it.Eval(c.src); err != nil {
+			return fmt.Errorf("session prelude: %w", err)
+		}
+		s.addImports(c.imports)
+	}
+	return nil
+}
+
+// exports returns the session-bound symbols: the package the preprocessed
+// cells call, and display's functions that talk to the running cell.
+func (s *Session) exports() interp.Exports {
+	rich := []reflect.Type{
+		reflect.TypeOf((*display.Renderer)(nil)).Elem(),
+		reflect.TypeOf((*display.HTMLer)(nil)).Elem(),
+		reflect.TypeOf((*display.SVGer)(nil)).Elem(),
+		reflect.TypeOf((*display.PNGer)(nil)).Elem(),
+		reflect.TypeOf((*display.Markdowner)(nil)).Elem(),
+		reflect.TypeOf((*display.JSONer)(nil)).Elem(),
+		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
+	}
+	pub := publisher{s}
+	value := reflect.ValueOf(func(vs ...any) { s.results = append(s.results, vs) })
+	show := reflect.ValueOf(func(vs ...any) {
+		for _, v := range vs {
+			pub.Publish(display.Render(v), "", false)
+		}
+	})
+	showAs := reflect.ValueOf(func(id string, v any) { pub.Publish(display.Render(v), id, false) })
+	update := reflect.ValueOf(func(id string, v any) { pub.Publish(display.Render(v), id, true) })
+	render := reflect.ValueOf(display.Render)
+	cellCtx := cellContext{s}
+	return interp.Exports{
+		"portlab.kernel/cell/cell": {
+			"Value":   value,
+			"Context": reflect.ValueOf(func() context.Context { return cellCtx }),
+			"Clear":   reflect.ValueOf(clearValue),
+		},
+		"github.com/portlab/portlab/kernel/display/display": {
+			"Show":     show,
+			"ShowAs":   showAs,
+			"Update":   update,
+			"Render":   render,
+			"Input":    reflect.ValueOf(func(prompt string) string { v, _ := pub.Input(prompt, false); return v }),
+			"Password": reflect.ValueOf(func(prompt string) string { v, _ := pub.Input(prompt, true); return v }),
+			"Context":  reflect.ValueOf(func() context.Context { return cellCtx }),
+			"ClearOutput": reflect.ValueOf(func(wait bool) {
+				s.flush()
+				if out := s.output(); out != nil {
+					out.Clear(wait)
+				}
+			}),
+		},
+		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+			value: rich, show: rich, showAs: rich, update: rich, render: rich,
+		})},
+	}
+}
+
+// clearValue is the interpreter's clear: it deletes all entries of a map
+// and zeroes the elements of a slice.
+func clearValue(v any) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice:
+		rv.Clear()
+	default:
+		panic(fmt.Sprintf("invalid argument: clear of %T (want a map or a slice)", v))
+	}
+}
+
+// Execute runs a cell and returns its result; the cell gets the next
+// execution count and enters the history. Cancelling ctx interrupts it.
+func (s *Session) Execute(ctx context.Context, code string, out Output) Result {
+	return s.execute(ctx, code, out, true)
+}
+
+// ExecuteSilently runs a cell without counting it or recording it in the
+// history (Jupyter's silent execution).
+func (s *Session) ExecuteSilently(ctx context.Context, code string, out Output) Result {
+	return s.execute(ctx, code, out, false)
+}
+
+func (s *Session) execute(ctx context.Context, code string, out Output, store bool) Result {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if out == nil {
+		out = discard{}
+	}
+	s.outMu.Lock()
+	s.out = out
+	s.panics = nil
+	s.cellCtx = ctx
+	s.outMu.Unlock()
+	s.stdinBuf = nil
+	var r Result
+	if store {
+		s.count++
+		r.Count = s.count
+	}
+	r.Value, r.Err = s.run(ctx, code, out)
+	if r.Value != nil && r.Value.Metadata["portlab/page"] == true {
+		delete(r.Value.Metadata, "portlab/page")
+		r.Page, r.Value = r.Value, nil
+	}
+	s.flush()
+	if store {
+		e := HistoryEntry{Line: s.count, Input: code}
+		if r.Value != nil {
+			e.Output = r.Value.PlainText()
+		}
+		if len(s.history) == maxHistory {
+			s.history = append(s.history[:0], s.history[maxHistory/10:]...)
+		}
+		s.history = append(s.history, e)
+	}
+	if s.count%100 == 0 {
+		trimFileSet(s.interp)
+	}
+	return r
+}
+
+// run evaluates a cell: magics first, then the preprocessed chunks.
+func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bundle, *Error) {
+	trimmed := strings.TrimSpace(code)
+	if strings.HasPrefix(trimmed, "%") {
+		return s.magic(ctx, trimmed, out)
+	}
+	return s.eval(ctx, code)
+}
+
+func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
+	p, err := prepare(code, s.imports, s.isGlobalInt)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	s.results = nil
+	for i, c := range p.chunks {
+		last := i == len(p.chunks)-1
+		_, err := s.evalChunk(ctx, c)
+		if err != nil && last && p.wrapped && isNoValueError(err) {
+			c.src = p.unwrapped
+			p.wrapped = false
+			_, err = s.evalChunk(ctx, c)
+		}
+		if err != nil {
+			return nil, s.cellError(ctx, err, c)
+		}
+		s.addImports(c.imports)
+	}
+	for _, name := range p.defined {
+		s.funcs[name] = "defined"
+	}
+	if !p.wrapped || len(s.results) == 0 {
+		return nil, nil
+	}
+	vs := s.results[len(s.results)-1]
+	if len(vs) == 0 || len(vs) == 1 && display.IsNil(vs[0]) {
+		return nil, nil
+	}
+	b := display.Values(vs...)
+	return &b, nil
+}
+
+// addImports records imports the interpreter has evaluated.
+func (s *Session) addImports(specs []importSpec) {
+	for _, is := range specs {
+		s.imports[is] = true
+	}
+}
+
+// evalChunk evaluates one chunk with its lines where they are in the cell,
+// recovering from any panic of the interpreter.
+func (s *Session) evalChunk(ctx context.Context, c chunk) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = interp.Panic{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	// One extra line: the interpreter's wrapper shares the first line.
+	src := strings.Repeat("\n", c.line) + c.src
+	before := runtime.NumGoroutine()
+	v, err = s.interp.EvalWithContext(ctx, src)
+	forgetCompiled(s.interp)
+	if ctx.Err() != nil {
+		settle(before)
+	}
+	return v, err
+}
+
+// settle waits, up to half a second, until the goroutine of an
+// interrupted evaluation has ended: the interpreter returns at once when
+// the context is cancelled, while the interpreted code stops at its next
+// step, and the next cell must not run beside it.
+func settle(goroutines int) {
+	deadline := time.Now().Add(500 * time.Millisecond)
+	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// isNoValueError reports whether err says that the wrapped last expression
+// has no value (a call of a function without results).
+func isNoValueError(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "as type ()") || strings.Contains(msg, "used as value") ||
+		strings.Contains(msg, "no value") || strings.Contains(msg, "not enough arguments")
+}
+
+// position matches the line:column positions in the interpreter's messages.
+var position = regexp.MustCompile(`(?:_\.go:)?(\d+):(\d+)`)
+
+// cellLines rewrites the interpreter's positions in msg as cell positions.
+func cellLines(msg string) string {
+	return position.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := position.FindStringSubmatch(m)
+		line, _ := strconv.Atoi(sub[1])
+		if line <= 1 {
+			return m
+		}
+		return fmt.Sprintf("%d:%s", line-1, sub[2])
+	})
+}
+
+func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
+			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}
+	}
+	var p interp.Panic
+	if errors.As(err, &p) {
+		value := fmt.Sprint(p.Value)
+		if value == "nil type" {
+			return &Error{Name: "CompileError", Value: rangeIntMessage,
+				Traceback: []string{"CompileError: " + rangeIntMessage}}
+		}
+		s.flush()
+		s.outMu.Lock()
+		frames := append([]string(nil), s.panics...)
+		s.outMu.Unlock()
+		tb := []string{"panic: " + value}
+		for _, f := range frames {
+			m := yaegiNoise.FindStringSubmatch(f)
+			if m == nil || m[1] == "" {
+				continue
+			}
+			fn := f[strings.Index(f, "panic: ")+len("panic: "):]
+			fn = strings.TrimPrefix(strings.TrimSuffix(fn, "(...)"), "main.")
+			if fn == "main" {
+				continue // the cell itself: the interpreter reports only where it starts
+			}
+			tb = append(tb, fmt.Sprintf("    in %s, at %s of the cell that declares it", fn, cellLines(m[1]+":"+m[2])))
+		}
+		if len(frames) == 0 && !isRuntimeValue(p.Value) {
+			tb = append(tb, "    (inside the interpreter; the session keeps its state)")
+		}
+		return &Error{Name: "Panic", Value: value, Traceback: tb}
+	}
+	var list scanner.ErrorList
+	if errors.As(err, &list) {
+		return syntaxError(shiftError(list, -1))
+	}
+	msg := cellLines(err.Error())
+	if strings.Contains(msg, "constant definition loop") {
+		msg += " (the interpreter says this for an undefined name)"
+	}
+	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+}
+
+func isRuntimeValue(v any) bool {
+	_, ok := v.(error)
+	_, str := v.(string)
+	return ok || str
+}
+
+// rangeIntMessage explains why a range-over-int loop was rejected.
+const rangeIntMessage = "for … range over an integer is not supported by the interpreter unless the range is a constant, " +
+	"len(…), cap(…) or a global integer variable: write for i := 0; i < n; i++ instead"
+
+func syntaxError(err error) *Error {
+	msg := err.Error()
+	if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+		// The first error is the one to fix; later ones are often echoes
+		// (such as the end of the cell reached inside an open block).
+		e := list[0]
+		msg = fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+	}
+	return &Error{Name: "SyntaxError", Value: msg, Traceback: []string{"SyntaxError: " + msg}}
+}
+
+// isGlobalInt reports whether name is a global integer of the session.
+func (s *Session) isGlobalInt(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	if !ok || !v.IsValid() {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
+}
+
+// Globals returns the names and plain-text types of the variables,
+// constants, functions and types the cells have defined, sorted.
+func (s *Session) Globals() [][2]string {
+	var out [][2]string
+	seen := map[string]bool{}
+	for name, v := range s.interp.Globals() {
+		if preludeNames[name] || strings.HasPrefix(name, "_") {
+			continue
+		}
+		typ := "?"
+		if v.IsValid() {
+			typ = v.Type().String()
+		}
+		out = append(out, [2]string{name, typ})
+		seen[name] = true
+	}
+	for name, kind := range s.funcs {
+		if !seen[name] && !preludeNames[name] {
+			out = append(out, [2]string{name, kind})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}
+
+// stdinReader is the interpreter's standard input: each read with nothing
+// buffered asks the user for a line through the cell's Output.
+type stdinReader struct{ s *Session }
+
+func (r stdinReader) Read(p []byte) (int, error) {
+	s := r.s
+	if len(s.stdinBuf) == 0 {
+		s.flush()
+		s.outMu.Lock()
+		out := s.out
+		s.outMu.Unlock()
+		if out == nil {
+			return 0, io.EOF
+		}
+		line, err := out.Input("", false)
+		if err != nil {
+			return 0, io.EOF
+		}
+		s.stdinBuf = []byte(line + "\n")
+	}
+	n := copy(p, s.stdinBuf)
+	s.stdinBuf = s.stdinBuf[n:]
+	return n, nil
+}
+
+// publisher is display.Publisher for the running cell.
+type publisher struct{ s *Session }
+
+func (p publisher) Publish(b display.Bundle, id string, update bool) {
+	p.s.flush()
+	p.s.outMu.Lock()
+	out := p.s.out
+	p.s.outMu.Unlock()
+	if out != nil {
+		out.Display(b, id, update)
+	}
+}
+
+func (p publisher) Input(prompt string, password bool) (string, error) {
+	p.s.flush()
+	p.s.outMu.Lock()
+	out := p.s.out
+	p.s.outMu.Unlock()
+	if out == nil {
+		return "", io.EOF
+	}
+	return out.Input(prompt, password)
+}
+
+func (p publisher) Context() context.Context { return cellContext{p.s} }
+
+// cellContext is the context of whichever cell is running: the
+// predeclared ctx of every cell.
+type cellContext struct{ s *Session }
+
+func (c cellContext) current() context.Context {
+	c.s.outMu.Lock()
+	defer c.s.outMu.Unlock()
+	if c.s.cellCtx == nil {
+		return context.Background()
+	}
+	return c.s.cellCtx
+}
+
+func (c cellContext) Deadline() (time.Time, bool) { return c.current().Deadline() }
+func (c cellContext) Done() <-chan struct{}       { return c.current().Done() }
+func (c cellContext) Err() error                  { return c.current().Err() }
+func (c cellContext) Value(key any) any           { return c.current().Value(key) }
+func (c cellContext) String() string              { return "cell context" }
+
+type discard struct{}
+
+func (discard) Stream(string, string)                {}
+func (discard) Display(display.Bundle, string, bool) {}
+func (discard) Input(string, bool) (string, error)   { return "", io.EOF }
+func (discard) Clear(bool)                           {}
