@@ -25,6 +25,7 @@ type Record struct {
 	Min        float64 `json:"min,omitempty"`
 	Max        float64 `json:"max,omitempty"`
 	Dispersion float64 `json:"dispersion,omitempty"`
+	Contention float64 `json:"contention,omitempty"`
 }
 
 // Preparer is an Oracle that works faster when told the experiments
@@ -147,7 +148,7 @@ func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment) (*Outcome
 		if detailed != nil {
 			var m Measurement
 			m, merr = detailed.Measure(ctx, e)
-			cycles, rec.Min, rec.Max, rec.Dispersion = m.Cycles, m.Min, m.Max, m.Dispersion
+			cycles, rec.Min, rec.Max, rec.Dispersion, rec.Contention = m.Cycles, m.Min, m.Max, m.Dispersion, m.Contention
 		} else {
 			cycles, merr = c.Oracle.Cycles(ctx, e)
 		}

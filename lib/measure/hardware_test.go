@@ -93,6 +93,9 @@ func TestHardwareSanity(t *testing.T) {
 	default:
 		t.Logf("imul r64, r64 throughput: %.3f cycles (no reference for %s family %d)", c, host.Vendor, host.Family)
 	}
+	if m, err := h.Measure(ctx, imul); err != nil || m.Contention < 0 || m.Contention > 10 || m.TicksPerCycle <= 0 {
+		t.Errorf("measurement detail: %+v, %v", m, err)
+	}
 	vadd := portmap.NewExperiment("vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15")
 	c, err = h.Cycles(ctx, vadd)
 	if err != nil {

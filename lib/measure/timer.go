@@ -14,6 +14,25 @@ const calibrationLength = 100
 
 // calibrationKernel is a chain of dependent adds: each depends on the one
 // before, so one iteration takes exactly calibrationLength core cycles.
+// referenceKernel is port-bound: twelve independent add chains, limited by
+// the integer ALUs. Its speed only changes when something else uses the
+// core's execution ports — another hardware thread on the same physical
+// core, which a virtual machine cannot see — so it measures contention.
+func referenceKernel() Kernel {
+	regs := []string{"rax", "rcx", "rdx", "rbx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13"}
+	var body []string
+	for i := 0; i < 8; i++ {
+		for _, r := range regs {
+			body = append(body, "add "+r+", rbp")
+		}
+	}
+	return Kernel{Name: "reference: independent adds", Body: body}
+}
+
+// firstKernel is the index of the first user kernel in a loaded object,
+// after the calibration and reference kernels.
+const firstKernel = 2
+
 func calibrationKernel() Kernel {
 	body := make([]string, calibrationLength)
 	for i := range body {
@@ -40,6 +59,8 @@ type Timer struct {
 
 	obj          *Object
 	ticksPerNano float64
+	refIters     uint64
+	refBest      float64 // fastest reference seen, cycles per iteration
 }
 
 // NewTimer returns a timer with a worker pinned to cpu.
@@ -64,6 +85,12 @@ type Measurement struct {
 	// calibration in force.
 	Iterations    uint64
 	TicksPerCycle float64
+	// Contention is how much slower than its best the reference kernel
+	// (port-bound independent adds) ran during this measurement: 0.1 means
+	// 10 %. Values above a few percent mean something else used the core's
+	// ports (on a VM: another tenant on the sibling hardware thread) and
+	// throughput-bound results are too slow by up to that much.
+	Contention float64
 	// Remeasured counts samples replaced because they were outliers
 	// (e.g. the hypervisor preempted the worker).
 	Remeasured int
@@ -77,7 +104,7 @@ func (m Measurement) String() string {
 // Load assembles kernels (behind the timer's own calibration kernel) and
 // loads them into the worker. Kernel indices in Measure refer to kernels.
 func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
-	all := append([]Kernel{calibrationKernel()}, kernels...)
+	all := append([]Kernel{calibrationKernel(), referenceKernel()}, kernels...)
 	obj, err := Assemble(ctx, all, vec)
 	if err != nil {
 		return err
@@ -100,7 +127,26 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 	if err != nil {
 		return Measurement{}, fmt.Errorf("measure: calibration: %w", err)
 	}
-	n, err := t.iterations(ctx, k+1)
+	if t.refIters == 0 {
+		if t.refIters, err = t.iterations(ctx, 1); err != nil {
+			return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+		}
+		// A first estimate of the reference's uncontended speed.
+		for i := 0; i < 5; i++ {
+			cal, err := t.perIteration(ctx, 0, calN)
+			if err != nil {
+				return Measurement{}, fmt.Errorf("measure: calibration: %w", err)
+			}
+			ref, err := t.perIteration(ctx, 1, t.refIters)
+			if err != nil {
+				return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+			}
+			if c := ref / (cal / calibrationLength); t.refBest == 0 || c < t.refBest {
+				t.refBest = c
+			}
+		}
+	}
+	n, err := t.iterations(ctx, k+firstKernel)
 	if err != nil {
 		return Measurement{}, err
 	}
@@ -111,7 +157,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 		if err != nil {
 			return 0, fmt.Errorf("measure: calibration: %w", err)
 		}
-		v, err := t.perIteration(ctx, k+1, n)
+		v, err := t.perIteration(ctx, k+firstKernel, n)
 		if err != nil {
 			return 0, err
 		}
@@ -157,6 +203,16 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 		m.Dispersion = median(dev) / m.Median
 	}
 	m.TicksPerCycle = median(tpcs)
+	ref, err := t.perIteration(ctx, 1, t.refIters)
+	if err != nil {
+		return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+	}
+	if refCycles := ref / m.TicksPerCycle; refCycles > 0 {
+		if t.refBest == 0 || refCycles < t.refBest {
+			t.refBest = refCycles
+		}
+		m.Contention = refCycles/t.refBest - 1
+	}
 	return m, nil
 }
 
