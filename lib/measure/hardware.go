@@ -27,7 +27,7 @@ type Hardware struct {
 	Vector Vector
 	// MaxContention is the Measurement.Contention above which a measurement
 	// is taken again after a pause, up to Retries times, keeping the least
-	// contended (defaults 0.05 and 4).
+	// contended (defaults 0.05 and 2).
 	MaxContention float64
 	Retries       int
 
@@ -47,7 +47,7 @@ func NewHardware(cpu int) (*Hardware, error) {
 	t := NewTimer(cpu)
 	t.Target = 250 * time.Microsecond // ~10⁶ cycles: ample resolution
 	t.Samples = 5
-	return &Hardware{Timer: t, BodySize: 100, Vector: vec, MaxContention: 0.05, Retries: 4, forms: map[string]isa.Form{}}, nil
+	return &Hardware{Timer: t, BodySize: 100, Vector: vec, MaxContention: 0.05, Retries: 2, forms: map[string]isa.Form{}}, nil
 }
 
 // HostVector returns the widest vector extension the host supports.
@@ -227,7 +227,7 @@ func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (Measureme
 		select {
 		case <-ctx.Done():
 			return Measurement{}, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(100 * time.Millisecond):
 		}
 		var m2 Measurement
 		if m2, err = h.Timer.Measure(ctx, k); err == nil && m2.Contention < m.Contention {
