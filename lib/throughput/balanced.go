@@ -2,7 +2,6 @@ package throughput
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/portlab/portlab/lib/portmap"
 	"gonum.org/v1/gonum/mat"
@@ -22,20 +21,9 @@ import (
 // ports that realises these loads is then found by a feasibility LP (it is
 // not unique; the loads are).
 func Balanced(m *portmap.Mapping, e portmap.Experiment) (*Schedule, error) {
-	massMap, err := m.UopMass(e)
+	masks, mass, err := uopKinds(m, e)
 	if err != nil {
 		return nil, err
-	}
-	var masks []portmap.PortSet
-	for mk, w := range massMap {
-		if w > 0 {
-			masks = append(masks, mk)
-		}
-	}
-	sort.Slice(masks, func(a, b int) bool { return masks[a] < masks[b] })
-	mass := make([]int64, len(masks))
-	for j, mk := range masks {
-		mass[j] = massMap[mk]
 	}
 	k := m.NumPorts()
 	s := &Schedule{Ports: m.Ports(), Pressure: make([]float64, k)}

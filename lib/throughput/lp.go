@@ -56,20 +56,9 @@ func (s *Schedule) Tight() portmap.PortSet {
 // magnitude longer than the bottleneck formula (see the bench folder) and is
 // meant for teaching, port-pressure charts and cross-checking.
 func LP(m *portmap.Mapping, e portmap.Experiment) (*Schedule, error) {
-	massMap, err := m.UopMass(e)
+	masks, mass, err := uopKinds(m, e)
 	if err != nil {
 		return nil, err
-	}
-	masks := make([]portmap.PortSet, 0, len(massMap))
-	for mk, w := range massMap {
-		if w > 0 {
-			masks = append(masks, mk)
-		}
-	}
-	sort.Slice(masks, func(a, b int) bool { return masks[a] < masks[b] })
-	mass := make([]int64, len(masks))
-	for j, mk := range masks {
-		mass[j] = massMap[mk]
 	}
 	k := m.NumPorts()
 	s := &Schedule{Ports: m.Ports(), Pressure: make([]float64, k)}
@@ -87,6 +76,27 @@ func LP(m *portmap.Mapping, e portmap.Experiment) (*Schedule, error) {
 		s.Uops = append(s.Uops, ul)
 	}
 	return s, nil
+}
+
+// uopKinds returns the µop kinds of e under m (sorted by port set) with
+// their masses (Remark 3.13(1)).
+func uopKinds(m *portmap.Mapping, e portmap.Experiment) ([]portmap.PortSet, []int64, error) {
+	massMap, err := m.UopMass(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	masks := make([]portmap.PortSet, 0, len(massMap))
+	for mk, w := range massMap {
+		if w > 0 {
+			masks = append(masks, mk)
+		}
+	}
+	sort.Slice(masks, func(a, b int) bool { return masks[a] < masks[b] })
+	mass := make([]int64, len(masks))
+	for j, mk := range masks {
+		mass[j] = massMap[mk]
+	}
+	return masks, mass, nil
 }
 
 // solveLP solves min t s.t. Σ_k x_uk = mass(u), Σ_u x_uk ≤ t, x ≥ 0 with
