@@ -46,3 +46,19 @@ for nb in notebooks/*.ipynb; do
 	n=$((n + 1))
 done
 echo "kernel: $n notebooks executed, 0 failed"
+
+echo "== exported notebooks in headless Chromium, network off: images shown, charts drawn"
+if [ -d plots/testdata/browser/node_modules ]; then
+	for h in "$tmp"/html/*.html; do
+		if ! node plots/testdata/browser/check.mjs "$h" --allow-missing file:///usr/share/javascript/mathjax/ >"$tmp/check.json"; then
+			cat "$tmp/check.json"
+			exit 1
+		fi
+		echo "ok $(basename "$h")"
+	done
+elif [ -n "${CI:-}" ]; then
+	echo "plots/testdata/browser/node_modules is missing: run .ci/plots.sh first" >&2
+	exit 1
+else
+	echo "skipped: run .ci/plots.sh first to install playwright-core"
+fi

@@ -9,7 +9,11 @@
 // It prints one JSON object with the findings to stdout and exits with 1 if
 // a check failed, 2 if it could not run.
 //
-//   node check.mjs PAGE.html [--screenshot OUT.png]
+//   node check.mjs PAGE.html [--screenshot OUT.png] [--allow-missing PREFIX]
+//
+// --allow-missing tolerates local files under PREFIX that the page asks for
+// but that are not installed (nbconvert's template links MathJax from
+// file:///usr/share/javascript/mathjax/, which a test machine may lack).
 //
 // CHROMIUM names the browser binary (default /usr/bin/chromium).
 import { chromium } from "playwright-core";
@@ -24,6 +28,9 @@ if (args.length < 1) {
 const pageFile = path.resolve(args[0]);
 const shotIdx = args.indexOf("--screenshot");
 const screenshot = shotIdx >= 0 ? args[shotIdx + 1] : "";
+const allowIdx = args.indexOf("--allow-missing");
+const allowMissing = allowIdx >= 0 ? args[allowIdx + 1] : "";
+let allowedFailures = 0;
 
 const report = { page: pageFile, images: [], charts: [], errors: [], blocked: [], ok: false };
 const fail = (msg) => report.errors.push(msg);
@@ -47,7 +54,17 @@ try {
   });
   const page = await context.newPage();
   page.on("pageerror", (e) => fail("page error: " + e.message));
-  page.on("console", (m) => { if (m.type() === "error") fail("console error: " + m.text()); });
+  page.on("requestfailed", (r) => {
+    if (allowMissing && r.url().startsWith(allowMissing)) allowedFailures++;
+  });
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (allowedFailures > 0 && m.text().startsWith("Failed to load resource")) {
+      allowedFailures--;
+      return;
+    }
+    fail("console error: " + m.text());
+  });
   page.on("request", (r) => {
     const url = r.url();
     if (!(url.startsWith("file:") || url.startsWith("data:") || url.startsWith("blob:"))) report.blocked.push(url);
