@@ -83,24 +83,7 @@ func Render(v any) Bundle {
 		return b
 	}
 	text := Format(v)
-	var b Bundle
-	switch x := v.(type) {
-	case HTMLer:
-		b = MIME(MIMEHTML, x.HTML(), short(text, "<HTML>"))
-	case SVGer:
-		b = SVG(x.SVG())
-		b.Data[MIMEText] = short(text, "<SVG image>")
-	case PNGer:
-		b = PNG(x.PNG())
-		b.Data[MIMEText] = short(text, b.PlainText())
-	case Markdowner:
-		b = MIME(MIMEMarkdown, x.Markdown(), text)
-	case JSONer:
-		b = JSON(x.JSON())
-		b.Data[MIMEText] = text
-	default:
-		b = Text(text)
-	}
+	b := richBundle(v, text)
 	// A value may have more than one of the methods.
 	if x, ok := v.(Markdowner); ok && !b.Has(MIMEMarkdown) {
 		b.Data[MIMEMarkdown] = x.Markdown()
@@ -220,28 +203,34 @@ type wrapped struct {
 }
 
 func (w wrapped) Render() Bundle {
-	text := Format(w)
-	var b Bundle
-	switch x := w.v.(type) {
-	case Renderer:
+	if x, ok := w.v.(Renderer); ok {
 		return x.Render()
-	case HTMLer:
-		b = MIME(MIMEHTML, x.HTML(), short(text, "<HTML>"))
-	case SVGer:
-		b = SVG(x.SVG())
-		b.Data[MIMEText] = short(text, "<SVG image>")
-	case PNGer:
-		b = PNG(x.PNG())
-		b.Data[MIMEText] = short(text, b.PlainText())
-	case Markdowner:
-		b = MIME(MIMEMarkdown, x.Markdown(), text)
-	case JSONer:
-		b = JSON(x.JSON())
-		b.Data[MIMEText] = text
-	default:
-		b = Text(text)
 	}
-	return b
+	return richBundle(w.v, Format(w))
+}
+
+// richBundle renders v by the first rich method it has (HTML, SVG, PNG,
+// Markdown, JSON), with text as the plain-text alternative.
+func richBundle(v any, text string) Bundle {
+	switch x := v.(type) {
+	case HTMLer:
+		return MIME(MIMEHTML, x.HTML(), short(text, "<HTML>"))
+	case SVGer:
+		b := SVG(x.SVG())
+		b.Data[MIMEText] = short(text, "<SVG image>")
+		return b
+	case PNGer:
+		b := PNG(x.PNG())
+		b.Data[MIMEText] = short(text, b.PlainText())
+		return b
+	case Markdowner:
+		return MIME(MIMEMarkdown, x.Markdown(), text)
+	case JSONer:
+		b := JSON(x.JSON())
+		b.Data[MIMEText] = text
+		return b
+	}
+	return Text(text)
 }
 
 // errNoKernel is returned by Input outside a kernel session when standard
