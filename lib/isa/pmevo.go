@@ -138,18 +138,7 @@ func (p *parser) pmevoOperand(t string, pos int) ([]Operand, error) {
 	}
 	switch {
 	case strings.HasPrefix(t, "{"):
-		if !strings.HasSuffix(t, "}") {
-			return nil, p.errorf(pos, t, "unterminated register list")
-		}
-		ops, err := p.pmevoOperand(t[1:len(t)-1], pos+1)
-		if err != nil {
-			return nil, err
-		}
-		if len(ops) != 1 || ops[0].Kind != KindReg {
-			return nil, p.errorf(pos, t, "register list of a non-register")
-		}
-		ops[0].List = true
-		return ops, nil
+		return p.registerList(t, pos, p.pmevoOperand)
 	case strings.HasPrefix(t, "["):
 		if !pmevoAddrRE.MatchString(t) {
 			return nil, p.errorf(pos, t, "bad address")

@@ -204,18 +204,7 @@ func (p *parser) operand(t string, pos int) ([]Operand, error) {
 	case p.isa == AArch64 && modifierRE.MatchString(t):
 		return []Operand{{Kind: KindModifier, Access: R, Fixed: t}}, nil
 	case p.isa == AArch64 && strings.HasPrefix(t, "{"):
-		if !strings.HasSuffix(t, "}") {
-			return nil, p.errorf(pos, t, "unterminated register list")
-		}
-		ops, err := p.operand(t[1:len(t)-1], pos+1)
-		if err != nil {
-			return nil, err
-		}
-		if len(ops) != 1 || ops[0].Kind != KindReg {
-			return nil, p.errorf(pos, t, "register list of a non-register")
-		}
-		ops[0].List = true
-		return ops, nil
+		return p.registerList(t, pos, p.operand)
 	}
 
 	var o Operand
@@ -536,4 +525,21 @@ func (o Operand) regBody() string {
 		return "VEC." + o.Arrangement
 	}
 	return fmt.Sprintf("%s:%d", o.Class, o.Width)
+}
+
+// registerList parses an AArch64 register list "{…}" whose single element
+// is read by elem.
+func (p *parser) registerList(t string, pos int, elem func(string, int) ([]Operand, error)) ([]Operand, error) {
+	if !strings.HasSuffix(t, "}") {
+		return nil, p.errorf(pos, t, "unterminated register list")
+	}
+	ops, err := elem(t[1:len(t)-1], pos+1)
+	if err != nil {
+		return nil, err
+	}
+	if len(ops) != 1 || ops[0].Kind != KindReg {
+		return nil, p.errorf(pos, t, "register list of a non-register")
+	}
+	ops[0].List = true
+	return ops, nil
 }
