@@ -547,3 +547,16 @@ feed:
 func Predict(ctx context.Context, m *portmap.Mapping, exps []portmap.Experiment) ([]float64, error) {
 	return NewModel(m).Predict(ctx, exps)
 }
+
+// OfMasses returns the exact port bound of µop mass placed on port sets:
+// max over Q of Σ{mass[j] | masks[j] ⊆ Q} / |Q|, with the bottleneck ports,
+// for callers that keep their own µop tables (inference algorithms evaluating
+// millions of candidate mappings). Masks may repeat; masses must be
+// non-negative; OfMasses does not allocate for at most 32 masks on at most 20
+// ports. It may reorder masks and mass. Cycles is set to the port bound; Instructions and
+// Uops are left zero.
+func OfMasses(masks []portmap.PortSet, mass []int64) Result {
+	r := portBound(masks, mass)
+	r.Cycles = float64(r.Num) / float64(r.Den)
+	return r
+}

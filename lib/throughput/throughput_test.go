@@ -349,3 +349,32 @@ func TestPredictParallel(t *testing.T) {
 		t.Fatalf("error %v, want one naming experiment 20000", err)
 	}
 }
+
+// TestOfMasses checks the exported mass-level entry point, with repeated
+// masks and more than 32 of them, against brute force.
+func TestOfMasses(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for c := 0; c < 2000; c++ {
+		nports := 1 + r.IntN(10)
+		n := 1 + r.IntN(40)
+		masks := make([]portmap.PortSet, n)
+		mass := make([]int64, n)
+		for j := range masks {
+			for masks[j] == 0 {
+				masks[j] = portmap.PortSet(r.Uint64() & (1<<nports - 1))
+			}
+			if j > 0 && r.IntN(4) == 0 {
+				masks[j] = masks[r.IntN(j)]
+			}
+			mass[j] = int64(r.IntN(5))
+		}
+		bn, bd, bp := bruteForce(append([]portmap.PortSet(nil), masks...), append([]int64(nil), mass...), nports)
+		got := OfMasses(masks, mass)
+		if bn*int64(got.Den) != got.Num*int64(bd) || (bn > 0 && bp != got.Bottleneck) {
+			t.Fatalf("case %d: brute force %d/%d %v, OfMasses %d/%d %v", c, bn, bd, bp, got.Num, got.Den, got.Bottleneck)
+		}
+		if got.Cycles != float64(got.Num)/float64(got.Den) {
+			t.Fatalf("case %d: Cycles %v for %d/%d", c, got.Cycles, got.Num, got.Den)
+		}
+	}
+}
