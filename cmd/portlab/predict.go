@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/predict"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
@@ -52,29 +54,69 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	exps := fs.String("experiments", "", "experiment file or data-set name")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	out := fs.String("out", "", "write the predictions as a portlab experiment file")
+	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
+	mcpu := fs.String("mcpu", "", "the peer's CPU, e.g. skylake, icelake-server, znver1, cortex-a72")
+	mcaBin := fs.String("llvm-mca", "", "the llvm-mca executable (default: llvm-mca or llvm-mca-NN on PATH)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *mapping == "" || *exps == "" {
-		return fmt.Errorf("predict needs -mapping and -experiments")
+	if (*mapping == "" && *peer == "") || *exps == "" {
+		return fmt.Errorf("predict needs -experiments and -mapping or -peer")
 	}
-	m, err := loadMapping(*mapping)
-	if err != nil {
-		return err
+	switch {
+	case *peer != "" && *peer != "llvm-mca":
+		return fmt.Errorf("unknown -peer %q (want llvm-mca)", *peer)
+	case *peer == "llvm-mca" && *mcpu == "":
+		return fmt.Errorf("-peer llvm-mca needs -mcpu, e.g. -mcpu skylake")
+	}
+	var m *portmap.Mapping
+	if *mapping != "" {
+		var err error
+		if m, err = loadMapping(*mapping); err != nil {
+			return err
+		}
 	}
 	set, err := loadExperiments(*exps)
 	if err != nil {
 		return err
 	}
-	md := throughput.NewModel(m).WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: *ipc})
-	pred, err := md.Predict(ctx, set.Experiments())
-	if err != nil {
-		return fmt.Errorf("%s: %w", *exps, err)
+	type column struct {
+		name, id string // id: the key in -out files
+		pred     []float64
+	}
+	var cols []column
+	if m != nil {
+		md := throughput.NewModel(m).WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: *ipc})
+		pred, err := md.Predict(ctx, set.Experiments())
+		if err != nil {
+			return fmt.Errorf("%s: %w", *exps, err)
+		}
+		cols = append(cols, column{*mapping, "portlab:" + *mapping, pred})
+	}
+	if *peer == "llvm-mca" {
+		mca := predict.NewLLVMMCA(*mcpu)
+		mca.Binary = *mcaBin
+		bar := newProgressBar(stderr)
+		mca.Progress = func(done, total int) { bar.update(mca.Name(), int64(done), int64(total)) }
+		pred, unsupported, err := predict.Run(ctx, mca, set.Experiments())
+		bar.finish()
+		if err != nil {
+			return err
+		}
+		if len(unsupported) > 0 {
+			fmt.Fprintf(stderr, "%s: %d of %d experiments not supported, left out; first: %s\n", mca.Name(), len(unsupported), len(pred), unsupported[0])
+		}
+		cols = append(cols, column{mca.Name(), mca.Name(), pred})
 	}
 	if *out != "" {
 		res := &portmap.ExperimentSet{Arch: set.Arch}
 		for i, mm := range set.Measurements {
-			others := map[string]float64{"portlab:" + *mapping: pred[i]}
+			others := map[string]float64{}
+			for _, c := range cols {
+				if !math.IsNaN(c.pred[i]) {
+					others[c.id] = c.pred[i]
+				}
+			}
 			for k, v := range mm.Others {
 				others[k] = v
 			}
@@ -93,7 +135,10 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if !hasMeasured {
 		for i, e := range set.Experiments() {
-			fmt.Fprintf(stdout, "%.4f\t%s\n", pred[i], e)
+			for _, c := range cols {
+				fmt.Fprintf(stdout, "%.4f\t", c.pred[i])
+			}
+			fmt.Fprintf(stdout, "%s\n", e)
 		}
 		return nil
 	}
@@ -102,7 +147,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	row := func(name string, p []float64) {
 		var ms, ps []float64
 		for i, v := range p {
-			if v == v { // skip NaN: no stored prediction
+			if v == v { // skip NaN: no stored prediction, or not supported
 				ms, ps = append(ms, measured[i]), append(ps, v)
 			}
 		}
@@ -113,7 +158,9 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%.2f %%\t%.2f %%\t%.3f\t%.3f\n", name, s.N, s.MAPE, s.MedianAPE, s.Pearson, s.KendallTauB)
 	}
-	row(*mapping, pred)
+	for _, c := range cols {
+		row(c.name, c.pred)
+	}
 	for _, id := range set.OtherIDs() {
 		row(id+" (stored)", set.Other(id))
 	}
