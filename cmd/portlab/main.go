@@ -37,6 +37,9 @@ Usage:
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl
         measure instruction throughput on this machine (resumable
         campaigns; see portlab measure -h)
+  portlab infer pmevo (-experiments E -ports N | -simulate M) [-eval E2]
+        infer a port mapping from throughputs with PMEvo's evolutionary
+        algorithm (see portlab infer pmevo -h)
   portlab version
 
 M and E are file paths (portlab or PMEvo JSON) or data-set names:
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdData(ctx, args[1:], stdout, stderr)
 	case "measure":
 		return cmdMeasure(ctx, args[1:], stdout, stderr)
+	case "infer":
+		return cmdInfer(ctx, args[1:], stdout, stderr)
 	case "kernel":
 		return cmdKernel(ctx, args[1:], stderr)
 	case "install":

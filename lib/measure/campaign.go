@@ -3,12 +3,14 @@ package measure
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
@@ -192,6 +194,34 @@ func readCampaign(path string) (map[string]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("measure: campaign file: %w", err)
 	}
+	recs, valid, err := parseCampaign(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if valid < len(data) {
+		// The last line was cut short by a crash: drop it.
+		if terr := os.Truncate(path, int64(valid)); terr != nil {
+			return nil, fmt.Errorf("measure: %s: truncating an incomplete last line: %w", path, terr)
+		}
+	}
+	for _, r := range recs {
+		done[r.key] = r.Record
+	}
+	return done, nil
+}
+
+// keyedRecord is a record with its experiment.
+type keyedRecord struct {
+	Record
+	exp portmap.Experiment
+	key string
+}
+
+// parseCampaign parses the lines of a campaign file and returns the records
+// and the length of the complete lines (a last line without its newline is
+// in-flight work of a crashed run and not returned).
+func parseCampaign(name string, data []byte) ([]keyedRecord, int, error) {
+	var recs []keyedRecord
 	r := bufio.NewReader(bytes.NewReader(data))
 	offset, lineNo := 0, 0
 	for {
@@ -200,25 +230,65 @@ func readCampaign(path string) (map[string]Record, error) {
 			break
 		}
 		lineNo++
-		complete := err == nil
+		if err != nil {
+			break // incomplete last line
+		}
 		var rec Record
-		perr := json.Unmarshal(bytes.TrimSpace(line), &rec)
-		if !complete || perr != nil {
-			if !complete {
-				// The last line was cut short by a crash: drop it.
-				if terr := os.Truncate(path, int64(offset)); terr != nil {
-					return nil, fmt.Errorf("measure: %s: truncating an incomplete last line: %w", path, terr)
-				}
-				break
-			}
-			return nil, fmt.Errorf("measure: %s:%d: malformed record: %v", path, lineNo, perr)
+		if perr := json.Unmarshal(bytes.TrimSpace(line), &rec); perr != nil {
+			return nil, 0, fmt.Errorf("measure: %s:%d: malformed record: %v", name, lineNo, perr)
 		}
 		e, eerr := portmap.ExperimentOf(rec.Insns)
 		if eerr != nil || e.Len() == 0 {
-			return nil, fmt.Errorf("measure: %s:%d: bad experiment: %v", path, lineNo, eerr)
+			return nil, 0, fmt.Errorf("measure: %s:%d: bad experiment: %v", name, lineNo, eerr)
 		}
-		done[e.Key()] = rec
+		recs = append(recs, keyedRecord{rec, e, e.Key()})
 		offset += len(line)
 	}
-	return done, nil
+	return recs, offset, nil
+}
+
+// ReadCampaign reads a campaign file (JSON lines as Campaign writes them,
+// optionally gzip-compressed with a .gz name) into an experiment set without
+// an architecture, in the order experiments were first measured; when an
+// experiment was measured more than once the last result counts. Failed
+// experiments are returned separately; an incomplete last line (a crashed
+// run's experiment in flight) is ignored. A malformed line is an error
+// naming the file and line.
+func ReadCampaign(path string) (*portmap.ExperimentSet, []Failure, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("measure: campaign file: %w", err)
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, nil, fmt.Errorf("measure: %s: %w", path, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			return nil, nil, fmt.Errorf("measure: %s: %w", path, err)
+		}
+	}
+	recs, _, err := parseCampaign(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	last := map[string]int{}
+	var order []string
+	for k, r := range recs {
+		if _, ok := last[r.key]; !ok {
+			order = append(order, r.key)
+		}
+		last[r.key] = k
+	}
+	set := &portmap.ExperimentSet{}
+	var failures []Failure
+	for _, key := range order {
+		r := recs[last[key]]
+		if r.Error != "" {
+			failures = append(failures, Failure{r.exp, r.Error})
+			continue
+		}
+		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: r.exp, Cycles: r.Cycles})
+	}
+	return set, failures, nil
 }

@@ -2,6 +2,8 @@ package measure
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -213,4 +215,46 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 		t.Errorf("after the rerun: %d results, %d lines; want %d", out.Set.Len(), countLines(t, path), len(uniq))
 	}
 	t.Logf("killed after %d of %d experiments; the rerun measured the other %d", before, len(uniq), o.calls.Load())
+}
+
+func TestReadCampaign(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.jsonl")
+	lines := `{"insns":{"add":1},"cycles":0.5,"time":"2026-11-22T00:00:00Z"}
+{"insns":{"add":1,"mul":1},"cycles":1.2,"time":"2026-11-22T00:00:01Z"}
+{"insns":{"bad":1},"error":"SIGILL","time":"2026-11-22T00:00:02Z"}
+{"insns":{"mul":1,"add":1},"cycles":1,"time":"2026-11-22T00:00:03Z"}
+{"insns":{"mul":1},"cyc`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(lines))
+	zw.Close()
+	if err := os.WriteFile(path+".gz", gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + ".gz"} {
+		set, failures, err := ReadCampaign(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The re-measured pair keeps its last value and its first place; the
+		// incomplete last line is in-flight work and ignored.
+		if set.Len() != 2 || set.Measurements[1].Cycles != 1 || set.Measurements[1].Experiment.String() != "{add ↦ 1, mul ↦ 1}" {
+			t.Errorf("%s: %v", p, set.Measurements)
+		}
+		if len(failures) != 1 || failures[0].Error != "SIGILL" {
+			t.Errorf("%s: failures %v", p, failures)
+		}
+	}
+	// Reading does not modify the file.
+	if data, _ := os.ReadFile(path); string(data) != lines {
+		t.Error("ReadCampaign changed the file")
+	}
+	os.WriteFile(path, []byte("{\"insns\":{\"add\":1},\"cycles\":1}\nnot json\n"), 0o644)
+	if _, _, err := ReadCampaign(path); err == nil || !strings.Contains(err.Error(), "c.jsonl:2") {
+		t.Errorf("malformed line: %v", err)
+	}
 }

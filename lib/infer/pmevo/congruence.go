@@ -1,0 +1,140 @@
+package pmevo
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Class is a congruence class: instructions that behave alike in every
+// training experiment (thesis §5.1.2). Inference maps only the
+// representative; the members get its µops.
+type Class struct {
+	Representative string
+	Members        []string // including the representative, in input order
+}
+
+// SymmetricDifference is the symmetric relative difference of two inverse
+// throughputs, |a − b| / ((a + b)/2), the "≈" of PMEvo's congruence test.
+func SymmetricDifference(a, b float64) float64 {
+	if a == b {
+		return 0
+	}
+	return math.Abs(a-b) / (math.Abs(a+b) / 2)
+}
+
+// pairContext is an instruction's place in a two-instruction experiment: m
+// copies of it next to n copies of other.
+type pairContext struct {
+	m     int
+	other string
+	n     int
+}
+
+// Congruence groups the instructions of a training set into congruence
+// classes with tolerance eps (PMEvo: 0.05). Instructions a and b are
+// congruent when their singletons agree within eps and every experiment
+// that puts a next to a third instruction c ({a ↦ m, c ↦ n}: the pairs and
+// ratio pairs) agrees within eps with the same experiment with b in a's place,
+// wherever both were measured. Agreement is the symmetric relative difference
+// being below eps. The relation is not transitive, so the grouping is made
+// deterministic: instructions are visited in the order of s.Arch and each
+// joins the first class whose representative it is congruent with, or founds
+// a new class. Experiments of three or more distinct instructions play no
+// part in the test. Every instruction needs a singleton measurement
+// ({a ↦ 1}). A negative eps disables filtering: every instruction is a class
+// of its own.
+func Congruence(s *portmap.ExperimentSet, eps float64) ([]Class, error) {
+	insns := usedInstructions(s)
+	single := map[string]float64{}
+	ctx := map[string]map[pairContext]float64{}
+	for _, m := range s.Measurements {
+		items := m.Experiment.Items()
+		switch len(items) {
+		case 1:
+			if items[0].Count == 1 {
+				single[items[0].Insn] = m.Cycles
+			}
+		case 2:
+			for j := 0; j < 2; j++ {
+				a, c := items[j], items[1-j]
+				if ctx[a.Insn] == nil {
+					ctx[a.Insn] = map[pairContext]float64{}
+				}
+				ctx[a.Insn][pairContext{a.Count, c.Insn, c.Count}] = m.Cycles
+			}
+		}
+	}
+	for _, in := range insns {
+		if _, ok := single[in]; !ok {
+			return nil, fmt.Errorf("pmevo: congruence: no singleton measurement {%s ↦ 1}", in)
+		}
+	}
+	var classes []Class
+	if eps < 0 {
+		for _, in := range insns {
+			classes = append(classes, Class{Representative: in, Members: []string{in}})
+		}
+		return classes, nil
+	}
+	// agrees reports whether every context of a measured for b too agrees.
+	agrees := func(a, b string) bool {
+		for c, ta := range ctx[a] {
+			if c.other == b {
+				continue // the pair of a and b themselves
+			}
+			if tb, ok := ctx[b][c]; ok && SymmetricDifference(ta, tb) >= eps {
+				return false
+			}
+		}
+		return true
+	}
+	for _, in := range insns {
+		joined := false
+		for ci := range classes {
+			r := classes[ci].Representative
+			if SymmetricDifference(single[in], single[r]) < eps && agrees(in, r) {
+				classes[ci].Members = append(classes[ci].Members, in)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			classes = append(classes, Class{Representative: in, Members: []string{in}})
+		}
+	}
+	return classes, nil
+}
+
+// usedInstructions lists the instructions that occur in some experiment of
+// s, in the order of s.Arch, or of first occurrence when s has no
+// architecture.
+func usedInstructions(s *portmap.ExperimentSet) []string {
+	used := map[string]bool{}
+	var order []string
+	for _, m := range s.Measurements {
+		for _, it := range m.Experiment.Items() {
+			if !used[it.Insn] {
+				used[it.Insn] = true
+				order = append(order, it.Insn)
+			}
+		}
+	}
+	if s.Arch == nil {
+		return order
+	}
+	var out []string
+	for _, in := range s.Arch.Instructions() {
+		if used[in] {
+			out = append(out, in)
+			delete(used, in)
+		}
+	}
+	for _, in := range order {
+		if used[in] {
+			out = append(out, in) // not in the architecture's list
+		}
+	}
+	return out
+}

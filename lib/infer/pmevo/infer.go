@@ -1,0 +1,237 @@
+package pmevo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Config holds the parameters of an inference run. Start from DefaultConfig
+// (portlab's settings) or PaperConfig (the paper's) and change fields.
+type Config struct {
+	// Ports is the number of execution ports |P| to infer a mapping over
+	// (PMEvo: 9 for Skylake with the divider as a port, 10 for Zen+, 7 for
+	// the Cortex-A72). PortNames optionally names them (default "0", "1", …).
+	Ports     int
+	PortNames []string
+	// Population is the number of individuals N; each generation makes N
+	// children by recombination and keeps the best N of the 2N (PMEvo:
+	// 100,000).
+	Population int
+	// Generations limits the number of generations; the run also stops when
+	// the population has converged to a single fitness, or after Stall
+	// generations without a new smallest training error (0: no stall test).
+	Generations int
+	Stall       int
+	// Epsilon is the congruence tolerance (PMEvo: 0.05); negative disables
+	// congruence filtering.
+	Epsilon float64
+	// VolumeFitness is the weight of the normalised µop volume in the
+	// scalarised fitness, relative to the normalised training error (PMEvo:
+	// 1, equal weights).
+	VolumeFitness float64
+	// Mutation is the probability that a child gets one random small change
+	// (PMEvo: 0, recombination only).
+	Mutation float64
+	// LocalSearch is the number of distinct fittest individuals of the final
+	// population given PMEvo's local search (0: all, as in the paper).
+	LocalSearch int
+	// Polish is the number of sweeps of portlab's extended local search
+	// (moves of µops between port sets as well as count changes) applied
+	// after PMEvo's; 0 disables it (the paper's algorithm).
+	Polish int
+	// VolumeWeight is the training error (a fraction) that one unit of µop
+	// volume is worth during the local searches. 0 takes the trade-off of the
+	// final population's scalarised fitness, as the paper does.
+	VolumeWeight float64
+	// InstructionsPerCycle, when positive, caps predicted throughput at
+	// |e| / InstructionsPerCycle (thesis §5.1.3's R_max variant).
+	InstructionsPerCycle float64
+	// Seed makes a run repeatable; Workers is the number of goroutines
+	// evaluating fitness (0: GOMAXPROCS). Results do not depend on Workers.
+	Seed    uint64
+	Workers int
+	// Progress, when set, is called after every generation.
+	Progress func(Generation)
+}
+
+// PaperConfig returns the hyperparameters of the PMEvo paper (§5.2.2):
+// population 100,000, recombination only, ε = 0.05, PMEvo's local search
+// on the whole final population. Expect hours on a small machine.
+func PaperConfig(ports int) Config {
+	return Config{Ports: ports, Population: 100000, Generations: 1000, Stall: 50, Epsilon: 0.05, VolumeFitness: 1, Seed: 1}
+}
+
+// DefaultConfig returns portlab's settings: a population of 2,000 with
+// occasional mutation, PMEvo's local search on the 20 fittest distinct
+// candidates followed by the extended local search. On the 310-form Skylake
+// data set this takes minutes on two cores.
+func DefaultConfig(ports int) Config {
+	return Config{
+		Ports: ports, Population: 2000, Generations: 300, Stall: 40,
+		Epsilon: 0.05, VolumeFitness: 0.2, Mutation: 0.2, LocalSearch: 20, Polish: 50,
+		VolumeWeight: 1e-5, Seed: 1,
+	}
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case cfg.Ports < 1 || cfg.Ports > portmap.MaxPorts:
+		return fmt.Errorf("pmevo: Ports = %d, want 1 to %d", cfg.Ports, portmap.MaxPorts)
+	case cfg.PortNames != nil && len(cfg.PortNames) != cfg.Ports:
+		return fmt.Errorf("pmevo: %d PortNames for %d ports", len(cfg.PortNames), cfg.Ports)
+	case cfg.Population < 2:
+		return fmt.Errorf("pmevo: Population = %d, want at least 2", cfg.Population)
+	case cfg.Generations < 0:
+		return fmt.Errorf("pmevo: Generations = %d, want ≥ 0", cfg.Generations)
+	case cfg.Mutation < 0 || cfg.Mutation > 1:
+		return fmt.Errorf("pmevo: Mutation = %v, want a probability", cfg.Mutation)
+	case cfg.VolumeFitness < 0:
+		return fmt.Errorf("pmevo: VolumeFitness = %v, want ≥ 0", cfg.VolumeFitness)
+	case cfg.VolumeWeight < 0:
+		return fmt.Errorf("pmevo: VolumeWeight = %v, want ≥ 0", cfg.VolumeWeight)
+	}
+	return nil
+}
+
+// Result is an inferred mapping with how it came about.
+type Result struct {
+	// Mapping maps every instruction of the training set; members of a
+	// congruence class share their representative's µops.
+	Mapping *portmap.Mapping
+	Classes []Class
+	History []Generation
+	Report  Report
+}
+
+// Report summarises an inference run.
+type Report struct {
+	Instructions    int // instructions in the training set
+	Representatives int // congruence classes
+	Experiments     int // training experiments among representatives
+	Generations     int
+	Stopped         string // "converged", "stalled", "generation limit" or "interrupted"
+	// TrainingMAPE is the mean absolute percentage error of the mapping on
+	// all training experiments (in %, all instructions, not just
+	// representatives); EvolvedMAPE is the best individual's before the local
+	// searches, on the representatives' experiments.
+	TrainingMAPE, EvolvedMAPE float64
+	Volume                    int // Σ n·|u| over the representatives
+	DistinctUops              int // different µop port sets in the mapping
+	Elapsed                   time.Duration
+	Seed                      uint64
+	Population                int
+}
+
+// Infer runs PMEvo (thesis Ch. 5, seed 004 §4) on measured experiments,
+// normally singletons, pairs and ratio pairs (see Experiments): congruence
+// filtering, the evolutionary algorithm on the representatives, the local
+// search, and expansion of the result to every instruction. When ctx is
+// cancelled during evolution it goes on with the population reached so far
+// and returns the result together with ctx's error.
+func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	if s == nil || len(s.Measurements) == 0 {
+		return nil, errors.New("pmevo: no training experiments")
+	}
+	start := time.Now()
+	classes, err := Congruence(s, cfg.Epsilon)
+	if err != nil {
+		return nil, err
+	}
+	reps := make([]string, len(classes))
+	for k, c := range classes {
+		reps[k] = c.Representative
+	}
+	p, err := newProblem(s, reps, cfg.Ports, cfg.InstructionsPerCycle)
+	if err != nil {
+		return nil, err
+	}
+	pop, history, stopped := p.evolve(ctx, &cfg, start)
+	evolved := pop[0].err
+
+	// Local search on the distinct fittest individuals, with the objective
+	// frozen (thesis §5.1.3; see VolumeWeight).
+	w := cfg.VolumeWeight
+	if w == 0 {
+		w = volumeWeight(pop, cfg.VolumeFitness)
+	}
+	var cands []genome
+	seen := map[string]bool{}
+	for _, in := range pop {
+		if k := in.g.key(); !seen[k] {
+			seen[k] = true
+			cands = append(cands, in.g)
+			if cfg.LocalSearch > 0 && len(cands) == cfg.LocalSearch {
+				break
+			}
+		}
+	}
+	improved := make([]*searcher, len(cands))
+	lctx := context.WithoutCancel(ctx)
+	parallel(cfg.workers(), len(cands), func(k int) {
+		sr := p.newSearcher(cands[k], w)
+		sr.paperLocalSearch(lctx)
+		if cfg.Polish > 0 {
+			sr.polish(lctx, cfg.Polish)
+		}
+		improved[k] = sr
+	})
+	best := improved[0]
+	for _, sr := range improved[1:] {
+		if sr.score() < best.score()-tol {
+			best = sr
+		}
+	}
+	ports := cfg.PortNames
+	if ports == nil {
+		for k := 0; k < cfg.Ports; k++ {
+			ports = append(ports, fmt.Sprint(k))
+		}
+	}
+	m, err := p.mapping(best.g, classes, ports, "pmevo")
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Mapping: m, Classes: classes, History: history}
+	res.Report = Report{
+		Instructions: len(usedInstructions(s)), Representatives: len(reps),
+		Experiments: len(p.meas), Generations: len(history), Stopped: stopped,
+		EvolvedMAPE: 100 * evolved, Volume: best.vol, DistinctUops: m.DistinctUops(),
+		Seed: cfg.Seed, Population: cfg.Population,
+	}
+	res.Report.TrainingMAPE, err = trainingMAPE(m, s, cfg.InstructionsPerCycle)
+	if err != nil {
+		return nil, err
+	}
+	res.Report.Elapsed = time.Since(start)
+	return res, ctx.Err()
+}
+
+// WriteFiles saves the result as prefix.json (portlab's mapping format),
+// prefix.pmevo.json (PMEvo's Mapping3) and prefix.report.json (the report,
+// classes and history).
+func (r *Result) WriteFiles(prefix string) error {
+	if err := portmap.WriteMapping(prefix+".json", r.Mapping); err != nil {
+		return err
+	}
+	if err := portmap.WritePMEvoMapping(prefix+".pmevo.json", r.Mapping); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(struct {
+		Report  Report
+		Classes []Class
+		History []Generation
+	}{r.Report, r.Classes, r.History}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(prefix+".report.json", append(data, '\n'), 0o644)
+}

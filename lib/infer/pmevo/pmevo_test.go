@@ -1,0 +1,254 @@
+package pmevo
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
+)
+
+// toyTruth is a small three-level ground truth with two pairs of congruent
+// instructions (add/sub, load/load2).
+func toyTruth(t testing.TB) *portmap.Mapping {
+	t.Helper()
+	m := portmap.MustMapping("toy", "0", "1", "2", "3", "4")
+	for insn, usage := range map[string]string{
+		"add":   "1*p0123",
+		"sub":   "1*p0123",
+		"mul":   "1*p1",
+		"shuf":  "1*p3",
+		"fma":   "1*p01",
+		"load":  "1*p4",
+		"load2": "1*p4",
+		"ldadd": "1*p4+1*p0123",
+		"div":   "1*p0+3*p2",
+		"blend": "2*p01+1*p3",
+	} {
+		m.MustSetUsage(insn, usage)
+	}
+	return m
+}
+
+func training(t testing.TB, m *portmap.Mapping, noise float64) *portmap.ExperimentSet {
+	t.Helper()
+	s, err := Experiments(context.Background(), measure.NewSimulated(m, noise, 3), m.Instructions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestCongruence(t *testing.T) {
+	m := toyTruth(t)
+	s := training(t, m, 0)
+	classes, err := Congruence(s, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, c := range classes {
+		got[c.Representative] = c.Members
+	}
+	if len(classes) != 8 || !reflect.DeepEqual(got["add"], []string{"add", "sub"}) || !reflect.DeepEqual(got["load"], []string{"load", "load2"}) {
+		t.Fatalf("classes %v", classes)
+	}
+	// ε < 0: no filtering.
+	classes, _ = Congruence(s, -1)
+	if len(classes) != m.Len() {
+		t.Fatalf("eps<0: %d classes, want %d", len(classes), m.Len())
+	}
+	// Non-transitivity: a ≈ b and b ≈ c but not a ≈ c; the greedy rule in
+	// instruction order puts b with a and c alone.
+	set := &portmap.ExperimentSet{}
+	for in, c := range map[string]float64{"a": 1.00, "b": 1.04, "c": 1.08} {
+		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment(in), Cycles: c})
+	}
+	arch, _ := portmap.NewArchitecture("x", []string{"p"}, []string{"a", "b", "c"})
+	set.Arch = arch
+	classes, _ = Congruence(set, 0.05)
+	if len(classes) != 2 || !reflect.DeepEqual(classes[0].Members, []string{"a", "b"}) || classes[1].Representative != "c" {
+		t.Fatalf("non-transitive grouping: %v", classes)
+	}
+	// A missing singleton is named.
+	set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment("a", "d"), Cycles: 1})
+	if _, err := Congruence(set, 0.05); err == nil || !strings.Contains(err.Error(), "{d ↦ 1}") {
+		t.Fatalf("missing singleton: %v", err)
+	}
+}
+
+// heldOut returns the MAPE of m against truth on random experiments.
+func heldOut(t testing.TB, truth, m *portmap.Mapping, length, n int) float64 {
+	t.Helper()
+	exps := measure.RandomExperiments(truth.Instructions(), length, n, 11)
+	want, err := throughput.Predict(context.Background(), truth, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := throughput.Predict(context.Background(), m, exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mape, err := metrics.MAPE(want, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mape
+}
+
+func smallConfig() Config {
+	cfg := DefaultConfig(5)
+	cfg.Population, cfg.Generations, cfg.Stall = 300, 80, 15
+	return cfg
+}
+
+func TestRecoversToyMapping(t *testing.T) {
+	truth := toyTruth(t)
+	cfg := smallConfig()
+	var gens []Generation
+	cfg.Progress = func(g Generation) { gens = append(gens, g) }
+	res, err := Infer(context.Background(), training(t, truth, 0), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Report
+	if r.Representatives != 8 || r.Instructions != 10 || len(gens) != r.Generations || len(res.History) != r.Generations {
+		t.Fatalf("report %+v, %d progress calls", r, len(gens))
+	}
+	if r.TrainingMAPE > 0.5 {
+		t.Errorf("training MAPE %.3f%%, want ≤ 0.5%%", r.TrainingMAPE)
+	}
+	e := heldOut(t, truth, res.Mapping, 5, 1000)
+	t.Logf("%d generations (%s), training MAPE %.3f%% (evolved %.2f%%), held-out %.3f%%, volume %d", r.Generations, r.Stopped, r.TrainingMAPE, r.EvolvedMAPE, e, r.Volume)
+	if e > 2 {
+		t.Errorf("held-out length-5 MAPE %.3f%%, want ≤ 2%%\n%v", e, res.Mapping)
+	}
+	// Congruent instructions share their representative's µops.
+	if res.Mapping.Usage("add") != res.Mapping.Usage("sub") {
+		t.Errorf("add %q, sub %q", res.Mapping.Usage("add"), res.Mapping.Usage("sub"))
+	}
+	if r.TrainingMAPE/100 >= gens[0].MinError {
+		t.Errorf("no progress: first generation's best error %v, result %v", gens[0].MinError, r.TrainingMAPE/100)
+	}
+}
+
+func TestDeterministicWhateverWorkers(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0.02)
+	run := func(workers int) *Result {
+		cfg := smallConfig()
+		cfg.Generations, cfg.Workers, cfg.Seed = 20, workers, 42
+		res, err := Infer(context.Background(), s, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	a, b := run(1), run(4)
+	if a.Mapping.String() != b.Mapping.String() {
+		t.Fatalf("1 worker:\n%v\n4 workers:\n%v", a.Mapping, b.Mapping)
+	}
+	for k := range a.History {
+		x, y := a.History[k], b.History[k]
+		x.Elapsed, y.Elapsed = 0, 0
+		if x != y {
+			t.Fatalf("generation %d: %+v vs %+v", k, x, y)
+		}
+	}
+	cfg := smallConfig()
+	cfg.Generations, cfg.Seed = 20, 43
+	c, _ := Infer(context.Background(), s, cfg)
+	if reflect.DeepEqual(c.History[len(c.History)-1].MinError, a.History[len(a.History)-1].MinError) && c.Mapping.String() == a.Mapping.String() {
+		t.Errorf("seeds 42 and 43 gave the same run")
+	}
+}
+
+func TestInterrupt(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := smallConfig()
+	cfg.Generations, cfg.Stall = 100000, 0
+	cfg.Progress = func(g Generation) {
+		if g.Index == 3 {
+			cancel()
+		}
+	}
+	start := time.Now()
+	res, err := Infer(ctx, s, cfg)
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("err %v, result %v", err, res)
+	}
+	if res.Report.Stopped != "interrupted" || res.Report.Generations != 3 {
+		t.Errorf("report %+v", res.Report)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("interrupt took %v", d)
+	}
+	if res.Mapping.Len() != truth.Len() {
+		t.Errorf("partial result maps %d instructions, want %d", res.Mapping.Len(), truth.Len())
+	}
+}
+
+// TestLocalSearchNeverWorsens checks both local searches on random
+// candidates: the score never increases and the incremental bookkeeping
+// matches a full re-evaluation.
+func TestLocalSearchNeverWorsens(t *testing.T) {
+	truth := toyTruth(t)
+	classes, _ := Congruence(training(t, truth, 0), -1)
+	reps := make([]string, len(classes))
+	for k, c := range classes {
+		reps[k] = c.Representative
+	}
+	p, err := newProblem(training(t, truth, 0.03), reps, 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for c := 0; c < 20; c++ {
+		g := p.randomGenome(r)
+		s := p.newSearcher(g, 1e-4)
+		before := s.score()
+		s.paperLocalSearch(context.Background())
+		mid := s.score()
+		s.polish(context.Background(), 5)
+		after := s.score()
+		if mid > before+tol || after > mid+tol {
+			t.Fatalf("case %d: score %v → %v → %v", c, before, mid, after)
+		}
+		full := p.errorOf(s.g) + 1e-4*float64(volume(s.g))
+		if d := full - after; d > 1e-9 || d < -1e-9 {
+			t.Fatalf("case %d: incremental score %v, full %v", c, after, full)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	s := training(t, toyTruth(t), 0)
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Ports = 0 }, "Ports = 0"},
+		{func(c *Config) { c.Population = 1 }, "Population = 1"},
+		{func(c *Config) { c.Mutation = 2 }, "Mutation = 2"},
+		{func(c *Config) { c.PortNames = []string{"a"} }, "1 PortNames for 5 ports"},
+	} {
+		cfg := smallConfig()
+		tc.edit(&cfg)
+		if _, err := Infer(context.Background(), s, cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want error with %q, got %v", tc.want, err)
+		}
+	}
+	bad := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment("a"), Cycles: -1}}}
+	if _, err := Infer(context.Background(), bad, smallConfig()); err == nil || !strings.Contains(err.Error(), "-1") {
+		t.Errorf("negative cycles: %v", err)
+	}
+}
