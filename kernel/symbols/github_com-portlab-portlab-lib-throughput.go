@@ -15,6 +15,7 @@ func init() {
 		"InstructionBound": reflect.ValueOf(throughput.InstructionBound),
 		"LP":               reflect.ValueOf(throughput.LP),
 		"NewModel":         reflect.ValueOf(throughput.NewModel),
+		"OfMasses":         reflect.ValueOf(throughput.OfMasses),
 		"PortBound":        reflect.ValueOf(throughput.PortBound),
 		"Predict":          reflect.ValueOf(throughput.Predict),
 		"UopBound":         reflect.ValueOf(throughput.UopBound),
