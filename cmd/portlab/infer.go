@@ -29,7 +29,8 @@ const inferUsage = `portlab infer pmevo — infer a port mapping from throughput
                 pmevo:SKL/uops_info), with relative noise σ (e.g. 0.02)
   -ports        number of ports to infer (default with -simulate: M's)
   -eval         experiments to evaluate the result on (file or data-set
-                name), or random:LENGTH:COUNT with -simulate
+                name), or random:LENGTH:COUNT with -simulate; a comma-
+                separated list evaluates on each
   -paper        the paper's hyperparameters (population 100,000, no
                 mutation, no polish) instead of portlab's defaults
   -population, -generations, -stall, -mutation, -volume, -polish,
@@ -131,8 +132,10 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "wrote %s.json, %s.pmevo.json, %s.report.json\n", *out, *out, *out)
 	}
 	if *evalArg != "" {
-		if eerr := evaluate(ctx, stdout, res.Mapping, truth, *evalArg, *seed); eerr != nil {
-			return eerr
+		for _, spec := range strings.Split(*evalArg, ",") {
+			if eerr := evaluate(ctx, stdout, res.Mapping, truth, spec, *seed); eerr != nil {
+				return eerr
+			}
 		}
 	}
 	return err

@@ -35,6 +35,7 @@ func init() {
 		"Markdown":             reflect.ValueOf(display.Markdown),
 		"MaxGraphInstructions": reflect.ValueOf(constant.MakeFromLiteral("24", token.INT, 0)),
 		"MaxTableRows":         reflect.ValueOf(constant.MakeFromLiteral("60", token.INT, 0)),
+		"NewProgressBar":       reflect.ValueOf(display.NewProgressBar),
 		"PNG":                  reflect.ValueOf(display.PNG),
 		"Password":             reflect.ValueOf(display.Password),
 		"Plot":                 reflect.ValueOf(display.Plot),
@@ -51,14 +52,15 @@ func init() {
 		"Values":               reflect.ValueOf(display.Values),
 
 		// type definitions
-		"Bundle":     reflect.ValueOf((*display.Bundle)(nil)),
-		"HTMLer":     reflect.ValueOf((*display.HTMLer)(nil)),
-		"JSONer":     reflect.ValueOf((*display.JSONer)(nil)),
-		"Markdowner": reflect.ValueOf((*display.Markdowner)(nil)),
-		"PNGer":      reflect.ValueOf((*display.PNGer)(nil)),
-		"Publisher":  reflect.ValueOf((*display.Publisher)(nil)),
-		"Renderer":   reflect.ValueOf((*display.Renderer)(nil)),
-		"SVGer":      reflect.ValueOf((*display.SVGer)(nil)),
+		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
+		"HTMLer":      reflect.ValueOf((*display.HTMLer)(nil)),
+		"JSONer":      reflect.ValueOf((*display.JSONer)(nil)),
+		"Markdowner":  reflect.ValueOf((*display.Markdowner)(nil)),
+		"PNGer":       reflect.ValueOf((*display.PNGer)(nil)),
+		"ProgressBar": reflect.ValueOf((*display.ProgressBar)(nil)),
+		"Publisher":   reflect.ValueOf((*display.Publisher)(nil)),
+		"Renderer":    reflect.ValueOf((*display.Renderer)(nil)),
+		"SVGer":       reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
 		"_HTMLer":     reflect.ValueOf((*_github_com_portlab_portlab_kernel_display_HTMLer)(nil)),

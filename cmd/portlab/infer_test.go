@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+func TestInferPMEvo(t *testing.T) {
+	dir := t.TempDir()
+	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
+	truth.MustSetUsage("add", "1*p0123").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
+		MustSetUsage("fma", "1*p01").MustSetUsage("ldadd", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
+	mfile := filepath.Join(dir, "truth.json")
+	if err := portmap.WriteMapping(mfile, truth); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(dir, "out")
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "pmevo", "-simulate", mfile, "-population", "200", "-generations", "30",
+		"-eval", "random:5:200", "-out", prefix}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	for _, want := range []string{"6 instructions in 6 congruence classes", "training MAPE", "on random:5:200: n=200"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errs.String(), "generation ") {
+		t.Errorf("no progress bar on stderr: %q", errs.String())
+	}
+	m, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Len() != truth.Len() || m.NumPorts() != 4 {
+		t.Errorf("inferred mapping %v", m)
+	}
+	for _, f := range []string{prefix + ".pmevo.json", prefix + ".report.json"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+	// The written mapping trains again from a campaign-style file.
+	for _, bad := range [][]string{
+		{"infer", "pmevo"},
+		{"infer", "pmevo", "-simulate", mfile, "-experiments", mfile},
+		{"infer", "cegis"},
+		{"infer", "pmevo", "-experiments", prefix + ".json", "-ports", "4"},
+	} {
+		if err := run(t.Context(), bad, &out, &errs); err == nil {
+			t.Errorf("%v succeeded", bad)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package display
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ProgressBar is a progress bar in the running cell's output, updated in
+// place: the notebook face of long work such as a measurement campaign
+// (measure.Campaign.Progress) or an inference run (pmevo.Config.Progress).
+// It is safe for concurrent use.
+type ProgressBar struct {
+	mu     sync.Mutex
+	id     string
+	label  string
+	start  time.Time
+	last   time.Time
+	shown  bool
+	period time.Duration
+}
+
+var progressSeq atomic.Int64
+
+// NewProgressBar returns a progress bar titled label; it appears with the
+// first Set.
+func NewProgressBar(label string) *ProgressBar {
+	return &ProgressBar{
+		id:     fmt.Sprintf("portlab-progress-%d-%d", time.Now().UnixNano(), progressSeq.Add(1)),
+		label:  label,
+		start:  time.Now(),
+		period: 100 * time.Millisecond,
+	}
+}
+
+// Set shows done of total steps with a note (e.g. the last result). To
+// spare the front end, updates come at most ten times a second, except the
+// first and the final one (done ≥ total), which are always shown.
+func (b *ProgressBar) Set(done, total int, note string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	final := total > 0 && done >= total
+	if b.shown && !final && now.Sub(b.last) < b.period {
+		return
+	}
+	b.last = now
+	bundle := b.bundle(done, total, note, now.Sub(b.start))
+	Standalone.Publish(bundle, b.id, b.shown)
+	b.shown = true
+}
+
+func (b *ProgressBar) bundle(done, total int, note string, elapsed time.Duration) Bundle {
+	frac := 0.0
+	if total > 0 {
+		frac = min(1, float64(max(done, 0))/float64(total))
+	}
+	timing := elapsed.Round(time.Second).String()
+	if done > 0 && total > done {
+		eta := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+		timing += ", " + eta.Round(time.Second).String() + " left"
+	}
+	const width = 30
+	n := int(frac * width)
+	text := fmt.Sprintf("%s [%s%s] %3.0f%% %d/%d (%s)", b.label, strings.Repeat("#", n), strings.Repeat(".", width-n), 100*frac, done, total, timing)
+	if note != "" {
+		text += " " + note
+	}
+	h := fmt.Sprintf(`<div style="font-family:monospace"><progress value="%d" max="%d" style="width:30%%;vertical-align:middle"></progress> <b>%s</b> %d/%d (%.0f%%, %s) %s</div>`,
+		max(done, 0), max(total, 1), html.EscapeString(b.label), done, total, 100*frac, html.EscapeString(timing), html.EscapeString(note))
+	bundle := MIME(MIMEHTML, h, text)
+	return bundle
+}
