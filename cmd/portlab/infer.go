@@ -31,6 +31,9 @@ const inferUsage = `portlab infer pmevo — infer a port mapping from throughput
   -eval         experiments to evaluate the result on (file or data-set
                 name), or random:LENGTH:COUNT with -simulate; a comma-
                 separated list evaluates on each
+  -heldout      train only on the experiments of one or two distinct
+                instructions and evaluate on the others (e.g. a campaign's
+                random length-5 set)
   -paper        the paper's hyperparameters (population 100,000, no
                 mutation, no polish) instead of portlab's defaults
   -population, -generations, -stall, -mutation, -volume, -polish,
@@ -51,6 +54,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noise := fs.Float64("noise", 0, "relative noise of simulated measurements")
 	ports := fs.Int("ports", 0, "number of ports")
 	evalArg := fs.String("eval", "", "evaluation experiments")
+	holdOut := fs.Bool("heldout", false, "train on experiments of one or two distinct instructions, evaluate on the rest")
 	paper := fs.Bool("paper", false, "the paper's hyperparameters")
 	out := fs.String("out", "", "output prefix")
 	pop := fs.Int("population", 0, "population size")
@@ -89,6 +93,12 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *ports == 0 {
 		return errors.New("infer pmevo needs -ports")
+	}
+	var heldOut *portmap.ExperimentSet
+	if *holdOut {
+		short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
+		heldOut = train.Filter(func(m portmap.Measurement) bool { return !short(m) })
+		train = train.Filter(short)
 	}
 	cfg := pmevo.DefaultConfig(*ports)
 	if *paper {
@@ -130,6 +140,17 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return werr
 		}
 		fmt.Fprintf(stdout, "wrote %s.json, %s.pmevo.json, %s.report.json\n", *out, *out, *out)
+	}
+	if heldOut != nil && heldOut.Len() > 0 {
+		pred, perr := throughput.Predict(ctx, res.Mapping, heldOut.Experiments())
+		if perr != nil {
+			return fmt.Errorf("held-out experiments: %w", perr)
+		}
+		s, serr := metrics.Summarize(heldOut.Cycles(), pred)
+		if serr != nil && !errors.Is(serr, metrics.ErrConstant) {
+			return serr
+		}
+		fmt.Fprintf(stdout, "on the %d held-out experiments: %v\n", heldOut.Len(), s)
 	}
 	if *evalArg != "" {
 		for _, spec := range strings.Split(*evalArg, ",") {

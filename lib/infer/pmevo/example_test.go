@@ -1,0 +1,58 @@
+package pmevo_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/portlab/portlab/lib/infer/pmevo"
+	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Infer a mapping from simulated measurements of a known one and check
+// that it explains them.
+func ExampleInfer() {
+	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
+	truth.MustSetUsage("add", "1*p0123").MustSetUsage("sub", "1*p0123").
+		MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
+		MustSetUsage("load-add", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
+	ctx := context.Background()
+
+	// Singletons, pairs and ratio pairs, measured by a simulation of truth.
+	train, err := pmevo.Experiments(ctx, measure.NewSimulated(truth, 0, 1), truth.Instructions(), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cfg := pmevo.DefaultConfig(4)
+	cfg.Population, cfg.Generations = 200, 50
+	res, err := pmevo.Infer(ctx, train, cfg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := res.Report
+	fmt.Println("training experiments:", train.Len())
+	fmt.Println("congruence classes:", r.Representatives, res.Classes[0].Members)
+	fmt.Println("training MAPE below 0.1 %:", r.TrainingMAPE < 0.1)
+	fmt.Println("add and sub share µops:", res.Mapping.Usage("add") == res.Mapping.Usage("sub"))
+	// Output:
+	// training experiments: 32
+	// congruence classes: 5 [add sub]
+	// training MAPE below 0.1 %: true
+	// add and sub share µops: true
+}
+
+// Congruence groups instructions that behave alike in every experiment.
+func ExampleCongruence() {
+	truth := portmap.MustMapping("toy", "0", "1")
+	truth.MustSetUsage("add", "1*p01").MustSetUsage("xor", "1*p01").MustSetUsage("mul", "1*p1")
+	train, _ := pmevo.Experiments(context.Background(), measure.NewSimulated(truth, 0, 1), truth.Instructions(), nil)
+	classes, _ := pmevo.Congruence(train, 0.05)
+	for _, c := range classes {
+		fmt.Println(c.Representative, c.Members)
+	}
+	// Output:
+	// add [add xor]
+	// mul [mul]
+}
