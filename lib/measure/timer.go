@@ -60,7 +60,27 @@ type Timer struct {
 	obj          *Object
 	ticksPerNano float64
 	refIters     uint64
-	refBest      float64 // fastest reference seen, cycles per iteration
+	refHist      []float64 // recent reference speeds, cycles per iteration
+}
+
+// refHistory is how many recent reference timings the contention baseline
+// is taken from.
+const refHistory = 64
+
+// noteReference records a reference timing and returns the contention it
+// shows: its slow-down against the baseline, the 10th percentile of the
+// recent reference timings. A percentile rather than the minimum, so that a
+// single timing that came out too fast (T(2N) − T(N) with a disturbed T(N))
+// cannot make every later measurement look contended.
+func (t *Timer) noteReference(c float64) float64 {
+	if len(t.refHist) == refHistory {
+		t.refHist = t.refHist[1:]
+	}
+	t.refHist = append(t.refHist, c)
+	s := slices.Clone(t.refHist)
+	slices.Sort(s)
+	base := s[len(s)/10]
+	return max(0, c/base-1)
 }
 
 // NewTimer returns a timer with a worker pinned to cpu.
@@ -85,9 +105,9 @@ type Measurement struct {
 	// calibration in force.
 	Iterations    uint64
 	TicksPerCycle float64
-	// Contention is how much slower than its best the reference kernel
+	// Contention is how much slower than usual the reference kernel
 	// (port-bound independent adds) ran during this measurement: 0.1 means
-	// 10 %. Values above a few percent mean something else used the core's
+	// 10 % slower than the 10th percentile of its recent timings. Values above a few percent mean something else used the core's
 	// ports (on a VM: another tenant on the sibling hardware thread) and
 	// throughput-bound results are too slow by up to that much.
 	Contention float64
@@ -141,8 +161,8 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 			if err != nil {
 				return Measurement{}, fmt.Errorf("measure: reference: %w", err)
 			}
-			if c := ref / (cal / calibrationLength); t.refBest == 0 || c < t.refBest {
-				t.refBest = c
+			if c := ref / (cal / calibrationLength); c > 0 {
+				t.noteReference(c)
 			}
 		}
 	}
@@ -203,15 +223,18 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 		m.Dispersion = median(dev) / m.Median
 	}
 	m.TicksPerCycle = median(tpcs)
-	ref, err := t.perIteration(ctx, 1, t.refIters)
-	if err != nil {
-		return Measurement{}, fmt.Errorf("measure: reference: %w", err)
-	}
-	if refCycles := ref / m.TicksPerCycle; refCycles > 0 {
-		if t.refBest == 0 || refCycles < t.refBest {
-			t.refBest = refCycles
+	// The reference is timed three times and the median counts, for the
+	// same reason.
+	var refs []float64
+	for i := 0; i < 3; i++ {
+		ref, err := t.perIteration(ctx, 1, t.refIters)
+		if err != nil {
+			return Measurement{}, fmt.Errorf("measure: reference: %w", err)
 		}
-		m.Contention = refCycles/t.refBest - 1
+		refs = append(refs, ref/m.TicksPerCycle)
+	}
+	if refCycles := median(refs); refCycles > 0 {
+		m.Contention = t.noteReference(refCycles)
 	}
 	return m, nil
 }
