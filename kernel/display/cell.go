@@ -70,11 +70,37 @@ func Context() context.Context { return Standalone.Context() }
 var Standalone Publisher = &textPublisher{}
 
 type textPublisher struct {
-	once sync.Once
-	in   *bufio.Reader
+	once    sync.Once
+	in      *bufio.Reader
+	mu      sync.Mutex
+	inPlace string // id of the one-line display last drawn without a newline
 }
 
-func (p *textPublisher) Publish(b Bundle, id string, update bool) { fmt.Println(b.PlainText()) }
+// Publish prints b's text. A named display that fits on one line is
+// redrawn in place with a carriage return, so that updates (a ProgressBar)
+// do not fill the terminal; the next other output starts on a new line.
+func (p *textPublisher) Publish(b Bundle, id string, update bool) {
+	text := b.PlainText()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if id != "" && !strings.Contains(text, "\n") {
+		if update && p.inPlace == id {
+			fmt.Print("\r\033[K" + text)
+		} else {
+			if p.inPlace != "" {
+				fmt.Println()
+			}
+			fmt.Print(text)
+		}
+		p.inPlace = id
+		return
+	}
+	if p.inPlace != "" {
+		fmt.Println()
+		p.inPlace = ""
+	}
+	fmt.Println(text)
+}
 
 func (p *textPublisher) Input(prompt string, password bool) (string, error) {
 	p.once.Do(func() { p.in = bufio.NewReader(os.Stdin) })

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // A chunk is a run of a cell's top-level declarations or of its statements,
@@ -18,6 +19,11 @@ type chunk struct {
 	src     string
 	line    int          // cell line on which src starts, from 1
 	imports []importSpec // the imports the chunk adds
+	// ints, when set, replaces prepare's isInt (a piece of a statement
+	// chunk split by splitBlocks sees the whole chunk's local integers);
+	// call marks the call of such a piece, which has no value to show.
+	ints func(string) bool
+	call bool
 }
 
 // A plan is a cell prepared for the interpreter.
@@ -156,6 +162,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 	if err != nil {
 		return nil, err
 	}
+	chunks = splitBlocks(chunks, isInt)
 	known := make(map[importSpec]bool, len(imported))
 	for k, v := range imported {
 		known[k] = v
@@ -174,7 +181,11 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 			// keeps the imports of a chunk that fails, and would reject
 			// them as redeclared when the corrected cell is run again.
 			var importEdits []edit
-			otherEdits := rangeEdits(fset, f, 10, c.src, isInt)
+			ints := isInt
+			if c.ints != nil {
+				ints = c.ints
+			}
+			otherEdits := rangeEdits(fset, f, 10, c.src, ints)
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -202,7 +213,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 						}
 					}
 				case *ast.FuncDecl:
-					if d.Recv == nil {
+					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.defined = append(p.defined, d.Name.Name)
 					}
 				}
@@ -223,7 +234,11 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 		}
 		body := f.Decls[0].(*ast.FuncDecl).Body
 		off := len(stmtPrefix)
-		edits := rangeEdits(fset, f, off, c.src, withLocalInts(f, isInt))
+		ints := withLocalInts(f, isInt)
+		if c.ints != nil {
+			ints = c.ints
+		}
+		edits := rangeEdits(fset, f, off, c.src, ints)
 		for _, st := range body.List {
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
@@ -233,7 +248,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 				}
 			}
 		}
-		if ci == len(chunks)-1 && len(body.List) > 0 {
+		if ci == len(chunks)-1 && len(body.List) > 0 && !c.call {
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.unwrapped = applyEdits(c.src, edits)
 				begin := fset.Position(es.X.Pos()).Offset - off
@@ -363,6 +378,98 @@ func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt fun
 		return true
 	})
 	return edits
+}
+
+// blockSeq numbers the functions splitBlocks creates, session-wide.
+var blockSeq atomic.Int64
+
+// blockPrefix starts the names of the functions splitBlocks creates.
+const blockPrefix = "_portlabBlock"
+
+// splitBlocks works around an interpreter bug: at a cell's top level, a
+// multi-value definition inside a block (for, if, switch, {…}), such as
+// `m, err := hw.Measure(ctx, e)` in a loop body, leaves its names undefined
+// (yaegi v0.16.1: "undefined: m"), while inside a function it works; and a
+// function literal called at top level is run again by every later
+// evaluation when it holds an anonymous struct type. So each such top-level
+// statement becomes a function declaration of its own, declared after the
+// statements before it have run (it may use their variables) and called
+// at once; its lines stay where they are in the cell.
+func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
+	var out []chunk
+	for _, c := range chunks {
+		if c.decl {
+			out = append(out, c)
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", stmtPrefix+c.src+"\n}", parser.ParseComments)
+		if err != nil {
+			out = append(out, c) // prepare reports it
+			continue
+		}
+		body := f.Decls[0].(*ast.FuncDecl).Body
+		off := len(stmtPrefix)
+		ints := withLocalInts(f, isInt)
+		lineAt := func(o int) int { return c.line + strings.Count(c.src[:o], "\n") }
+		start := 0
+		for _, st := range body.List {
+			if !needsFunction(st) {
+				continue
+			}
+			b := fset.Position(st.Pos()).Offset - off
+			e := fset.Position(st.End()).Offset - off
+			if strings.TrimSpace(c.src[start:b]) != "" {
+				out = append(out, chunk{src: c.src[start:b], line: lineAt(start), ints: ints})
+			}
+			name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
+			out = append(out,
+				chunk{decl: true, src: "func " + name + "() { " + c.src[b:e] + " }", line: lineAt(b), ints: ints},
+				chunk{src: name + "()", line: lineAt(e), call: true})
+			start = e
+		}
+		switch {
+		case start == 0:
+			out = append(out, c)
+		case strings.TrimSpace(c.src[start:]) != "":
+			out = append(out, chunk{src: c.src[start:], line: lineAt(start), ints: ints})
+		}
+	}
+	return out
+}
+
+// needsFunction reports whether a top-level statement must run inside a
+// function (see splitBlocks).
+func needsFunction(st ast.Stmt) bool {
+	switch st.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
+		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+		return hasNestedMultiDefine(st)
+	}
+	return false
+}
+
+// hasNestedMultiDefine reports whether st defines several names from one
+// multi-value expression (a, b := f() or var a, b = f()) outside any
+// function literal.
+func hasNestedMultiDefine(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE && len(n.Lhs) > 1 && len(n.Rhs) == 1 {
+				found = true
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) > 1 && len(n.Values) == 1 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // isIntExpr reports whether x is recognisably an integer expression.

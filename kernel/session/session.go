@@ -41,8 +41,10 @@ type Output interface {
 type Options struct {
 	// CaptureStdio redirects the process's standard output and error into
 	// the session, so that compiled library code that prints reaches the
-	// cell's Output. Only one session of a process may set it; the kernel
-	// does, tests and the REPL do not.
+	// cell's Output, and makes the session display.Standalone, so that
+	// compiled code that shows things (display.ProgressBar) reaches it too.
+	// Only one session of a process may set it; the kernel does, tests and
+	// the REPL do not.
 	CaptureStdio bool
 }
 
@@ -153,6 +155,7 @@ var preludeNames = map[string]bool{"ctx": true, "clear": true, "min": true, "max
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts}
 	if opts.CaptureStdio {
+		display.Standalone = publisher{s}
 		var err error
 		if s.stdout, err = newStream("stdout", false, s.emit, nil); err != nil {
 			return nil, err

@@ -255,3 +255,53 @@ func TestFailedImportCell(t *testing.T) {
 		t.Errorf("value %s", value(r))
 	}
 }
+
+// TestMultiValueDefineInBlock covers the interpreter bugs worked around by
+// splitBlocks: multi-value definitions inside top-level blocks, which must
+// run once even with anonymous struct types, see the cell's earlier
+// variables and local integers, and keep the cell's line numbers.
+func TestMultiValueDefineInBlock(t *testing.T) {
+	s := newSession(t)
+	r, rec := run(t, s, `type T struct{ n int }
+func (t T) F() (int, error) { return t.n, nil }
+t := T{2}
+total := 0
+for i := 0; i < 3; i++ {
+	a, err := t.F()
+	if err != nil {
+		panic(err)
+	}
+	total += a + i
+}
+if v, ok := map[string]int{"x": 4}["x"]; ok {
+	w, err := t.F()
+	fmt.Println(v, w, err)
+}
+total`)
+	if got := value(r); got != "9" {
+		t.Errorf("value %s, want 9 (stdout %q)", got, rec.text("stdout"))
+	}
+	if got := rec.text("stdout"); got != "4 2 <nil>\n" {
+		t.Errorf("stdout %q", got)
+	}
+	_, rec = run(t, s, `n := 2
+for _, l := range []struct{ s string }{{"a"}, {"b"}} {
+	a, _ := t.F()
+	for i := range n {
+		fmt.Print(l.s, a, i, " ")
+	}
+}
+fmt.Println("end")`)
+	_, rec2 := run(t, s, `fmt.Println("next")`)
+	if got, got2 := rec.text("stdout"), rec2.text("stdout"); got != "a2 0 a2 1 b2 0 b2 1 end\n" || got2 != "next\n" {
+		t.Errorf("stdout %q then %q", got, got2)
+	}
+	// Errors keep the cell's line numbers.
+	r = s.Execute(context.Background(), "for i := 0; i < 1; i++ {\n\ta, b := t.F()\n\tfmt.Println(a, b, undefinedName)\n}", &recorder{})
+	if r.Err == nil {
+		t.Fatal("undefined name: no error")
+	}
+	if msg := r.Err.Error(); !strings.Contains(msg, "3:") || !strings.Contains(msg, "undefinedName") {
+		t.Errorf("error %q, want line 3", msg)
+	}
+}
