@@ -18,7 +18,7 @@ func (r *recorder) Publish(b Bundle, id string, update bool) {
 	r.texts = append(r.texts, b.Data[MIMEText].(string))
 }
 func (r *recorder) Input(string, bool) (string, error) { return "", nil }
-func (r *recorder) Context() context.Context          { return context.Background() }
+func (r *recorder) Context() context.Context           { return context.Background() }
 
 func TestProgressBar(t *testing.T) {
 	rec := &recorder{}
