@@ -23,7 +23,8 @@ const inferUsage = `portlab infer pmevo — infer a port mapping from throughput
 
   -experiments  training experiments (singletons, pairs, ratio pairs): a
                 portlab or PMEvo JSON file, or a portlab measure campaign
-                (.jsonl or .jsonl.gz)
+                (.jsonl or .jsonl.gz); a comma-separated list is merged (an
+                experiment in several files keeps the last file's value)
   -simulate     instead, simulate the training experiments of all
                 instructions of mapping M (file or data-set name, e.g.
                 pmevo:SKL/uops_info), with relative noise σ (e.g. 0.02)
@@ -86,7 +87,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		train, err = pmevo.Experiments(ctx, measure.NewSimulated(truth, *noise, *seed), truth.Instructions(), nil)
 	} else {
-		train, err = loadTraining(*expsArg, stderr)
+		train, err = loadTrainingList(*expsArg, stderr)
 	}
 	if err != nil {
 		return err
@@ -160,6 +161,35 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return err
+}
+
+// loadTrainingList reads a comma-separated list of training sets and merges
+// them; an experiment measured in several keeps the value of the last.
+func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, error) {
+	var sets []*portmap.ExperimentSet
+	for _, spec := range strings.Split(specs, ",") {
+		s, err := loadTraining(spec, stderr)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, s)
+	}
+	if len(sets) == 1 {
+		return sets[0], nil
+	}
+	at := map[string]int{}
+	out := &portmap.ExperimentSet{}
+	for _, s := range sets {
+		for _, m := range s.Measurements {
+			if k, ok := at[m.Experiment.Key()]; ok {
+				out.Measurements[k] = m
+				continue
+			}
+			at[m.Experiment.Key()] = len(out.Measurements)
+			out.Measurements = append(out.Measurements, m)
+		}
+	}
+	return out, nil
 }
 
 // loadTraining reads a training set: a campaign file or any experiment set.

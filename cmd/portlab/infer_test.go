@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +57,31 @@ func TestInferPMEvo(t *testing.T) {
 		if err := run(t.Context(), bad, &out, &errs); err == nil {
 			t.Errorf("%v succeeded", bad)
 		}
+	}
+}
+
+func TestLoadTrainingList(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(a, []byte(`{"insns":{"add":1},"cycles":0.5}
+{"insns":{"add":1,"mul":1},"cycles":1.5}
+`), 0o644)
+	os.WriteFile(b, []byte(`{"insns":{"add":1},"cycles":0.25}
+{"insns":{"mul":1},"cycles":1}
+`), 0o644)
+	var errs bytes.Buffer
+	s, err := loadTrainingList(a+","+b, &errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range s.Measurements {
+		got = append(got, fmt.Sprintf("%v=%v", m.Experiment, m.Cycles))
+	}
+	if want := "{add ↦ 1}=0.25 {add ↦ 1, mul ↦ 1}=1.5 {mul ↦ 1}=1"; strings.Join(got, " ") != want {
+		t.Errorf("merged %v, want %s", got, want)
+	}
+	if _, err := loadTrainingList(a+","+filepath.Join(dir, "missing.jsonl"), &errs); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+		t.Errorf("missing file: %v", err)
 	}
 }
