@@ -38,7 +38,8 @@ const inferUsage = `portlab infer pmevo — infer a port mapping from throughput
   -paper        the paper's hyperparameters (population 100,000, no
                 mutation, no polish) instead of portlab's defaults
   -population, -generations, -stall, -mutation, -volume, -polish,
-  -epsilon, -ipc, -seed, -workers   override single hyperparameters
+  -deep, -init-uops, -epsilon, -ipc, -seed, -workers   override single
+                hyperparameters
   -out          write PREFIX.json, PREFIX.pmevo.json, PREFIX.report.json
 `
 
@@ -64,6 +65,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	mut := fs.Float64("mutation", -1, "mutation probability per child")
 	vol := fs.Float64("volume", -1, "weight of the µop volume in the fitness")
 	polish := fs.Int("polish", -1, "sweeps of the extended local search (0: off)")
+	deep := fs.Int("deep", -1, "sweeps of the deep local search on the best candidate (0: off)")
+	initUops := fs.Int("init-uops", -1, "at most this many µops per instruction initially (0: ports)")
 	eps := fs.Float64("epsilon", 0.05, "congruence tolerance (negative: no filtering)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	seed := fs.Uint64("seed", 1, "random seed")
@@ -114,6 +117,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	set(&cfg.Generations, *gens, *gens > 0)
 	set(&cfg.Stall, *stall, *stall >= 0)
 	set(&cfg.Polish, *polish, *polish >= 0)
+	set(&cfg.InitialUops, *initUops, *initUops >= 0)
+	set(&cfg.Deep, *deep, *deep >= 0)
 	set(&cfg.Workers, *workers, true)
 	if *mut >= 0 {
 		cfg.Mutation = *mut

@@ -45,7 +45,7 @@ func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]i
 	pop := make([]individual, n)
 	parallel(cfg.workers(), n, func(k int) {
 		r := rand.New(rand.NewPCG(cfg.Seed, uint64(k)))
-		g := p.randomGenome(r)
+		g := p.randomGenome(r, cfg.InitialUops)
 		pop[k] = individual{g: g, err: p.errorOf(g), vol: volume(g)}
 	})
 	scalarise(pop, cfg.VolumeFitness)

@@ -10,14 +10,18 @@ import (
 )
 
 // randomGenome draws an initial candidate (thesis §5.1.3): for every
-// instruction i a uniformly random number of 1 to |P| distinct µops, each a
+// instruction i a uniformly random number of 1 to |P| (or maxUops) distinct
+// µops, each a
 // uniformly random non-empty port set u, with a count drawn uniformly from
 // [1, ⌈t(i)·|u|⌉] — more copies would make the singleton slower than
 // measured.
-func (p *problem) randomGenome(r *rand.Rand) genome {
+func (p *problem) randomGenome(r *rand.Rand, maxUops int) genome {
+	if maxUops <= 0 || maxUops > p.nports {
+		maxUops = p.nports
+	}
 	g := make(genome, len(p.insns))
 	for i := range g {
-		k := 1 + r.IntN(p.nports)
+		k := 1 + r.IntN(maxUops)
 		es := make([]entry, 0, k)
 		for len(es) < k {
 			u := p.randomPorts(r)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
@@ -31,6 +32,11 @@ type Config struct {
 	// Epsilon is the congruence tolerance (PMEvo: 0.05); negative disables
 	// congruence filtering.
 	Epsilon float64
+	// InitialUops bounds the number of distinct µops per instruction in the
+	// random initial population: 1 to InitialUops (0: 1 to Ports, as in the
+	// paper). Real mappings have one to three µops per instruction; fewer
+	// initial µops make the first generations cheaper to evaluate.
+	InitialUops int
 	// VolumeFitness is the weight of the normalised µop volume in the
 	// scalarised fitness, relative to the normalised training error (PMEvo:
 	// 1, equal weights).
@@ -45,6 +51,10 @@ type Config struct {
 	// (moves of µops between port sets as well as count changes) applied
 	// after PMEvo's; 0 disables it (the paper's algorithm).
 	Polish int
+	// Deep is the number of sweeps of portlab's deep local search on the
+	// best candidate after the others: the extended moves plus replacing an
+	// instruction's µops by any single µop or any two µops in use (0: off).
+	Deep int
 	// VolumeWeight is the training error (a fraction) that one unit of µop
 	// volume is worth during the local searches. 0 takes the trade-off of the
 	// final population's scalarised fitness, as the paper does.
@@ -74,7 +84,7 @@ func PaperConfig(ports int) Config {
 func DefaultConfig(ports int) Config {
 	return Config{
 		Ports: ports, Population: 2000, Generations: 300, Stall: 40,
-		Epsilon: 0.05, VolumeFitness: 0.2, Mutation: 0.2, LocalSearch: 20, Polish: 50,
+		Epsilon: 0.05, InitialUops: 3, VolumeFitness: 0.2, Mutation: 0.2, LocalSearch: 20, Polish: 50, Deep: 20,
 		VolumeWeight: 1e-5, Seed: 1,
 	}
 }
@@ -91,6 +101,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("pmevo: Generations = %d, want ≥ 0", cfg.Generations)
 	case cfg.Mutation < 0 || cfg.Mutation > 1:
 		return fmt.Errorf("pmevo: Mutation = %v, want a probability", cfg.Mutation)
+	case cfg.InitialUops < 0:
+		return fmt.Errorf("pmevo: InitialUops = %d, want ≥ 0", cfg.InitialUops)
 	case cfg.VolumeFitness < 0:
 		return fmt.Errorf("pmevo: VolumeFitness = %v, want ≥ 0", cfg.VolumeFitness)
 	case cfg.VolumeWeight < 0:
@@ -98,6 +110,10 @@ func (cfg *Config) check() error {
 	}
 	return nil
 }
+
+// deepCandidates is the number of best candidates the deep local search
+// improves.
+const deepCandidates = 4
 
 // Result is an inferred mapping with how it came about.
 type Result struct {
@@ -184,6 +200,13 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 		}
 		improved[k] = sr
 	})
+	// The deep local search on the best few (a stable sort keeps the
+	// population's order among equals).
+	sort.SliceStable(improved, func(a, b int) bool { return improved[a].score() < improved[b].score()-tol })
+	if cfg.Deep > 0 {
+		deep := improved[:min(len(improved), deepCandidates)]
+		parallel(cfg.workers(), len(deep), func(k int) { deep[k].deepPolish(ctx, cfg.Deep, 1) })
+	}
 	best := improved[0]
 	for _, sr := range improved[1:] {
 		if sr.score() < best.score()-tol {

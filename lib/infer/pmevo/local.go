@@ -2,6 +2,7 @@ package pmevo
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/portlab/portlab/lib/portmap"
@@ -216,4 +217,97 @@ func (s *searcher) improve(i int, vocab []portmap.PortSet) bool {
 	s.try(i, best)
 	s.accept(i, best)
 	return true
+}
+
+// deepPolish improves the candidate with the extended local search plus
+// large moves: replacing an instruction's µops by any single µop (every
+// port set when there are at most 10 ports, else the vocabulary) with any
+// count up to the singleton bound, or by any two µops of the vocabulary with
+// counts 1–2. An instruction that is wrong on its own — whatever the
+// others — is fixed by one such move. The large moves of an instruction are
+// evaluated in parallel on workers goroutines; the best (first on ties) is
+// taken, so the result does not depend on workers. It stops after rounds
+// sweeps, when a sweep improves nothing, or when ctx is done.
+func (s *searcher) deepPolish(ctx context.Context, rounds, workers int) {
+	for round := 0; round < rounds; round++ {
+		improved := false
+		for i := range s.g {
+			if ctx.Err() != nil {
+				return
+			}
+			vocab := s.vocabulary()
+			for s.improve(i, vocab) {
+				improved = true
+			}
+			if es, d := s.bestReplacement(i, vocab, workers); d < -tol {
+				s.try(i, es)
+				s.accept(i, es)
+				improved = true
+				for s.improve(i, vocab) {
+				}
+			}
+		}
+		if !improved {
+			return
+		}
+	}
+}
+
+// largeMoves lists the replacements deepPolish considers for instruction i.
+func (s *searcher) largeMoves(i int, vocab []portmap.PortSet) [][]entry {
+	var moves [][]entry
+	singles := vocab
+	if s.p.nports <= 10 {
+		singles = nil
+		for u := portmap.PortSet(1); u <= s.p.all; u++ {
+			singles = append(singles, u)
+		}
+	}
+	for _, u := range singles {
+		nmax := min(12, max(1, int(math.Ceil(s.p.single[i]*float64(u.Len())-1e-9))))
+		for n := 1; n <= nmax; n++ {
+			moves = append(moves, []entry{{u, int32(n)}})
+		}
+	}
+	for a := range vocab {
+		for b := a + 1; b < len(vocab); b++ {
+			for n1 := int32(1); n1 <= 2; n1++ {
+				for n2 := int32(1); n2 <= 2; n2++ {
+					moves = append(moves, []entry{{vocab[a], n1}, {vocab[b], n2}})
+				}
+			}
+		}
+	}
+	return moves
+}
+
+// bestReplacement returns the large move for instruction i with the
+// smallest score change, and that change.
+func (s *searcher) bestReplacement(i int, vocab []portmap.PortSet, workers int) ([]entry, float64) {
+	moves := s.largeMoves(i, vocab)
+	deltas := make([]float64, len(moves))
+	const chunk = 64
+	parallel(workers, (len(moves)+chunk-1)/chunk, func(c int) {
+		g := slices.Clone(s.g)
+		for k := c * chunk; k < min(len(moves), (c+1)*chunk); k++ {
+			es := compact(moves[k])
+			moves[k] = es
+			g[i] = es
+			d := 0.0
+			for _, j := range s.p.touch[i] {
+				d += s.p.relErr(s.p.predict(g, int(j)), int(j)) - s.errs[j]
+			}
+			deltas[k] = d/float64(len(s.errs)) + s.w*float64(entriesVolume(es)-entriesVolume(s.g[i]))
+		}
+	})
+	best := -1
+	for k, d := range deltas {
+		if best < 0 || d < deltas[best] {
+			best = k
+		}
+	}
+	if best < 0 {
+		return nil, 0
+	}
+	return moves[best], deltas[best]
 }
