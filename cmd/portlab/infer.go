@@ -68,6 +68,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	deep := fs.Int("deep", -1, "sweeps of the deep local search on the best candidate (0: off)")
 	initUops := fs.Int("init-uops", -1, "at most this many µops per instruction initially (0: ports)")
 	eps := fs.Float64("epsilon", 0.05, "congruence tolerance (negative: no filtering)")
+	quantile := fs.Float64("quantile", 1, "congruence: quantile of the context differences that must be below epsilon (1: all, PMEvo)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	workers := fs.Int("workers", 0, "fitness workers (0: all cores)")
@@ -126,7 +127,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *vol >= 0 {
 		cfg.VolumeFitness = *vol
 	}
-	cfg.Epsilon, cfg.InstructionsPerCycle, cfg.Seed = *eps, *ipc, *seed
+	cfg.Epsilon, cfg.CongruenceQuantile, cfg.InstructionsPerCycle, cfg.Seed = *eps, *quantile, *ipc, *seed
 	bar := newProgressBar(stderr)
 	cfg.Progress = func(g pmevo.Generation) {
 		bar.update(fmt.Sprintf("generation %d/%d, best error %.2f%%, volume %d, %s", g.Index, cfg.Generations, 100*g.BestError, g.BestVolume, g.Elapsed.Round(time.Second)), int64(g.Index), int64(cfg.Generations))

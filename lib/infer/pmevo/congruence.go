@@ -3,6 +3,7 @@ package pmevo
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -46,6 +47,20 @@ type pairContext struct {
 // ({a ↦ 1}). A negative eps disables filtering: every instruction is a class
 // of its own.
 func Congruence(s *portmap.ExperimentSet, eps float64) ([]Class, error) {
+	return CongruenceQuantile(s, eps, 1)
+}
+
+// CongruenceQuantile is Congruence with a test that tolerates outliers:
+// instructions are congruent when the q-quantile of the symmetric relative
+// differences over their shared contexts is below eps (q = 1, the largest
+// difference, is PMEvo's test). With noisy measurements (a shared machine:
+// a few per cent of experiments off by 10 % or more) no two instructions
+// pass PMEvo's test; q = 0.8 groups instructions that agree in four out of
+// five contexts.
+func CongruenceQuantile(s *portmap.ExperimentSet, eps, q float64) ([]Class, error) {
+	if !(q > 0 && q <= 1) {
+		return nil, fmt.Errorf("pmevo: congruence quantile %v, want 0 < q ≤ 1", q)
+	}
 	insns := usedInstructions(s)
 	single := map[string]float64{}
 	ctx := map[string]map[pairContext]float64{}
@@ -78,17 +93,23 @@ func Congruence(s *portmap.ExperimentSet, eps float64) ([]Class, error) {
 		}
 		return classes, nil
 	}
-	// agrees reports whether every context of a measured for b too agrees.
+	// agrees reports whether the contexts of a measured for b too agree.
 	agrees := func(a, b string) bool {
+		var diffs []float64
 		for c, ta := range ctx[a] {
 			if c.other == b {
 				continue // the pair of a and b themselves
 			}
-			if tb, ok := ctx[b][c]; ok && SymmetricDifference(ta, tb) >= eps {
-				return false
+			if tb, ok := ctx[b][c]; ok {
+				diffs = append(diffs, SymmetricDifference(ta, tb))
 			}
 		}
-		return true
+		if len(diffs) == 0 {
+			return true
+		}
+		slices.Sort(diffs)
+		k := int(math.Ceil(q*float64(len(diffs)))) - 1
+		return diffs[max(k, 0)] < eps
 	}
 	for _, in := range insns {
 		joined := false

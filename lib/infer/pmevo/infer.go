@@ -41,6 +41,10 @@ type Config struct {
 	// scalarised fitness, relative to the normalised training error (PMEvo:
 	// 1, equal weights).
 	VolumeFitness float64
+	// CongruenceQuantile relaxes the congruence test for noisy data (see
+	// CongruenceQuantile): 0 or 1 is PMEvo's test, 0.8 suits measurements
+	// with a few per cent of outliers.
+	CongruenceQuantile float64
 	// Mutation is the probability that a child gets one random small change
 	// (PMEvo: 0, recombination only).
 	Mutation float64
@@ -158,7 +162,11 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 		return nil, errors.New("pmevo: no training experiments")
 	}
 	start := time.Now()
-	classes, err := Congruence(s, cfg.Epsilon)
+	q := cfg.CongruenceQuantile
+	if q == 0 {
+		q = 1
+	}
+	classes, err := CongruenceQuantile(s, cfg.Epsilon, q)
 	if err != nil {
 		return nil, err
 	}

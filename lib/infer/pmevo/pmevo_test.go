@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,29 @@ func TestCongruence(t *testing.T) {
 	classes, _ = Congruence(set, 0.05)
 	if len(classes) != 2 || !reflect.DeepEqual(classes[0].Members, []string{"a", "b"}) || classes[1].Representative != "c" {
 		t.Fatalf("non-transitive grouping: %v", classes)
+	}
+	// The quantile test tolerates one bad context out of five.
+	noisy := training(t, m, 0)
+	for k, ms := range noisy.Measurements {
+		if ms.Experiment.Count("sub") == 1 && ms.Experiment.Count("mul") == 1 && ms.Experiment.Len() == 2 {
+			noisy.Measurements[k].Cycles *= 1.3
+		}
+	}
+	strict, _ := Congruence(noisy, 0.05)
+	tolerant, err := CongruenceQuantile(noisy, 0.05, 0.8)
+	together := func(cs []Class) bool {
+		for _, c := range cs {
+			if slices.Contains(c.Members, "add") {
+				return slices.Contains(c.Members, "sub")
+			}
+		}
+		return false
+	}
+	if err != nil || len(strict) != 9 || together(strict) || !together(tolerant) {
+		t.Errorf("one outlier: strict %v, with q = 0.8 %v (%v)", strict, tolerant, err)
+	}
+	if _, err := CongruenceQuantile(noisy, 0.05, 0); err == nil {
+		t.Error("quantile 0 accepted")
 	}
 	// A missing singleton is named.
 	set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment("a", "d"), Cycles: 1})
