@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/predict"
@@ -43,6 +44,10 @@ func loadExperiments(spec string) (*portmap.ExperimentSet, error) {
 			return dataset.VaryingLength(n)
 		}
 		return dataset.PMEvoExperiments(arch, set)
+	}
+	if strings.HasSuffix(spec, ".jsonl") || strings.HasSuffix(spec, ".jsonl.gz") {
+		set, _, err := measure.ReadCampaign(spec) // failed experiments have no cycles to compare
+		return set, err
 	}
 	return portmap.ReadExperiments(spec)
 }
@@ -86,10 +91,14 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var cols []column
 	if m != nil {
-		md := throughput.NewModel(m).WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: *ipc})
-		pred, err := md.Predict(ctx, set.Experiments())
+		mp := predict.FromMapping(m)
+		mp.FrontEnd = throughput.FrontEnd{InstructionsPerCycle: *ipc}
+		pred, unsupported, err := predict.Run(ctx, mp, set.Experiments())
 		if err != nil {
 			return fmt.Errorf("%s: %w", *exps, err)
+		}
+		if len(unsupported) > 0 {
+			fmt.Fprintf(stderr, "%s: %d of %d experiments name unmapped instructions, left out; first: %s\n", *mapping, len(unsupported), len(pred), unsupported[0])
 		}
 		cols = append(cols, column{*mapping, "portlab:" + *mapping, pred})
 	}
