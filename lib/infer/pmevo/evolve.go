@@ -101,12 +101,7 @@ func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]i
 // where the affine maps Λ send the population's minimum and maximum of each
 // objective to 0 and 1000 (an objective that is constant contributes 0).
 func scalarise(pop []individual, wv float64) {
-	lo, hi := pop[0].err, pop[0].err
-	vlo, vhi := pop[0].vol, pop[0].vol
-	for _, in := range pop {
-		lo, hi = min(lo, in.err), max(hi, in.err)
-		vlo, vhi = min(vlo, in.vol), max(vhi, in.vol)
-	}
+	lo, hi, vlo, vhi := ranges(pop)
 	for k := range pop {
 		f := 0.0
 		if hi > lo {
@@ -117,6 +112,17 @@ func scalarise(pop []individual, wv float64) {
 		}
 		pop[k].fit = f
 	}
+}
+
+// ranges returns the smallest and largest error and volume in pop.
+func ranges(pop []individual) (lo, hi float64, vlo, vhi int) {
+	lo, hi = pop[0].err, pop[0].err
+	vlo, vhi = pop[0].vol, pop[0].vol
+	for _, in := range pop {
+		lo, hi = min(lo, in.err), max(hi, in.err)
+		vlo, vhi = min(vlo, in.vol), max(vhi, in.vol)
+	}
+	return lo, hi, vlo, vhi
 }
 
 // sortByFitness orders by fitness, then error, then volume; the sort is
@@ -137,12 +143,7 @@ func sortByFitness(pop []individual) {
 // volumeWeight is the trade-off of the scalarised fitness of pop, expressed
 // as the error worth one unit of volume: F ∝ D/ΔD + wv·V/ΔV ∝ D + V·wv·ΔD/ΔV.
 func volumeWeight(pop []individual, wv float64) float64 {
-	lo, hi := pop[0].err, pop[0].err
-	vlo, vhi := pop[0].vol, pop[0].vol
-	for _, in := range pop {
-		lo, hi = min(lo, in.err), max(hi, in.err)
-		vlo, vhi = min(vlo, in.vol), max(vhi, in.vol)
-	}
+	lo, hi, vlo, vhi := ranges(pop)
 	if hi == lo || vhi == vlo {
 		return 0
 	}

@@ -137,9 +137,7 @@ func (p *problem) errorOf(g genome) float64 {
 func volume(g genome) int {
 	v := 0
 	for _, es := range g {
-		for _, e := range es {
-			v += int(e.n) * e.ports.Len()
-		}
+		v += entriesVolume(es)
 	}
 	return v
 }
