@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/bench"
+	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
@@ -60,6 +61,42 @@ func BenchmarkLP(b *testing.B) {
 			if _, err := throughput.LP(c.Mapping, c.Experiment); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+}
+
+// BenchmarkOfMasses times throughput.OfMasses, the entry point of inference
+// algorithms that keep their own µop tables (lib/infer/pmevo), on the µop
+// masses of the cases, computed before the timed loop; ns/op is per
+// experiment.
+func BenchmarkOfMasses(b *testing.B) {
+	forEachConfig(b, func(b *testing.B, cases []bench.Case) {
+		type kinds struct {
+			masks []portmap.PortSet
+			mass  []int64
+		}
+		ks := make([]kinds, len(cases))
+		for i, c := range cases {
+			m, err := c.Mapping.UopMass(c.Experiment)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for mk, w := range m {
+				ks[i].masks = append(ks[i].masks, mk)
+				ks[i].mass = append(ks[i].mass, w)
+			}
+		}
+		var masks []portmap.PortSet
+		var mass []int64
+		var acc int64
+		for i := 0; b.Loop(); i++ {
+			k := &ks[i%len(ks)]
+			// OfMasses may reorder its arguments.
+			masks, mass = append(masks[:0], k.masks...), append(mass[:0], k.mass...)
+			acc += throughput.OfMasses(masks, mass).Num
+		}
+		if acc < 0 {
+			b.Fatal("negative µop mass")
 		}
 	})
 }

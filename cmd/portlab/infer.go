@@ -198,7 +198,8 @@ func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, e
 	return out, nil
 }
 
-// loadTraining reads a training set: a campaign file or any experiment set.
+// loadTraining reads a training set: a campaign file (reporting its failed
+// experiments) or any experiment set.
 func loadTraining(spec string, stderr io.Writer) (*portmap.ExperimentSet, error) {
 	if strings.HasSuffix(spec, ".jsonl") || strings.HasSuffix(spec, ".jsonl.gz") {
 		set, failures, err := measure.ReadCampaign(spec)

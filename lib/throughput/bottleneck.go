@@ -92,6 +92,17 @@ type Model struct {
 	// same kind by table lookup; kindMask maps a kind back to its ports.
 	ukind    []uint8
 	kindMask []portmap.PortSet
+	// fast, for a mapping with at most 16 ports and 255 kinds, are the µops
+	// for the fast path of small.go.
+	fast []fastUop
+}
+
+// fastUop is a µop of a Model for the fast path: its ports, its kind and
+// its count.
+type fastUop struct {
+	ports uint32
+	kind  uint8
+	count int32
 }
 
 // NewModel prepares m for evaluation. Later changes to m do not affect the
@@ -122,6 +133,16 @@ func NewModel(m *portmap.Mapping) *Model {
 		md.ukind = make([]uint8, len(md.umask))
 		for k, p := range md.umask {
 			md.ukind[k] = uint8(kinds[p])
+		}
+		if md.nports <= smallPorts {
+			md.fast = make([]fastUop, len(md.umask))
+			for k, p := range md.umask {
+				md.fast[k] = fastUop{ports: uint32(p), kind: md.ukind[k], count: int32(md.ucount[k])}
+				if md.ucount[k] > 1<<31-1 {
+					md.fast = nil
+					break
+				}
+			}
 		}
 	}
 	return md
@@ -186,10 +207,28 @@ const maxUnionMasks = 24
 // 20 ports (larger ones take the subset-sum transform, which allocates 2^k
 // words). The terms must name mapped instructions.
 func (md *Model) Evaluate(terms []portmap.Term) Result {
+	num, den, bp, ninsn, nuops := md.bound(terms)
+	// One composite literal of scalars: returning a Result that another
+	// call returned costs store-forwarding stalls.
+	cycles, bound := md.cycles(num, den, ninsn, nuops)
+	return Result{Cycles: cycles, Num: num, Den: den, Bottleneck: bp, Bound: bound, Instructions: ninsn, Uops: nuops}
+}
+
+// bound returns the port bound of an experiment, num µops on the den ports
+// bp, and its numbers of instructions and µops.
+func (md *Model) bound(terms []portmap.Term) (num int64, den int, bp portmap.PortSet, ninsn, nuops int64) {
+	if md.fast != nil {
+		var ks kinds
+		if ninsn, ok := md.gather(&ks, terms); ok {
+			if bp, ok := ks.solve(); ok {
+				num, den := ks.tally(bp)
+				return num, den, portmap.PortSet(bp), ninsn, ks.total
+			}
+		}
+	}
 	var masksBuf [32]portmap.PortSet
 	var massBuf [32]int64
 	masks, mass := masksBuf[:0], massBuf[:0]
-	var ninsn, nuops int64
 	if md.ukind != nil {
 		// slot[kind] is 1 + the kind's position in masks, 0 if not seen.
 		var slot [256]uint8
@@ -229,35 +268,91 @@ func (md *Model) Evaluate(terms []portmap.Term) Result {
 			}
 		}
 	}
-	r := portBound(masks, mass)
-	r.Instructions, r.Uops = ninsn, nuops
-	r.Cycles = float64(r.Num) / float64(r.Den)
+	num, den, bp = portBoundOf(masks, mass)
+	return num, den, bp, ninsn, nuops
+}
+
+// gather lists the µop mass of terms by kind in ks for the fast path of
+// small.go. It returns the number of instructions, and false if the
+// experiment has more than 32 kinds.
+func (md *Model) gather(ks *kinds, terms []portmap.Term) (int64, bool) {
+	var slot [256]uint8 // 1 + a kind's position in ks.km, 0 if not seen
+	var ninsn, nuops int64
+	var cover uint32
+	d := 0
+	for _, t := range terms {
+		c := int64(t.Count)
+		ninsn += c
+		for _, u := range md.fast[md.off[t.Insn]:md.off[t.Insn+1]] {
+			w := c * int64(u.count)
+			nuops += w
+			if s := slot[u.kind]; s != 0 {
+				ks.kw[(s-1)&(maxKinds-1)] += w
+				continue
+			}
+			if d == maxKinds {
+				return 0, false
+			}
+			ks.km[d], ks.kw[d] = u.ports, w
+			cover |= u.ports
+			d++
+			slot[u.kind] = uint8(d)
+		}
+	}
+	ks.d, ks.cover, ks.total = d, cover, nuops
+	return ninsn, true
+}
+
+// cycles returns the inverse throughput of an experiment with ninsn
+// instructions and nuops µops whose port bound is num/den, and which bound
+// determines it.
+func (md *Model) cycles(num int64, den int, ninsn, nuops int64) (float64, Bound) {
+	cycles, bound := float64(num)/float64(den), PortBound
 	if f := md.frontEnd.InstructionsPerCycle; f > 0 {
-		if c := float64(ninsn) / f; c > r.Cycles {
-			r.Cycles, r.Bound = c, InstructionBound
+		if c := float64(ninsn) / f; c > cycles {
+			cycles, bound = c, InstructionBound
 		}
 	}
 	if f := md.frontEnd.UopsPerCycle; f > 0 {
-		if c := float64(nuops) / f; c > r.Cycles {
-			r.Cycles, r.Bound = c, UopBound
+		if c := float64(nuops) / f; c > cycles {
+			cycles, bound = c, UopBound
 		}
 	}
-	return r
+	return cycles, bound
 }
 
 // portBound computes max over Q of mass(µops ⊆ Q)/|Q| and the union of all
-// maximizers. The µop kinds are split into connected components (kinds that
-// share ports); a maximizer of a union of disjoint components is never better
-// than the best component, so each component is solved alone and the global
-// bottleneck is the union of the best components' bottlenecks.
+// maximizers, by the fast path of small.go when the masks fit it and by
+// generalBound otherwise.
 func portBound(masks []portmap.PortSet, mass []int64) Result {
+	num, den, bp := portBoundOf(masks, mass)
+	return Result{Num: num, Den: den, Bottleneck: bp}
+}
+
+// portBoundOf is portBound returning the parts of the Result: num µops on
+// the den bottleneck ports bp.
+func portBoundOf(masks []portmap.PortSet, mass []int64) (num int64, den int, bp portmap.PortSet) {
+	switch len(masks) {
+	case 0:
+		return 0, 1, 0
+	case 1:
+		return mass[0], masks[0].Len(), masks[0]
+	}
+	if num, den, bp, ok := foldedBound(masks, mass); ok {
+		return num, den, bp
+	}
+	r := generalBound(masks, mass)
+	return r.Num, r.Den, r.Bottleneck
+}
+
+// generalBound is portBound beyond the fast path of small.go. The µop kinds
+// are split into connected components (kinds that share ports); a maximizer
+// of a union of disjoint components is never better than the best
+// component, so each component is solved alone and the global bottleneck is
+// the union of the best components' bottlenecks.
+func generalBound(masks []portmap.PortSet, mass []int64) Result {
 	d := len(masks)
-	switch {
-	case d == 0:
-		return Result{Num: 0, Den: 1}
-	case d == 1:
-		return Result{Num: mass[0], Den: masks[0].Len(), Bottleneck: masks[0]}
-	case d <= 5:
+	if d <= 5 {
 		return onBottleneck(smallBound(masks, mass))
 	}
 	// Order masks by component: repeatedly grow a component from the first
@@ -553,10 +648,10 @@ func Predict(ctx context.Context, m *portmap.Mapping, exps []portmap.Experiment)
 // for callers that keep their own µop tables (inference algorithms evaluating
 // millions of candidate mappings). Masks may repeat; masses must be
 // non-negative; OfMasses does not allocate for at most 32 masks on at most 20
-// ports. It may reorder masks and mass. Cycles is set to the port bound; Instructions and
-// Uops are left zero.
+// ports, and is fastest for at most 32 masks on at most 16 ports (the fast
+// path of the package doc). It may reorder masks and mass. Cycles is set to
+// the port bound; Instructions and Uops are left zero.
 func OfMasses(masks []portmap.PortSet, mass []int64) Result {
-	r := portBound(masks, mass)
-	r.Cycles = float64(r.Num) / float64(r.Den)
-	return r
+	num, den, bp := portBoundOf(masks, mass)
+	return Result{Cycles: float64(num) / float64(den), Num: num, Den: den, Bottleneck: bp}
 }
