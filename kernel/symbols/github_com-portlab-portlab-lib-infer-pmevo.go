@@ -11,6 +11,7 @@ func init() {
 	Symbols["github.com/portlab/portlab/lib/infer/pmevo/pmevo"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Congruence":          reflect.ValueOf(pmevo.Congruence),
+		"CongruenceQuantile":  reflect.ValueOf(pmevo.CongruenceQuantile),
 		"DefaultConfig":       reflect.ValueOf(pmevo.DefaultConfig),
 		"Experiments":         reflect.ValueOf(pmevo.Experiments),
 		"Infer":               reflect.ValueOf(pmevo.Infer),
