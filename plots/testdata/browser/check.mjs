@@ -86,11 +86,11 @@ try {
     const chart = { id, drawn: false, canvases: 0, width: 0, height: 0, inked: 0, fraction: 0, tooltip: "" };
     report.charts.push(chart);
     try {
-      await page.waitForSelector(sel + "[data-portlab-drawn]", { timeout: 30000, state: "attached" });
+      await page.waitForSelector(sel + "[data-portlab-drawn]", { timeout: 90000, state: "attached" });
       chart.drawn = true;
     } catch (e) {
       const text = await page.$eval(sel, (el) => el.textContent);
-      fail(`chart ${id} not drawn within 30 s${text ? ": " + text : ""}`);
+      fail(`chart ${id} not drawn within 90 s${text ? ": " + text : ""}`);
       continue;
     }
     chart.msSinceLoad = Date.now() - t0;
