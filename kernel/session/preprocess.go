@@ -242,7 +242,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 		for _, st := range body.List {
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
-					if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
 						p.defined = append(p.defined, id.Name)
 					}
 				}
@@ -386,7 +386,7 @@ var blockSeq atomic.Int64
 // blockPrefix starts the names of the functions splitBlocks creates.
 const blockPrefix = "_portlabBlock"
 
-// splitBlocks works around an interpreter bug: at a cell's top level, a
+// splitBlocks works around interpreter bugs (see also redefinition): at a cell's top level, a
 // multi-value definition inside a block (for, if, switch, {…}), such as
 // `m, err := hw.Measure(ctx, e)` in a loop body, leaves its names undefined
 // (yaegi v0.16.1: "undefined: m"), while inside a function it works; and a
@@ -414,7 +414,8 @@ func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
 		lineAt := func(o int) int { return c.line + strings.Count(c.src[:o], "\n") }
 		start := 0
 		for _, st := range body.List {
-			if !needsFunction(st) {
+			first, second, redefines := redefinition(fset, st, off, c.src)
+			if !redefines && !needsFunction(st) {
 				continue
 			}
 			b := fset.Position(st.Pos()).Offset - off
@@ -422,10 +423,14 @@ func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
 			if strings.TrimSpace(c.src[start:b]) != "" {
 				out = append(out, chunk{src: c.src[start:b], line: lineAt(start), ints: ints})
 			}
-			name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
-			out = append(out,
-				chunk{decl: true, src: "func " + name + "() { " + c.src[b:e] + " }", line: lineAt(b), ints: ints},
-				chunk{src: name + "()", line: lineAt(e), call: true})
+			if redefines {
+				out = append(out, chunk{src: first, line: lineAt(b), ints: ints}, chunk{src: second, line: lineAt(b), ints: ints})
+			} else {
+				name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
+				out = append(out,
+					chunk{decl: true, src: "func " + name + "() { " + c.src[b:e] + " }", line: lineAt(b), ints: ints},
+					chunk{src: name + "()", line: lineAt(e), call: true})
+			}
 			start = e
 		}
 		switch {
@@ -436,6 +441,64 @@ func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
 		}
 	}
 	return out
+}
+
+// redefinition works around another interpreter bug: at top level,
+// `x := x + 1` or `a, b := f(a)` with an x or a that already exists
+// re-creates the variable as zero before the right-hand side is evaluated
+// (yaegi v0.16.1 gives 1, not 2, after x := 1), silently — also when the
+// right-hand side is evaluated earlier in the same interpreter call. Such a
+// statement is split into two chunks, `T1, T2 := <right-hand side>` and
+// `a, b := T1, T2`, with fresh names. It returns their sources, or ok false
+// when st is not such a statement.
+func redefinition(fset *token.FileSet, st ast.Stmt, off int, src string) (first, second string, ok bool) {
+	as, isAssign := st.(*ast.AssignStmt)
+	if !isAssign || as.Tok != token.DEFINE || !rhsMentions(as) {
+		return "", "", false
+	}
+	temps := make([]string, len(as.Lhs))
+	for k := range temps {
+		temps[k] = fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+	}
+	lhs := src[fset.Position(as.Lhs[0].Pos()).Offset-off : fset.Position(as.Lhs[len(as.Lhs)-1].End()).Offset-off]
+	rhs := src[fset.Position(as.Rhs[0].Pos()).Offset-off : fset.Position(as.Rhs[len(as.Rhs)-1].End()).Offset-off]
+	list := strings.Join(temps, ", ")
+	return list + " := " + rhs, lhs + " := " + list, true
+}
+
+// tempPrefix starts the names of redefineEdits' temporaries.
+const tempPrefix = "_portlabTmp"
+
+// rhsMentions reports whether the right-hand side of a definition uses a
+// name it defines.
+func rhsMentions(as *ast.AssignStmt) bool {
+	names := map[string]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	found := false
+	for _, r := range as.Rhs {
+		ast.Inspect(r, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				ast.Inspect(n.X, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && names[id.Name] {
+						found = true
+					}
+					return !found
+				})
+				return false // n.Sel is a field or method name
+			case *ast.Ident:
+				if names[n.Name] {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // needsFunction reports whether a top-level statement must run inside a

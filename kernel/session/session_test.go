@@ -305,3 +305,20 @@ fmt.Println("end")`)
 		t.Errorf("error %q, want line 3", msg)
 	}
 }
+
+// TestRedefinitionUsesOldValue covers the interpreter bug worked around by
+// redefineEdits: a top-level := that redefines a name its right-hand side
+// uses must see the old value.
+func TestRedefinitionUsesOldValue(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "x := 1\nfunc f(v int) (int, int) { return v + 1, v + 2 }")
+	if r, _ := run(t, s, "x := x + 1\nx"); value(r) != "2" {
+		t.Errorf("x := x + 1 gave %s, want 2", value(r))
+	}
+	if r, _ := run(t, s, "x, y := f(x)\n[]int{x, y}"); value(r) != "[3 4]" {
+		t.Errorf("x, y := f(x) gave %s, want [3 4]", value(r))
+	}
+	if r, _ := run(t, s, "type P struct{ x int }\np := P{7}\nz := p.x + x\nz"); value(r) != "10" {
+		t.Errorf("field named like a variable: %s, want 10", value(r))
+	}
+}
