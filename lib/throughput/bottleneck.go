@@ -95,6 +95,9 @@ type Model struct {
 	// fast, for a mapping with at most 16 ports and 255 kinds, are the µops
 	// for the fast path of small.go.
 	fast []fastUop
+	// sub, for a mapping with at most 11 ports on a CPU with AVX2, are the
+	// subset tables of subsets.go.
+	sub *subsetTables
 }
 
 // fastUop is a µop of a Model for the fast path: its ports, its kind and
@@ -145,6 +148,7 @@ func NewModel(m *portmap.Mapping) *Model {
 			}
 		}
 	}
+	md.sub = newSubsetTables(md)
 	return md
 }
 
@@ -217,6 +221,11 @@ func (md *Model) Evaluate(terms []portmap.Term) Result {
 // bound returns the port bound of an experiment, num µops on the den ports
 // bp, and its numbers of instructions and µops.
 func (md *Model) bound(terms []portmap.Term) (num int64, den int, bp portmap.PortSet, ninsn, nuops int64) {
+	if md.sub != nil && (md.fast == nil || !md.sub.few(terms)) {
+		if num, den, bp, ninsn, nuops, ok := md.sub.bound(md, terms); ok {
+			return num, den, bp, ninsn, nuops
+		}
+	}
 	if md.fast != nil {
 		var ks kinds
 		if ninsn, ok := md.gather(&ks, terms); ok {

@@ -1,0 +1,177 @@
+//go:build amd64
+
+package throughput
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// subsetVariant is a kernel of subsets_amd64.s with its layout.
+type subsetVariant struct {
+	name     string
+	w        int
+	unrolled bool
+	ok       bool // the CPU runs it
+}
+
+func subsetVariants() []subsetVariant {
+	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
+	return []subsetVariant{
+		{"AVX2 loop", 32, false, cpu.X86.HasAVX2},
+		{"AVX-512 loop", 64, false, avx512},
+		{"AVX-512 unrolled", 64, true, avx512},
+	}
+}
+
+// checkSubsetBound compares the subset tables' bound of e with the brute
+// force over all port sets and returns whether the tables took it.
+func checkSubsetBound(t *testing.T, what string, m *portmap.Mapping, st *subsetTables, e portmap.Experiment) bool {
+	t.Helper()
+	md := NewModel(m)
+	x, err := md.Index(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	num, den, bp, ninsn, nuops, ok := st.bound(md, x.Terms)
+	massMap, err := m.UopMass(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var masks []portmap.PortSet
+	var mass []int64
+	var total int64
+	for mk, w := range massMap {
+		masks, mass = append(masks, mk), append(mass, w)
+		total += w
+	}
+	if !ok {
+		if total <= maxSubsetMass && e.Len() <= maxSubsetTerms {
+			t.Fatalf("%s: %v (%d µops, %d instructions) not taken", what, e, total, e.Len())
+		}
+		return false
+	}
+	bn, bd, bb := bruteForce(masks, mass, m.NumPorts())
+	if bn*int64(den) != num*int64(bd) || bb != bp || (num > 0 && den != bp.Len()) {
+		t.Fatalf("%s: %v: subset tables %d/%d on %v, brute force %d/%d on %v\n%v", what, e, num, den, bp, bn, bd, bb, m)
+	}
+	if ninsn != int64(e.Len()) || nuops != total {
+		t.Fatalf("%s: %v: %d instructions and %d µops, want %d and %d", what, e, ninsn, nuops, e.Len(), total)
+	}
+	return true
+}
+
+// TestSubsetKernels checks every kernel the CPU runs, on every port count
+// it takes, against the brute force over all port sets: random three-level
+// mappings and experiments, a mapping where every port set ties, µop-less
+// instructions, and experiments too large for bytes (which must be left to
+// the other methods).
+func TestSubsetKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	perPorts := 300
+	if testing.Short() {
+		perPorts = 60
+	}
+	ran := 0
+	for _, v := range subsetVariants() {
+		if !v.ok {
+			t.Logf("%s: not supported by this CPU", v.name)
+			continue
+		}
+		ran++
+		for n := 1; n <= maxSubsetPorts; n++ {
+			if v.unrolled && n > maxUnrolled {
+				continue
+			}
+			l := newSubsetLayoutOf(n, v.w, v.unrolled)
+			taken := 0
+			for c := 0; c < perPorts; c++ {
+				m, _ := randomCase(r, n, 1+r.IntN(20), 1)
+				names := m.Instructions()
+				counts := map[string]int{}
+				for range 1 + r.IntN(12) {
+					counts[names[r.IntN(len(names))]] += 1 + r.IntN(2)
+				}
+				e, err := portmap.ExperimentOf(counts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if checkSubsetBound(t, v.name, m, newSubsetTablesFor(NewModel(m), l), e) {
+					taken++
+				}
+			}
+			if taken < perPorts/2 {
+				t.Fatalf("%s, %d ports: only %d of %d experiments on the subset tables", v.name, n, taken, perPorts)
+			}
+
+			// Every port set ties: one µop on each port.
+			ports := make([]string, n)
+			uops := make([]portmap.Uop, n)
+			for k := range ports {
+				ports[k] = string(rune('a' + k))
+				uops[k] = portmap.Uop{Ports: portmap.PortSet(1) << k, Count: 1}
+			}
+			tie := portmap.MustMapping("tie", ports...)
+			if err := tie.Set("spread", uops...); err != nil {
+				t.Fatal(err)
+			}
+			if err := tie.Set("nop"); err != nil {
+				t.Fatal(err)
+			}
+			if err := tie.Set("huge", portmap.Uop{Ports: 1, Count: 200}); err != nil {
+				t.Fatal(err)
+			}
+			st := newSubsetTablesFor(NewModel(tie), l)
+			for _, e := range []portmap.Experiment{
+				portmap.NewExperiment("spread"),
+				portmap.NewExperiment("spread", "spread", "nop"),
+				portmap.NewExperiment("nop"),
+				portmap.NewExperiment("huge"),
+			} {
+				if !checkSubsetBound(t, v.name, tie, st, e) {
+					t.Fatalf("%s: %v not taken", v.name, e)
+				}
+			}
+			if checkSubsetBound(t, v.name, tie, st, portmap.NewExperiment("huge", "huge")) {
+				t.Fatalf("%s: 400 µops taken in bytes", v.name)
+			}
+		}
+	}
+	if ran == 0 {
+		t.Skip("no subset kernel runs on this CPU")
+	}
+}
+
+// TestSubsetKernelsGenerated checks that subsets_amd64.s and
+// subsets_kernels_amd64.go are what internal/gensubsets writes.
+func TestSubsetKernelsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("go", "run", "./internal/gensubsets", "-dir", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gensubsets: %v\n%s", err, out)
+	}
+	for _, f := range []string{"subsets_amd64.s", "subsets_kernels_amd64.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate in lib/throughput", f)
+		}
+	}
+}
