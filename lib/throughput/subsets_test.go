@@ -175,3 +175,76 @@ func TestSubsetKernelsGenerated(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSubsetBound checks Model.Evaluate, which takes the subset tables for
+// most experiments on at most 11 ports, against the brute force on
+// mappings and experiments decoded from the fuzzer's bytes: the first byte
+// gives the number of ports, then every three bytes a µop (port set, count,
+// and whether it starts a new instruction), and the last bytes the
+// experiment's instructions.
+func FuzzSubsetBound(f *testing.F) {
+	f.Add([]byte{10, 0x03, 1, 1, 0x0c, 2, 0, 0x30, 1, 1, 0xc1, 3, 1, 0, 1, 1, 2, 2})
+	f.Add([]byte{4, 0x01, 1, 1, 0x02, 1, 0, 0x04, 1, 0, 0x08, 1, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{11, 0xff, 7, 1, 0x0f, 9, 1, 0xf0, 9, 1, 0, 1, 2, 1, 2, 0, 0, 1, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 5 {
+			return
+		}
+		n := 1 + int(data[0])%maxSubsetPorts
+		data = data[1:]
+		nu := min(len(data)/3, 24)
+		ports := make([]string, n)
+		for k := range ports {
+			ports[k] = string(rune('a' + k))
+		}
+		m := portmap.MustMapping("fuzz", ports...)
+		var uops []portmap.Uop
+		var names []string
+		flush := func() {
+			name := string(rune('A' + len(names)))
+			if err := m.Set(name, uops...); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+			uops = nil
+		}
+		all := uint64(1)<<n - 1
+		for j := 0; j < nu; j++ {
+			b := data[3*j : 3*j+3]
+			if b[2]&1 == 1 && j > 0 {
+				flush()
+			}
+			s := (uint64(b[0]) | uint64(b[1]&0x70)<<4) & all
+			if s == 0 {
+				continue // an instruction may have no µops
+			}
+			uops = append(uops, portmap.Uop{Ports: portmap.PortSet(s), Count: 1 + int(b[1]&15)})
+		}
+		flush()
+		var list []string
+		for _, b := range data[3*nu:] {
+			list = append(list, names[int(b)%len(names)])
+		}
+		if len(list) == 0 {
+			list = names
+		}
+		e := portmap.NewExperiment(list...)
+		res, err := Bottleneck(m, e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		massMap, err := m.UopMass(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var masks []portmap.PortSet
+		var mass []int64
+		for mk, w := range massMap {
+			masks, mass = append(masks, mk), append(mass, w)
+		}
+		bn, bd, bp := bruteForce(masks, mass, n)
+		if bn*int64(res.Den) != res.Num*int64(bd) || bp != res.Bottleneck {
+			t.Fatalf("%v: got %d/%d on %v, brute force %d/%d on %v\n%v", e, res.Num, res.Den, res.Bottleneck, bn, bd, bp, m)
+		}
+	})
+}
