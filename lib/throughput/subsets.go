@@ -126,18 +126,7 @@ func newSubsetTablesFor(md *Model, l *subsetLayout) *subsetTables {
 // build makes the table of instruction i.
 func (st *subsetTables) build(md *Model, i int32) *byte {
 	t := make([]byte, len(st.order))
-	for j, q := range st.order {
-		if q == 0 {
-			continue
-		}
-		var w int64
-		for k := md.off[i]; k < md.off[i+1]; k++ {
-			if md.umask[k]&^portmap.PortSet(q) == 0 {
-				w += md.ucount[k]
-			}
-		}
-		t[j] = byte(w)
-	}
+	st.fill(t, md.umask[md.off[i]:md.off[i+1]], md.ucount[md.off[i]:md.off[i+1]])
 	p := &st.insn[i].tab
 	p.CompareAndSwap(nil, &t[0])
 	return p.Load()
@@ -176,14 +165,38 @@ func (st *subsetTables) bound(md *Model, terms []portmap.Term) (num int64, den i
 			ns++
 		}
 	}
+	num, den, bp = st.boundOf(unsafe.Pointer(&srcs[0]), ns, nuops)
+	return num, den, bp, ninsn, nuops, true
+}
+
+// boundOf returns the port bound of the sum of the ns tables at srcs (an
+// array of *byte) with nuops ≤ maxSubsetMass µops in all: num µops on the den
+// ports bp.
+func (l *subsetLayout) boundOf(srcs unsafe.Pointer, ns int, nuops int64) (num int64, den int, bp portmap.PortSet) {
 	if nuops == 0 {
-		return 0, 1, 0, ninsn, 0, true
+		return 0, 1, 0
 	}
-	best, q := st.scan(unsafe.Pointer(&srcs[0]), ns)
+	best, q := l.scan(srcs, ns)
 	// best is the ratio in units of 1/lcm(1..n) (< 255·27720), and the
 	// union q of the maximizers is one: its mass is the ratio times its
 	// size.
 	den = bits.OnesCount64(q)
-	num = int64(uint32(best) * uint32(den) / uint32(lcmTable[st.n]))
-	return num, den, portmap.PortSet(q), ninsn, nuops, true
+	num = int64(uint32(best) * uint32(den) / uint32(lcmTable[l.n]))
+	return num, den, portmap.PortSet(q)
+}
+
+// fill writes the table of count[k] µops on masks[k] into t.
+func (l *subsetLayout) fill(t []byte, masks []portmap.PortSet, counts []int64) {
+	for j, q := range l.order {
+		var w int64
+		for k, mk := range masks {
+			if mk&^portmap.PortSet(q) == 0 {
+				w += counts[k]
+			}
+		}
+		if q == 0 {
+			w = 0
+		}
+		t[j] = byte(w)
+	}
 }
