@@ -30,10 +30,8 @@ import (
 // five µops, which the enumeration of small.go evaluates faster.
 //
 // The kernels are generated (internal/gensubsets): loop kernels for any
-// layout with AVX2 and AVX-512BW, and for 1 to 10 ports with AVX-512BW
-// kernels unrolled for the port count, which keep all sums in registers and
-// find the groups' maxima, the best ratio and the bottleneck without
-// storing the sums.
+// layout, and for 1 to 10 ports kernels unrolled for the port count, with
+// AVX2 and with AVX-512BW; the AVX-512 ones keep all sums in registers.
 
 const (
 	// maxSubsetPorts bounds the ports of a mapping for subset tables.
@@ -61,7 +59,7 @@ type subsetLayout struct {
 }
 
 func newSubsetLayout(n, w int) *subsetLayout {
-	return newSubsetLayoutOf(n, w, w == 64 && n <= maxUnrolled)
+	return newSubsetLayoutOf(n, w, n <= maxUnrolled)
 }
 
 // newSubsetLayoutOf returns the layout for n ports in vectors of w bytes,

@@ -1,6 +1,7 @@
 package throughput
 
 import (
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -9,10 +10,15 @@ import (
 //go:generate go run ./internal/gensubsets
 
 // subsetWidth is the vector width of subset tables on this CPU: 64 bytes
-// with AVX-512BW, 32 with AVX2, 0 (no subset tables) otherwise.
+// with AVX-512BW, 32 with AVX2, 0 (no subset tables) otherwise. The
+// environment variable PORTLAB_SIMD=avx2 keeps to AVX2 and PORTLAB_SIMD=off
+// turns the tables off (to compare the methods on one machine).
 var subsetWidth = func() int {
+	simd := os.Getenv("PORTLAB_SIMD")
 	switch {
-	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW:
+	case simd == "off":
+		return 0
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && simd != "avx2":
 		return 64
 	case cpu.X86.HasAVX2:
 		return 32
@@ -29,7 +35,7 @@ func (l *subsetLayout) scan(srcs unsafe.Pointer, nsrc int) (best int64, q uint64
 	div := &lcmDiv[l.n][1]
 	switch {
 	case l.unrolled:
-		return scanUnrolled(l.n, srcs, nsrc, &l.order[0])
+		return scanUnrolled(l.w, l.n, srcs, nsrc, &l.order[0])
 	case l.w == 64:
 		return subsetScan64(srcs, nsrc, l.nvec, &l.ends[0], l.n, div, &l.order[0])
 	}

@@ -463,6 +463,107 @@ DATA subsetDiv1<>+56(SB)/4, $1
 DATA subsetDiv1<>+60(SB)/4, $1
 GLOBL subsetDiv1<>(SB), RODATA|NOPTR, $64
 
+// func subsetScan32n1(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n1(SB), 0, $64-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+
+	// The largest sum of each group in Y0-Y0.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n1<>+0(SB), Y1
+	VPAND 0(BX), Y1, Y1
+	VPMAXUB Y1, Y0, Y0
+	VPUNPCKHBW Y0, Y0, Y1
+	VPUNPCKLBW Y0, Y0, Y0
+	VPMAXUB Y1, Y0, Y0
+	VPUNPCKHWD Y0, Y0, Y1
+	VPUNPCKLWD Y0, Y0, Y0
+	VPMAXUB Y1, Y0, Y0
+	VPUNPCKHDQ Y0, Y0, Y1
+	VPUNPCKLDQ Y0, Y0, Y0
+	VPMAXUB Y1, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y1
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXUB X1, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv1<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv1<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n1).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n1<>+0(SB)/8, $0x00000000000000ff
+DATA subsetMask32n1<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n1<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n1<>+24(SB)/8, $0x0000000000000000
+GLOBL subsetMask32n1<>(SB), RODATA|NOPTR, $32
+
 // func subsetScan64n2(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
 // Sums in Z31-Z31.
@@ -587,6 +688,127 @@ DATA subsetDiv2<>+52(SB)/4, $1
 DATA subsetDiv2<>+56(SB)/4, $2
 DATA subsetDiv2<>+60(SB)/4, $1
 GLOBL subsetDiv2<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n2(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n2(SB), 0, $64-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+
+	// The largest sum of each group in Y0-Y1.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n2<>+0(SB), Y2
+	VPAND 0(BX), Y2, Y2
+	VPMAXUB Y2, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n2<>+32(SB), Y2
+	VPAND 0(BX), Y2, Y2
+	VPMAXUB Y2, Y1, Y1
+	VPUNPCKHBW Y1, Y0, Y2
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y2, Y0, Y0
+	VPUNPCKHWD Y0, Y0, Y2
+	VPUNPCKLWD Y0, Y0, Y0
+	VPMAXUB Y2, Y0, Y0
+	VPUNPCKHDQ Y0, Y0, Y2
+	VPUNPCKLDQ Y0, Y0, Y0
+	VPMAXUB Y2, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y2
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X2
+	VPMAXUB X2, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv2<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv2<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n2).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $4, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $3, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n2<>+0(SB)/8, $0x000000000000ffff
+DATA subsetMask32n2<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n2<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n2<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n2<>+32(SB)/8, $0x0000000000ff0000
+DATA subsetMask32n2<>+40(SB)/8, $0x0000000000000000
+DATA subsetMask32n2<>+48(SB)/8, $0x0000000000000000
+DATA subsetMask32n2<>+56(SB)/8, $0x0000000000000000
+GLOBL subsetMask32n2<>(SB), RODATA|NOPTR, $64
 
 // func subsetScan64n3(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -733,6 +955,150 @@ DATA subsetDiv3<>+52(SB)/4, $3
 DATA subsetDiv3<>+56(SB)/4, $2
 DATA subsetDiv3<>+60(SB)/4, $2
 GLOBL subsetDiv3<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n3(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n3(SB), 0, $64-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+
+	// The largest sum of each group in Y0-Y2.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n3<>+0(SB), Y3
+	VPAND 0(BX), Y3, Y3
+	VPMAXUB Y3, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n3<>+32(SB), Y3
+	VPAND 0(BX), Y3, Y3
+	VPMAXUB Y3, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n3<>+64(SB), Y3
+	VPAND 0(BX), Y3, Y3
+	VPMAXUB Y3, Y2, Y2
+	VPUNPCKHBW Y1, Y0, Y3
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y3, Y0, Y0
+	VPUNPCKHBW Y2, Y2, Y3
+	VPUNPCKLBW Y2, Y2, Y2
+	VPMAXUB Y3, Y2, Y2
+	VPUNPCKHWD Y2, Y0, Y3
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y3, Y0, Y0
+	VPUNPCKHDQ Y0, Y0, Y3
+	VPUNPCKLDQ Y0, Y0, Y0
+	VPMAXUB Y3, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y3
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y3, Y0, Y0
+	VEXTRACTI128 $1, Y0, X3
+	VPMAXUB X3, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv3<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv3<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n3).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $64, R13
+	JNZ  vector0
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $56, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $7, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n3<>+0(SB)/8, $0x0000000000ffffff
+DATA subsetMask32n3<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+32(SB)/8, $0x0000ffffff000000
+DATA subsetMask32n3<>+40(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+48(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+56(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+64(SB)/8, $0x00ff000000000000
+DATA subsetMask32n3<>+72(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+80(SB)/8, $0x0000000000000000
+DATA subsetMask32n3<>+88(SB)/8, $0x0000000000000000
+GLOBL subsetMask32n3<>(SB), RODATA|NOPTR, $96
 
 // func subsetScan64n4(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -897,6 +1263,170 @@ DATA subsetDiv4<>+52(SB)/4, $6
 DATA subsetDiv4<>+56(SB)/4, $4
 DATA subsetDiv4<>+60(SB)/4, $3
 GLOBL subsetDiv4<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n4(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n4(SB), 0, $64-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+
+	// The largest sum of each group in Y0-Y3.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n4<>+0(SB), Y4
+	VPAND 0(BX), Y4, Y4
+	VPMAXUB Y4, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n4<>+32(SB), Y4
+	VPAND 0(BX), Y4, Y4
+	VPMAXUB Y4, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n4<>+64(SB), Y4
+	VPAND 0(BX), Y4, Y4
+	VPMAXUB Y4, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n4<>+96(SB), Y4
+	VPAND 0(BX), Y4, Y4
+	VPMAXUB Y4, Y3, Y3
+	VPUNPCKHBW Y1, Y0, Y4
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y4
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y4, Y2, Y2
+	VPUNPCKHWD Y2, Y0, Y4
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VPUNPCKHDQ Y0, Y0, Y4
+	VPUNPCKLDQ Y0, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y4
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VEXTRACTI128 $1, Y0, X4
+	VPMAXUB X4, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv4<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv4<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n4).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $16384, R13
+	JNZ  vector0
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $15360, R13
+	JNZ  vector0
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1008, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $15, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n4<>+0(SB)/8, $0x00000000ffffffff
+DATA subsetMask32n4<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+32(SB)/8, $0xffffffff00000000
+DATA subsetMask32n4<>+40(SB)/8, $0x000000000000ffff
+DATA subsetMask32n4<>+48(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+56(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+64(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+72(SB)/8, $0x0000ffffffff0000
+DATA subsetMask32n4<>+80(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+88(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+96(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+104(SB)/8, $0x00ff000000000000
+DATA subsetMask32n4<>+112(SB)/8, $0x0000000000000000
+DATA subsetMask32n4<>+120(SB)/8, $0x0000000000000000
+GLOBL subsetMask32n4<>(SB), RODATA|NOPTR, $128
 
 // func subsetScan64n5(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -1085,6 +1615,196 @@ DATA subsetDiv5<>+52(SB)/4, $12
 DATA subsetDiv5<>+56(SB)/4, $12
 DATA subsetDiv5<>+60(SB)/4, $12
 GLOBL subsetDiv5<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n5(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n5(SB), 0, $64-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+
+	// The largest sum of each group in Y0-Y4.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n5<>+0(SB), Y5
+	VPAND 0(BX), Y5, Y5
+	VPMAXUB Y5, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n5<>+32(SB), Y5
+	VPAND 0(BX), Y5, Y5
+	VPMAXUB Y5, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n5<>+64(SB), Y5
+	VPAND 0(BX), Y5, Y5
+	VPMAXUB Y5, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n5<>+96(SB), Y5
+	VPAND 0(BX), Y5, Y5
+	VPMAXUB Y5, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n5<>+128(SB), Y5
+	VPAND 0(BX), Y5, Y5
+	VPMAXUB Y5, Y4, Y4
+	VPUNPCKHBW Y1, Y0, Y5
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y5
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y5, Y2, Y2
+	VPUNPCKHBW Y4, Y4, Y5
+	VPUNPCKLBW Y4, Y4, Y4
+	VPMAXUB Y5, Y4, Y4
+	VPUNPCKHWD Y2, Y0, Y5
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VPUNPCKHWD Y4, Y4, Y5
+	VPUNPCKLWD Y4, Y4, Y4
+	VPMAXUB Y5, Y4, Y4
+	VPUNPCKHDQ Y4, Y0, Y5
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y5
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VEXTRACTI128 $1, Y0, X5
+	VPMAXUB X5, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv5<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv5<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n5).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1073741824, R13
+	JNZ  vector0
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1040187392, R13
+	JNZ  vector0
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $33521664, R13
+	JNZ  vector0
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $32736, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $31, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n5<>+0(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n5<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+32(SB)/8, $0xffffff0000000000
+DATA subsetMask32n5<>+40(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n5<>+48(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+56(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+64(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+72(SB)/8, $0xff00000000000000
+DATA subsetMask32n5<>+80(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n5<>+88(SB)/8, $0x00000000000000ff
+DATA subsetMask32n5<>+96(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+104(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+112(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+120(SB)/8, $0x0000ffffffffff00
+DATA subsetMask32n5<>+128(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+136(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+144(SB)/8, $0x0000000000000000
+DATA subsetMask32n5<>+152(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n5<>(SB), RODATA|NOPTR, $160
 
 // func subsetScan64n6(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -1291,6 +2011,235 @@ DATA subsetDiv6<>+52(SB)/4, $10
 DATA subsetDiv6<>+56(SB)/4, $12
 DATA subsetDiv6<>+60(SB)/4, $10
 GLOBL subsetDiv6<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n6(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n6(SB), 0, $96-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	VPADDB 32(AX), Y1, Y1
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+	VMOVDQU Y1, 32(BX)
+
+	// The largest sum of each group in Y0-Y5.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n6<>+0(SB), Y6
+	VPAND 0(BX), Y6, Y6
+	VPMAXUB Y6, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n6<>+32(SB), Y6
+	VPAND 0(BX), Y6, Y6
+	VPMAXUB Y6, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n6<>+64(SB), Y6
+	VPAND 0(BX), Y6, Y6
+	VPMAXUB Y6, Y2, Y2
+	VMOVDQU subsetMask32n6<>+96(SB), Y6
+	VPAND 32(BX), Y6, Y6
+	VPMAXUB Y6, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n6<>+128(SB), Y6
+	VPAND 32(BX), Y6, Y6
+	VPMAXUB Y6, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n6<>+160(SB), Y6
+	VPAND 32(BX), Y6, Y6
+	VPMAXUB Y6, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VMOVDQU subsetMask32n6<>+192(SB), Y6
+	VPAND 32(BX), Y6, Y6
+	VPMAXUB Y6, Y5, Y5
+	VPUNPCKHBW Y1, Y0, Y6
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y6
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y6, Y2, Y2
+	VPUNPCKHBW Y5, Y4, Y6
+	VPUNPCKLBW Y5, Y4, Y4
+	VPMAXUB Y6, Y4, Y4
+	VPUNPCKHWD Y2, Y0, Y6
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VPUNPCKHWD Y4, Y4, Y6
+	VPUNPCKLWD Y4, Y4, Y4
+	VPMAXUB Y6, Y4, Y4
+	VPUNPCKHDQ Y4, Y0, Y6
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y6
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VEXTRACTI128 $1, Y0, X6
+	VPMAXUB X6, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv6<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv6<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n6).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $32, R9
+	JNZ  group6
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group6:
+	VPEXTRB $5, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 32(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1073741824, R13
+	JNZ  vector1
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 32(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $1056964608, R13
+	JNZ  vector1
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 32(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $16776704, R13
+	JNZ  vector1
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $-2097152, R13
+	JNZ  vector0
+	VPCMPEQB 32(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $511, R13
+	JNZ  vector1
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $2097088, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X6
+	VPBROADCASTB X6, Y6
+	VPCMPEQB 0(BX), Y6, Y7
+	VPMOVMSKB Y7, R13
+	ANDL $63, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+vector1:
+	BSFL R13, AX
+	MOVWQZX 64(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n6<>+0(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n6<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+32(SB)/8, $0xffff000000000000
+DATA subsetMask32n6<>+40(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n6<>+48(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n6<>+56(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+64(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+72(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+80(SB)/8, $0xffffff0000000000
+DATA subsetMask32n6<>+88(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n6<>+96(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n6<>+104(SB)/8, $0x00000000000000ff
+DATA subsetMask32n6<>+112(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+120(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+128(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+136(SB)/8, $0xffffffffffffff00
+DATA subsetMask32n6<>+144(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n6<>+152(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+160(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+168(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+176(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+184(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n6<>+192(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+200(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+208(SB)/8, $0x0000000000000000
+DATA subsetMask32n6<>+216(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n6<>(SB), RODATA|NOPTR, $224
 
 // func subsetScan64n7(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -1533,6 +2482,290 @@ DATA subsetDiv7<>+52(SB)/4, $70
 DATA subsetDiv7<>+56(SB)/4, $60
 DATA subsetDiv7<>+60(SB)/4, $60
 GLOBL subsetDiv7<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n7(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n7(SB), 0, $160-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	VPADDB 32(AX), Y1, Y1
+	VPADDB 64(AX), Y2, Y2
+	VPADDB 96(AX), Y3, Y3
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+
+	// The largest sum of each group in Y0-Y6.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n7<>+0(SB), Y7
+	VPAND 0(BX), Y7, Y7
+	VPMAXUB Y7, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n7<>+32(SB), Y7
+	VPAND 0(BX), Y7, Y7
+	VPMAXUB Y7, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n7<>+64(SB), Y7
+	VPAND 0(BX), Y7, Y7
+	VPMAXUB Y7, Y2, Y2
+	VMOVDQU subsetMask32n7<>+96(SB), Y7
+	VPAND 32(BX), Y7, Y7
+	VPMAXUB Y7, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n7<>+128(SB), Y7
+	VPAND 32(BX), Y7, Y7
+	VPMAXUB Y7, Y3, Y3
+	VPMAXUB 64(BX), Y3, Y3
+	VMOVDQU subsetMask32n7<>+160(SB), Y7
+	VPAND 96(BX), Y7, Y7
+	VPMAXUB Y7, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n7<>+192(SB), Y7
+	VPAND 96(BX), Y7, Y7
+	VPMAXUB Y7, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VMOVDQU subsetMask32n7<>+224(SB), Y7
+	VPAND 96(BX), Y7, Y7
+	VPMAXUB Y7, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VMOVDQU subsetMask32n7<>+256(SB), Y7
+	VPAND 96(BX), Y7, Y7
+	VPMAXUB Y7, Y6, Y6
+	VPUNPCKHBW Y1, Y0, Y7
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y7, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y7
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y7, Y2, Y2
+	VPUNPCKHBW Y5, Y4, Y7
+	VPUNPCKLBW Y5, Y4, Y4
+	VPMAXUB Y7, Y4, Y4
+	VPUNPCKHBW Y6, Y6, Y7
+	VPUNPCKLBW Y6, Y6, Y6
+	VPMAXUB Y7, Y6, Y6
+	VPUNPCKHWD Y2, Y0, Y7
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y7, Y0, Y0
+	VPUNPCKHWD Y6, Y4, Y7
+	VPUNPCKLWD Y6, Y4, Y4
+	VPMAXUB Y7, Y4, Y4
+	VPUNPCKHDQ Y4, Y0, Y7
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y7, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y7
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y7, Y0, Y0
+	VEXTRACTI128 $1, Y0, X7
+	VPMAXUB X7, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv7<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv7<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n7).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $64, R9
+	JNZ  group7
+	TESTL $32, R9
+	JNZ  group6
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group7:
+	VPEXTRB $6, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 96(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $1073741824, R13
+	JNZ  vector3
+	JMP  done
+
+group6:
+	VPEXTRB $5, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 96(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $1065353216, R13
+	JNZ  vector3
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 96(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $8388604, R13
+	JNZ  vector3
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 32(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $-2147483648, R13
+	JNZ  vector1
+	VPCMPEQB 64(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	TESTL R13, R13
+	JNZ  vector2
+	VPCMPEQB 96(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $3, R13
+	JNZ  vector3
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 0(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $-268435456, R13
+	JNZ  vector0
+	VPCMPEQB 32(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $2147483647, R13
+	JNZ  vector1
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 0(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $268435328, R13
+	JNZ  vector0
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X7
+	VPBROADCASTB X7, Y7
+	VPCMPEQB 0(BX), Y7, Y8
+	VPMOVMSKB Y8, R13
+	ANDL $127, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+vector1:
+	BSFL R13, AX
+	MOVWQZX 64(DI)(AX*2), R11
+	JMP  done
+
+vector2:
+	BSFL R13, AX
+	MOVWQZX 128(DI)(AX*2), R11
+	JMP  done
+
+vector3:
+	BSFL R13, AX
+	MOVWQZX 192(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n7<>+0(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n7<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+32(SB)/8, $0xff00000000000000
+DATA subsetMask32n7<>+40(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+48(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+56(SB)/8, $0x00000000ffffffff
+DATA subsetMask32n7<>+64(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+72(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+80(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+88(SB)/8, $0xffffffff00000000
+DATA subsetMask32n7<>+96(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+104(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+112(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+120(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n7<>+128(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+136(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+144(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+152(SB)/8, $0xff00000000000000
+DATA subsetMask32n7<>+160(SB)/8, $0x000000000000ffff
+DATA subsetMask32n7<>+168(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+176(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+184(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+192(SB)/8, $0xffffffffffff0000
+DATA subsetMask32n7<>+200(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n7<>+208(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n7<>+216(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+224(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+232(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+240(SB)/8, $0xff00000000000000
+DATA subsetMask32n7<>+248(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n7<>+256(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+264(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+272(SB)/8, $0x0000000000000000
+DATA subsetMask32n7<>+280(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n7<>(SB), RODATA|NOPTR, $288
 
 // func subsetScan64n8(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -1823,6 +3056,380 @@ DATA subsetDiv8<>+52(SB)/4, $140
 DATA subsetDiv8<>+56(SB)/4, $120
 DATA subsetDiv8<>+60(SB)/4, $105
 GLOBL subsetDiv8<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n8(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n8(SB), 0, $288-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	VMOVDQU 128(AX), Y4
+	VMOVDQU 160(AX), Y5
+	VMOVDQU 192(AX), Y6
+	VMOVDQU 224(AX), Y7
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	VPADDB 32(AX), Y1, Y1
+	VPADDB 64(AX), Y2, Y2
+	VPADDB 96(AX), Y3, Y3
+	VPADDB 128(AX), Y4, Y4
+	VPADDB 160(AX), Y5, Y5
+	VPADDB 192(AX), Y6, Y6
+	VPADDB 224(AX), Y7, Y7
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+
+	// The largest sum of each group in Y0-Y7.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n8<>+0(SB), Y8
+	VPAND 0(BX), Y8, Y8
+	VPMAXUB Y8, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n8<>+32(SB), Y8
+	VPAND 0(BX), Y8, Y8
+	VPMAXUB Y8, Y1, Y1
+	VMOVDQU subsetMask32n8<>+64(SB), Y8
+	VPAND 32(BX), Y8, Y8
+	VPMAXUB Y8, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n8<>+96(SB), Y8
+	VPAND 32(BX), Y8, Y8
+	VPMAXUB Y8, Y2, Y2
+	VMOVDQU subsetMask32n8<>+128(SB), Y8
+	VPAND 64(BX), Y8, Y8
+	VPMAXUB Y8, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n8<>+160(SB), Y8
+	VPAND 64(BX), Y8, Y8
+	VPMAXUB Y8, Y3, Y3
+	VPMAXUB 96(BX), Y3, Y3
+	VPMAXUB 128(BX), Y3, Y3
+	VMOVDQU subsetMask32n8<>+192(SB), Y8
+	VPAND 160(BX), Y8, Y8
+	VPMAXUB Y8, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n8<>+224(SB), Y8
+	VPAND 160(BX), Y8, Y8
+	VPMAXUB Y8, Y4, Y4
+	VMOVDQU subsetMask32n8<>+256(SB), Y8
+	VPAND 192(BX), Y8, Y8
+	VPMAXUB Y8, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VMOVDQU subsetMask32n8<>+288(SB), Y8
+	VPAND 192(BX), Y8, Y8
+	VPMAXUB Y8, Y5, Y5
+	VMOVDQU subsetMask32n8<>+320(SB), Y8
+	VPAND 224(BX), Y8, Y8
+	VPMAXUB Y8, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VMOVDQU subsetMask32n8<>+352(SB), Y8
+	VPAND 224(BX), Y8, Y8
+	VPMAXUB Y8, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VMOVDQU subsetMask32n8<>+384(SB), Y8
+	VPAND 224(BX), Y8, Y8
+	VPMAXUB Y8, Y7, Y7
+	VPUNPCKHBW Y1, Y0, Y8
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y8, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y8
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y8, Y2, Y2
+	VPUNPCKHBW Y5, Y4, Y8
+	VPUNPCKLBW Y5, Y4, Y4
+	VPMAXUB Y8, Y4, Y4
+	VPUNPCKHBW Y7, Y6, Y8
+	VPUNPCKLBW Y7, Y6, Y6
+	VPMAXUB Y8, Y6, Y6
+	VPUNPCKHWD Y2, Y0, Y8
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y8, Y0, Y0
+	VPUNPCKHWD Y6, Y4, Y8
+	VPUNPCKLWD Y6, Y4, Y4
+	VPMAXUB Y8, Y4, Y4
+	VPUNPCKHDQ Y4, Y0, Y8
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y8, Y0, Y0
+	VPUNPCKHQDQ Y0, Y0, Y8
+	VPUNPCKLQDQ Y0, Y0, Y0
+	VPMAXUB Y8, Y0, Y0
+	VEXTRACTI128 $1, Y0, X8
+	VPMAXUB X8, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv8<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv8<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n8).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $128, R9
+	JNZ  group8
+	TESTL $64, R9
+	JNZ  group7
+	TESTL $32, R9
+	JNZ  group6
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group8:
+	VPEXTRB $7, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 224(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $1073741824, R13
+	JNZ  vector7
+	JMP  done
+
+group7:
+	VPEXTRB $6, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 224(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $1069547520, R13
+	JNZ  vector7
+	JMP  done
+
+group6:
+	VPEXTRB $5, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 192(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $-67108864, R13
+	JNZ  vector6
+	VPCMPEQB 224(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $4194303, R13
+	JNZ  vector7
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 160(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $-4, R13
+	JNZ  vector5
+	VPCMPEQB 192(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $67108863, R13
+	JNZ  vector6
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 64(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $-268435456, R13
+	JNZ  vector2
+	VPCMPEQB 96(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	TESTL R13, R13
+	JNZ  vector3
+	VPCMPEQB 128(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	TESTL R13, R13
+	JNZ  vector4
+	VPCMPEQB 160(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $3, R13
+	JNZ  vector5
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 32(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $-16, R13
+	JNZ  vector1
+	VPCMPEQB 64(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $268435455, R13
+	JNZ  vector2
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 0(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $-256, R13
+	JNZ  vector0
+	VPCMPEQB 32(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $15, R13
+	JNZ  vector1
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X8
+	VPBROADCASTB X8, Y8
+	VPCMPEQB 0(BX), Y8, Y9
+	VPMOVMSKB Y9, R13
+	ANDL $255, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+vector1:
+	BSFL R13, AX
+	MOVWQZX 64(DI)(AX*2), R11
+	JMP  done
+
+vector2:
+	BSFL R13, AX
+	MOVWQZX 128(DI)(AX*2), R11
+	JMP  done
+
+vector3:
+	BSFL R13, AX
+	MOVWQZX 192(DI)(AX*2), R11
+	JMP  done
+
+vector4:
+	BSFL R13, AX
+	MOVWQZX 256(DI)(AX*2), R11
+	JMP  done
+
+vector5:
+	BSFL R13, AX
+	MOVWQZX 320(DI)(AX*2), R11
+	JMP  done
+
+vector6:
+	BSFL R13, AX
+	MOVWQZX 384(DI)(AX*2), R11
+	JMP  done
+
+vector7:
+	BSFL R13, AX
+	MOVWQZX 448(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n8<>+0(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+8(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+32(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+40(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+48(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+56(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+64(SB)/8, $0x00000000ffffffff
+DATA subsetMask32n8<>+72(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+80(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+88(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+96(SB)/8, $0xffffffff00000000
+DATA subsetMask32n8<>+104(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+112(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+120(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+128(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+136(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+144(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+152(SB)/8, $0x00000000ffffffff
+DATA subsetMask32n8<>+160(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+168(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+176(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+184(SB)/8, $0xffffffff00000000
+DATA subsetMask32n8<>+192(SB)/8, $0x000000000000ffff
+DATA subsetMask32n8<>+200(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+208(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+216(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+224(SB)/8, $0xffffffffffff0000
+DATA subsetMask32n8<>+232(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+240(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+248(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+256(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+264(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+272(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+280(SB)/8, $0x000000000000ffff
+DATA subsetMask32n8<>+288(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+296(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+304(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+312(SB)/8, $0xffffffffffff0000
+DATA subsetMask32n8<>+320(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+328(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n8<>+336(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n8<>+344(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+352(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+360(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+368(SB)/8, $0xffff000000000000
+DATA subsetMask32n8<>+376(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n8<>+384(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+392(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+400(SB)/8, $0x0000000000000000
+DATA subsetMask32n8<>+408(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n8<>(SB), RODATA|NOPTR, $416
 
 // func subsetScan64n9(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -2191,6 +3798,531 @@ DATA subsetDiv9<>+52(SB)/4, $280
 DATA subsetDiv9<>+56(SB)/4, $280
 DATA subsetDiv9<>+60(SB)/4, $280
 GLOBL subsetDiv9<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n9(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n9(SB), 0, $544-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	VMOVDQU 128(AX), Y4
+	VMOVDQU 160(AX), Y5
+	VMOVDQU 192(AX), Y6
+	VMOVDQU 224(AX), Y7
+	VMOVDQU 256(AX), Y8
+	VMOVDQU 288(AX), Y9
+	VMOVDQU 320(AX), Y10
+	VMOVDQU 352(AX), Y11
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	VPADDB 32(AX), Y1, Y1
+	VPADDB 64(AX), Y2, Y2
+	VPADDB 96(AX), Y3, Y3
+	VPADDB 128(AX), Y4, Y4
+	VPADDB 160(AX), Y5, Y5
+	VPADDB 192(AX), Y6, Y6
+	VPADDB 224(AX), Y7, Y7
+	VPADDB 256(AX), Y8, Y8
+	VPADDB 288(AX), Y9, Y9
+	VPADDB 320(AX), Y10, Y10
+	VPADDB 352(AX), Y11, Y11
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VMOVDQU Y8, 256(BX)
+	VMOVDQU Y9, 288(BX)
+	VMOVDQU Y10, 320(BX)
+	VMOVDQU Y11, 352(BX)
+	MOVQ (SI), AX
+	VMOVDQU 384(AX), Y0
+	VMOVDQU 416(AX), Y1
+	VMOVDQU 448(AX), Y2
+	VMOVDQU 480(AX), Y3
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store12
+
+add12:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 384(AX), Y0, Y0
+	VPADDB 416(AX), Y1, Y1
+	VPADDB 448(AX), Y2, Y2
+	VPADDB 480(AX), Y3, Y3
+	INCQ R10
+	CMPQ R10, CX
+	JL   add12
+
+store12:
+	VMOVDQU Y0, 384(BX)
+	VMOVDQU Y1, 416(BX)
+	VMOVDQU Y2, 448(BX)
+	VMOVDQU Y3, 480(BX)
+
+	// The largest sum of each group in Y0-Y8.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n9<>+0(SB), Y9
+	VPAND 0(BX), Y9, Y9
+	VPMAXUB Y9, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n9<>+32(SB), Y9
+	VPAND 0(BX), Y9, Y9
+	VPMAXUB Y9, Y1, Y1
+	VMOVDQU subsetMask32n9<>+64(SB), Y9
+	VPAND 32(BX), Y9, Y9
+	VPMAXUB Y9, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n9<>+96(SB), Y9
+	VPAND 32(BX), Y9, Y9
+	VPMAXUB Y9, Y2, Y2
+	VPMAXUB 64(BX), Y2, Y2
+	VPMAXUB 96(BX), Y2, Y2
+	VMOVDQU subsetMask32n9<>+128(SB), Y9
+	VPAND 128(BX), Y9, Y9
+	VPMAXUB Y9, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n9<>+160(SB), Y9
+	VPAND 128(BX), Y9, Y9
+	VPMAXUB Y9, Y3, Y3
+	VPMAXUB 160(BX), Y3, Y3
+	VPMAXUB 192(BX), Y3, Y3
+	VMOVDQU subsetMask32n9<>+192(SB), Y9
+	VPAND 224(BX), Y9, Y9
+	VPMAXUB Y9, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n9<>+224(SB), Y9
+	VPAND 224(BX), Y9, Y9
+	VPMAXUB Y9, Y4, Y4
+	VPMAXUB 256(BX), Y4, Y4
+	VPMAXUB 288(BX), Y4, Y4
+	VPMAXUB 320(BX), Y4, Y4
+	VMOVDQU subsetMask32n9<>+256(SB), Y9
+	VPAND 352(BX), Y9, Y9
+	VPMAXUB Y9, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VMOVDQU subsetMask32n9<>+288(SB), Y9
+	VPAND 352(BX), Y9, Y9
+	VPMAXUB Y9, Y5, Y5
+	VPMAXUB 384(BX), Y5, Y5
+	VPMAXUB 416(BX), Y5, Y5
+	VMOVDQU subsetMask32n9<>+320(SB), Y9
+	VPAND 448(BX), Y9, Y9
+	VPMAXUB Y9, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VMOVDQU subsetMask32n9<>+352(SB), Y9
+	VPAND 448(BX), Y9, Y9
+	VPMAXUB Y9, Y6, Y6
+	VMOVDQU subsetMask32n9<>+384(SB), Y9
+	VPAND 480(BX), Y9, Y9
+	VPMAXUB Y9, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VMOVDQU subsetMask32n9<>+416(SB), Y9
+	VPAND 480(BX), Y9, Y9
+	VPMAXUB Y9, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VMOVDQU subsetMask32n9<>+448(SB), Y9
+	VPAND 480(BX), Y9, Y9
+	VPMAXUB Y9, Y8, Y8
+	VPUNPCKHBW Y1, Y0, Y9
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y9, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y9
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y9, Y2, Y2
+	VPUNPCKHBW Y5, Y4, Y9
+	VPUNPCKLBW Y5, Y4, Y4
+	VPMAXUB Y9, Y4, Y4
+	VPUNPCKHBW Y7, Y6, Y9
+	VPUNPCKLBW Y7, Y6, Y6
+	VPMAXUB Y9, Y6, Y6
+	VPUNPCKHBW Y8, Y8, Y9
+	VPUNPCKLBW Y8, Y8, Y8
+	VPMAXUB Y9, Y8, Y8
+	VPUNPCKHWD Y2, Y0, Y9
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y9, Y0, Y0
+	VPUNPCKHWD Y6, Y4, Y9
+	VPUNPCKLWD Y6, Y4, Y4
+	VPMAXUB Y9, Y4, Y4
+	VPUNPCKHWD Y8, Y8, Y9
+	VPUNPCKLWD Y8, Y8, Y8
+	VPMAXUB Y9, Y8, Y8
+	VPUNPCKHDQ Y4, Y0, Y9
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y9, Y0, Y0
+	VPUNPCKHDQ Y8, Y8, Y9
+	VPUNPCKLDQ Y8, Y8, Y8
+	VPMAXUB Y9, Y8, Y8
+	VPUNPCKHQDQ Y8, Y0, Y9
+	VPUNPCKLQDQ Y8, Y0, Y0
+	VPMAXUB Y9, Y0, Y0
+	VEXTRACTI128 $1, Y0, X9
+	VPMAXUB X9, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv9<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv9<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n9).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $256, R9
+	JNZ  group9
+	TESTL $128, R9
+	JNZ  group8
+	TESTL $64, R9
+	JNZ  group7
+	TESTL $32, R9
+	JNZ  group6
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group9:
+	VPEXTRB $8, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 480(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $1073741824, R13
+	JNZ  vector15
+	JMP  done
+
+group8:
+	VPEXTRB $7, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 480(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $1071644672, R13
+	JNZ  vector15
+	JMP  done
+
+group7:
+	VPEXTRB $6, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 448(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-131072, R13
+	JNZ  vector14
+	VPCMPEQB 480(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $2097151, R13
+	JNZ  vector15
+	JMP  done
+
+group6:
+	VPEXTRB $5, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 352(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-536870912, R13
+	JNZ  vector11
+	VPCMPEQB 384(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector12
+	VPCMPEQB 416(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector13
+	VPCMPEQB 448(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $131071, R13
+	JNZ  vector14
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 224(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-2147483648, R13
+	JNZ  vector7
+	VPCMPEQB 256(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector8
+	VPCMPEQB 288(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector9
+	VPCMPEQB 320(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector10
+	VPCMPEQB 352(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $536870911, R13
+	JNZ  vector11
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 128(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-2, R13
+	JNZ  vector4
+	VPCMPEQB 160(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector5
+	VPCMPEQB 192(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector6
+	VPCMPEQB 224(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $2147483647, R13
+	JNZ  vector7
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 32(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-8192, R13
+	JNZ  vector1
+	VPCMPEQB 64(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector2
+	VPCMPEQB 96(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	TESTL R13, R13
+	JNZ  vector3
+	VPCMPEQB 128(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $1, R13
+	JNZ  vector4
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 0(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $-512, R13
+	JNZ  vector0
+	VPCMPEQB 32(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $8191, R13
+	JNZ  vector1
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB 0(BX), Y9, Y10
+	VPMOVMSKB Y10, R13
+	ANDL $511, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+vector1:
+	BSFL R13, AX
+	MOVWQZX 64(DI)(AX*2), R11
+	JMP  done
+
+vector2:
+	BSFL R13, AX
+	MOVWQZX 128(DI)(AX*2), R11
+	JMP  done
+
+vector3:
+	BSFL R13, AX
+	MOVWQZX 192(DI)(AX*2), R11
+	JMP  done
+
+vector4:
+	BSFL R13, AX
+	MOVWQZX 256(DI)(AX*2), R11
+	JMP  done
+
+vector5:
+	BSFL R13, AX
+	MOVWQZX 320(DI)(AX*2), R11
+	JMP  done
+
+vector6:
+	BSFL R13, AX
+	MOVWQZX 384(DI)(AX*2), R11
+	JMP  done
+
+vector7:
+	BSFL R13, AX
+	MOVWQZX 448(DI)(AX*2), R11
+	JMP  done
+
+vector8:
+	BSFL R13, AX
+	MOVWQZX 512(DI)(AX*2), R11
+	JMP  done
+
+vector9:
+	BSFL R13, AX
+	MOVWQZX 576(DI)(AX*2), R11
+	JMP  done
+
+vector10:
+	BSFL R13, AX
+	MOVWQZX 640(DI)(AX*2), R11
+	JMP  done
+
+vector11:
+	BSFL R13, AX
+	MOVWQZX 704(DI)(AX*2), R11
+	JMP  done
+
+vector12:
+	BSFL R13, AX
+	MOVWQZX 768(DI)(AX*2), R11
+	JMP  done
+
+vector13:
+	BSFL R13, AX
+	MOVWQZX 832(DI)(AX*2), R11
+	JMP  done
+
+vector14:
+	BSFL R13, AX
+	MOVWQZX 896(DI)(AX*2), R11
+	JMP  done
+
+vector15:
+	BSFL R13, AX
+	MOVWQZX 960(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n9<>+0(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+8(SB)/8, $0x00000000000000ff
+DATA subsetMask32n9<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+32(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+40(SB)/8, $0xffffffffffffff00
+DATA subsetMask32n9<>+48(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+56(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+64(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+72(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n9<>+80(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+88(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+96(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+104(SB)/8, $0xffffff0000000000
+DATA subsetMask32n9<>+112(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+120(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+128(SB)/8, $0x00000000000000ff
+DATA subsetMask32n9<>+136(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+144(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+152(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+160(SB)/8, $0xffffffffffffff00
+DATA subsetMask32n9<>+168(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+176(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+184(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+192(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+200(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+208(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+216(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n9<>+224(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+232(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+240(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+248(SB)/8, $0xff00000000000000
+DATA subsetMask32n9<>+256(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+264(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+272(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+280(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n9<>+288(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+296(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+304(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+312(SB)/8, $0xffffff0000000000
+DATA subsetMask32n9<>+320(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+328(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+336(SB)/8, $0x00000000000000ff
+DATA subsetMask32n9<>+344(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+352(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+360(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+368(SB)/8, $0xffffffffffffff00
+DATA subsetMask32n9<>+376(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+384(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+392(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n9<>+400(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n9<>+408(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+416(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+424(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+432(SB)/8, $0xffffff0000000000
+DATA subsetMask32n9<>+440(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n9<>+448(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+456(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+464(SB)/8, $0x0000000000000000
+DATA subsetMask32n9<>+472(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n9<>(SB), RODATA|NOPTR, $480
 
 // func subsetScan64n10(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
 //
@@ -2676,4 +4808,775 @@ DATA subsetDiv10<>+52(SB)/4, $252
 DATA subsetDiv10<>+56(SB)/4, $280
 DATA subsetDiv10<>+60(SB)/4, $252
 GLOBL subsetDiv10<>(SB), RODATA|NOPTR, $64
+
+// func subsetScan32n10(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+//
+// Frame: the sums, 32-byte aligned.
+TEXT ·subsetScan32n10(SB), 0, $1056-40
+	MOVQ srcs+0(FP), SI
+	MOVQ nsrc+8(FP), CX
+	LEAQ 31(SP), BX
+	ANDQ $-32, BX
+	MOVQ (SI), AX
+	VMOVDQU 0(AX), Y0
+	VMOVDQU 32(AX), Y1
+	VMOVDQU 64(AX), Y2
+	VMOVDQU 96(AX), Y3
+	VMOVDQU 128(AX), Y4
+	VMOVDQU 160(AX), Y5
+	VMOVDQU 192(AX), Y6
+	VMOVDQU 224(AX), Y7
+	VMOVDQU 256(AX), Y8
+	VMOVDQU 288(AX), Y9
+	VMOVDQU 320(AX), Y10
+	VMOVDQU 352(AX), Y11
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store0
+
+add0:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 0(AX), Y0, Y0
+	VPADDB 32(AX), Y1, Y1
+	VPADDB 64(AX), Y2, Y2
+	VPADDB 96(AX), Y3, Y3
+	VPADDB 128(AX), Y4, Y4
+	VPADDB 160(AX), Y5, Y5
+	VPADDB 192(AX), Y6, Y6
+	VPADDB 224(AX), Y7, Y7
+	VPADDB 256(AX), Y8, Y8
+	VPADDB 288(AX), Y9, Y9
+	VPADDB 320(AX), Y10, Y10
+	VPADDB 352(AX), Y11, Y11
+	INCQ R10
+	CMPQ R10, CX
+	JL   add0
+
+store0:
+	VMOVDQU Y0, 0(BX)
+	VMOVDQU Y1, 32(BX)
+	VMOVDQU Y2, 64(BX)
+	VMOVDQU Y3, 96(BX)
+	VMOVDQU Y4, 128(BX)
+	VMOVDQU Y5, 160(BX)
+	VMOVDQU Y6, 192(BX)
+	VMOVDQU Y7, 224(BX)
+	VMOVDQU Y8, 256(BX)
+	VMOVDQU Y9, 288(BX)
+	VMOVDQU Y10, 320(BX)
+	VMOVDQU Y11, 352(BX)
+	MOVQ (SI), AX
+	VMOVDQU 384(AX), Y0
+	VMOVDQU 416(AX), Y1
+	VMOVDQU 448(AX), Y2
+	VMOVDQU 480(AX), Y3
+	VMOVDQU 512(AX), Y4
+	VMOVDQU 544(AX), Y5
+	VMOVDQU 576(AX), Y6
+	VMOVDQU 608(AX), Y7
+	VMOVDQU 640(AX), Y8
+	VMOVDQU 672(AX), Y9
+	VMOVDQU 704(AX), Y10
+	VMOVDQU 736(AX), Y11
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store12
+
+add12:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 384(AX), Y0, Y0
+	VPADDB 416(AX), Y1, Y1
+	VPADDB 448(AX), Y2, Y2
+	VPADDB 480(AX), Y3, Y3
+	VPADDB 512(AX), Y4, Y4
+	VPADDB 544(AX), Y5, Y5
+	VPADDB 576(AX), Y6, Y6
+	VPADDB 608(AX), Y7, Y7
+	VPADDB 640(AX), Y8, Y8
+	VPADDB 672(AX), Y9, Y9
+	VPADDB 704(AX), Y10, Y10
+	VPADDB 736(AX), Y11, Y11
+	INCQ R10
+	CMPQ R10, CX
+	JL   add12
+
+store12:
+	VMOVDQU Y0, 384(BX)
+	VMOVDQU Y1, 416(BX)
+	VMOVDQU Y2, 448(BX)
+	VMOVDQU Y3, 480(BX)
+	VMOVDQU Y4, 512(BX)
+	VMOVDQU Y5, 544(BX)
+	VMOVDQU Y6, 576(BX)
+	VMOVDQU Y7, 608(BX)
+	VMOVDQU Y8, 640(BX)
+	VMOVDQU Y9, 672(BX)
+	VMOVDQU Y10, 704(BX)
+	VMOVDQU Y11, 736(BX)
+	MOVQ (SI), AX
+	VMOVDQU 768(AX), Y0
+	VMOVDQU 800(AX), Y1
+	VMOVDQU 832(AX), Y2
+	VMOVDQU 864(AX), Y3
+	VMOVDQU 896(AX), Y4
+	VMOVDQU 928(AX), Y5
+	VMOVDQU 960(AX), Y6
+	VMOVDQU 992(AX), Y7
+	MOVQ $1, R10
+	CMPQ R10, CX
+	JGE  store24
+
+add24:
+	MOVQ (SI)(R10*8), AX
+	VPADDB 768(AX), Y0, Y0
+	VPADDB 800(AX), Y1, Y1
+	VPADDB 832(AX), Y2, Y2
+	VPADDB 864(AX), Y3, Y3
+	VPADDB 896(AX), Y4, Y4
+	VPADDB 928(AX), Y5, Y5
+	VPADDB 960(AX), Y6, Y6
+	VPADDB 992(AX), Y7, Y7
+	INCQ R10
+	CMPQ R10, CX
+	JL   add24
+
+store24:
+	VMOVDQU Y0, 768(BX)
+	VMOVDQU Y1, 800(BX)
+	VMOVDQU Y2, 832(BX)
+	VMOVDQU Y3, 864(BX)
+	VMOVDQU Y4, 896(BX)
+	VMOVDQU Y5, 928(BX)
+	VMOVDQU Y6, 960(BX)
+	VMOVDQU Y7, 992(BX)
+
+	// The largest sum of each group in Y0-Y9.
+	VPXOR Y0, Y0, Y0
+	VMOVDQU subsetMask32n10<>+0(SB), Y10
+	VPAND 0(BX), Y10, Y10
+	VPMAXUB Y10, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VMOVDQU subsetMask32n10<>+32(SB), Y10
+	VPAND 0(BX), Y10, Y10
+	VPMAXUB Y10, Y1, Y1
+	VMOVDQU subsetMask32n10<>+64(SB), Y10
+	VPAND 32(BX), Y10, Y10
+	VPMAXUB Y10, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VMOVDQU subsetMask32n10<>+96(SB), Y10
+	VPAND 32(BX), Y10, Y10
+	VPMAXUB Y10, Y2, Y2
+	VPMAXUB 64(BX), Y2, Y2
+	VPMAXUB 96(BX), Y2, Y2
+	VPMAXUB 128(BX), Y2, Y2
+	VMOVDQU subsetMask32n10<>+128(SB), Y10
+	VPAND 160(BX), Y10, Y10
+	VPMAXUB Y10, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VMOVDQU subsetMask32n10<>+160(SB), Y10
+	VPAND 160(BX), Y10, Y10
+	VPMAXUB Y10, Y3, Y3
+	VPMAXUB 192(BX), Y3, Y3
+	VPMAXUB 224(BX), Y3, Y3
+	VPMAXUB 256(BX), Y3, Y3
+	VPMAXUB 288(BX), Y3, Y3
+	VPMAXUB 320(BX), Y3, Y3
+	VPMAXUB 352(BX), Y3, Y3
+	VMOVDQU subsetMask32n10<>+192(SB), Y10
+	VPAND 384(BX), Y10, Y10
+	VPMAXUB Y10, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VMOVDQU subsetMask32n10<>+224(SB), Y10
+	VPAND 384(BX), Y10, Y10
+	VPMAXUB Y10, Y4, Y4
+	VPMAXUB 416(BX), Y4, Y4
+	VPMAXUB 448(BX), Y4, Y4
+	VPMAXUB 480(BX), Y4, Y4
+	VPMAXUB 512(BX), Y4, Y4
+	VPMAXUB 544(BX), Y4, Y4
+	VPMAXUB 576(BX), Y4, Y4
+	VMOVDQU subsetMask32n10<>+256(SB), Y10
+	VPAND 608(BX), Y10, Y10
+	VPMAXUB Y10, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VMOVDQU subsetMask32n10<>+288(SB), Y10
+	VPAND 608(BX), Y10, Y10
+	VPMAXUB Y10, Y5, Y5
+	VPMAXUB 640(BX), Y5, Y5
+	VPMAXUB 672(BX), Y5, Y5
+	VPMAXUB 704(BX), Y5, Y5
+	VPMAXUB 736(BX), Y5, Y5
+	VPMAXUB 768(BX), Y5, Y5
+	VPMAXUB 800(BX), Y5, Y5
+	VMOVDQU subsetMask32n10<>+320(SB), Y10
+	VPAND 832(BX), Y10, Y10
+	VPMAXUB Y10, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VMOVDQU subsetMask32n10<>+352(SB), Y10
+	VPAND 832(BX), Y10, Y10
+	VPMAXUB Y10, Y6, Y6
+	VPMAXUB 864(BX), Y6, Y6
+	VPMAXUB 896(BX), Y6, Y6
+	VPMAXUB 928(BX), Y6, Y6
+	VMOVDQU subsetMask32n10<>+384(SB), Y10
+	VPAND 960(BX), Y10, Y10
+	VPMAXUB Y10, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VMOVDQU subsetMask32n10<>+416(SB), Y10
+	VPAND 960(BX), Y10, Y10
+	VPMAXUB Y10, Y7, Y7
+	VMOVDQU subsetMask32n10<>+448(SB), Y10
+	VPAND 992(BX), Y10, Y10
+	VPMAXUB Y10, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VMOVDQU subsetMask32n10<>+480(SB), Y10
+	VPAND 992(BX), Y10, Y10
+	VPMAXUB Y10, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VMOVDQU subsetMask32n10<>+512(SB), Y10
+	VPAND 992(BX), Y10, Y10
+	VPMAXUB Y10, Y9, Y9
+	VPUNPCKHBW Y1, Y0, Y10
+	VPUNPCKLBW Y1, Y0, Y0
+	VPMAXUB Y10, Y0, Y0
+	VPUNPCKHBW Y3, Y2, Y10
+	VPUNPCKLBW Y3, Y2, Y2
+	VPMAXUB Y10, Y2, Y2
+	VPUNPCKHBW Y5, Y4, Y10
+	VPUNPCKLBW Y5, Y4, Y4
+	VPMAXUB Y10, Y4, Y4
+	VPUNPCKHBW Y7, Y6, Y10
+	VPUNPCKLBW Y7, Y6, Y6
+	VPMAXUB Y10, Y6, Y6
+	VPUNPCKHBW Y9, Y8, Y10
+	VPUNPCKLBW Y9, Y8, Y8
+	VPMAXUB Y10, Y8, Y8
+	VPUNPCKHWD Y2, Y0, Y10
+	VPUNPCKLWD Y2, Y0, Y0
+	VPMAXUB Y10, Y0, Y0
+	VPUNPCKHWD Y6, Y4, Y10
+	VPUNPCKLWD Y6, Y4, Y4
+	VPMAXUB Y10, Y4, Y4
+	VPUNPCKHWD Y8, Y8, Y10
+	VPUNPCKLWD Y8, Y8, Y8
+	VPMAXUB Y10, Y8, Y8
+	VPUNPCKHDQ Y4, Y0, Y10
+	VPUNPCKLDQ Y4, Y0, Y0
+	VPMAXUB Y10, Y0, Y0
+	VPUNPCKHDQ Y8, Y8, Y10
+	VPUNPCKLDQ Y8, Y8, Y8
+	VPMAXUB Y10, Y8, Y8
+	VPUNPCKHQDQ Y8, Y0, Y10
+	VPUNPCKLQDQ Y8, Y0, Y0
+	VPMAXUB Y10, Y0, Y0
+	VEXTRACTI128 $1, Y0, X10
+	VPMAXUB X10, X0, X0
+
+	// The ratios gmax·div of the 16 bytes of X0, as double words in Y1
+	// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3
+	// and in DX; the bytes that reach it in R9.
+	VPMOVZXBD X0, Y1
+	VPSRLDQ $8, X0, X2
+	VPMOVZXBD X2, Y2
+	VPMULLD subsetDiv10<>+0(SB), Y1, Y1
+	VPMULLD subsetDiv10<>+32(SB), Y2, Y2
+	VPMAXUD Y2, Y1, Y3
+	VPERM2I128 $1, Y3, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0x4e, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPSHUFD $0xb1, Y3, Y4
+	VPMAXUD Y4, Y3, Y3
+	VPCMPEQD Y3, Y1, Y4
+	VMOVMSKPS Y4, R9
+	VPCMPEQD Y3, Y2, Y5
+	VMOVMSKPS Y5, R10
+	SHLQ $8, R10
+	ORQ  R10, R9
+	VMOVD X3, DX
+
+	// q = the largest port set that reaches best (see subsetScan64n10).
+	MOVQ order+16(FP), DI
+	XORQ R11, R11
+	TESTL $512, R9
+	JNZ  group10
+	TESTL $256, R9
+	JNZ  group9
+	TESTL $128, R9
+	JNZ  group8
+	TESTL $64, R9
+	JNZ  group7
+	TESTL $32, R9
+	JNZ  group6
+	TESTL $16, R9
+	JNZ  group5
+	TESTL $8, R9
+	JNZ  group4
+	TESTL $4, R9
+	JNZ  group3
+	TESTL $2, R9
+	JNZ  group2
+	TESTL $1, R9
+	JNZ  group1
+	JMP  done
+
+group10:
+	VPEXTRB $9, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 992(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $1073741824, R13
+	JNZ  vector31
+	JMP  done
+
+group9:
+	VPEXTRB $8, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 992(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $1072693248, R13
+	JNZ  vector31
+	JMP  done
+
+group8:
+	VPEXTRB $7, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 960(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-128, R13
+	JNZ  vector30
+	VPCMPEQB 992(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $1048575, R13
+	JNZ  vector31
+	JMP  done
+
+group7:
+	VPEXTRB $6, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 832(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-32768, R13
+	JNZ  vector26
+	VPCMPEQB 864(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector27
+	VPCMPEQB 896(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector28
+	VPCMPEQB 928(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector29
+	VPCMPEQB 960(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $127, R13
+	JNZ  vector30
+	JMP  done
+
+group6:
+	VPEXTRB $5, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 608(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-536870912, R13
+	JNZ  vector19
+	VPCMPEQB 640(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector20
+	VPCMPEQB 672(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector21
+	VPCMPEQB 704(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector22
+	VPCMPEQB 736(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector23
+	VPCMPEQB 768(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector24
+	VPCMPEQB 800(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector25
+	VPCMPEQB 832(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $32767, R13
+	JNZ  vector26
+	JMP  done
+
+group5:
+	VPEXTRB $4, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 384(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-2, R13
+	JNZ  vector12
+	VPCMPEQB 416(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector13
+	VPCMPEQB 448(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector14
+	VPCMPEQB 480(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector15
+	VPCMPEQB 512(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector16
+	VPCMPEQB 544(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector17
+	VPCMPEQB 576(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector18
+	VPCMPEQB 608(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $536870911, R13
+	JNZ  vector19
+	JMP  done
+
+group4:
+	VPEXTRB $3, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 160(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-32768, R13
+	JNZ  vector5
+	VPCMPEQB 192(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector6
+	VPCMPEQB 224(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector7
+	VPCMPEQB 256(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector8
+	VPCMPEQB 288(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector9
+	VPCMPEQB 320(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector10
+	VPCMPEQB 352(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector11
+	VPCMPEQB 384(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $1, R13
+	JNZ  vector12
+	JMP  done
+
+group3:
+	VPEXTRB $2, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 32(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-8388608, R13
+	JNZ  vector1
+	VPCMPEQB 64(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector2
+	VPCMPEQB 96(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector3
+	VPCMPEQB 128(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	TESTL R13, R13
+	JNZ  vector4
+	VPCMPEQB 160(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $32767, R13
+	JNZ  vector5
+	JMP  done
+
+group2:
+	VPEXTRB $1, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 0(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $-1024, R13
+	JNZ  vector0
+	VPCMPEQB 32(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $8388607, R13
+	JNZ  vector1
+	JMP  done
+
+group1:
+	VPEXTRB $0, X0, AX
+	VMOVD AX, X10
+	VPBROADCASTB X10, Y10
+	VPCMPEQB 0(BX), Y10, Y11
+	VPMOVMSKB Y11, R13
+	ANDL $1023, R13
+	JNZ  vector0
+	JMP  done
+
+vector0:
+	BSFL R13, AX
+	MOVWQZX 0(DI)(AX*2), R11
+	JMP  done
+
+vector1:
+	BSFL R13, AX
+	MOVWQZX 64(DI)(AX*2), R11
+	JMP  done
+
+vector2:
+	BSFL R13, AX
+	MOVWQZX 128(DI)(AX*2), R11
+	JMP  done
+
+vector3:
+	BSFL R13, AX
+	MOVWQZX 192(DI)(AX*2), R11
+	JMP  done
+
+vector4:
+	BSFL R13, AX
+	MOVWQZX 256(DI)(AX*2), R11
+	JMP  done
+
+vector5:
+	BSFL R13, AX
+	MOVWQZX 320(DI)(AX*2), R11
+	JMP  done
+
+vector6:
+	BSFL R13, AX
+	MOVWQZX 384(DI)(AX*2), R11
+	JMP  done
+
+vector7:
+	BSFL R13, AX
+	MOVWQZX 448(DI)(AX*2), R11
+	JMP  done
+
+vector8:
+	BSFL R13, AX
+	MOVWQZX 512(DI)(AX*2), R11
+	JMP  done
+
+vector9:
+	BSFL R13, AX
+	MOVWQZX 576(DI)(AX*2), R11
+	JMP  done
+
+vector10:
+	BSFL R13, AX
+	MOVWQZX 640(DI)(AX*2), R11
+	JMP  done
+
+vector11:
+	BSFL R13, AX
+	MOVWQZX 704(DI)(AX*2), R11
+	JMP  done
+
+vector12:
+	BSFL R13, AX
+	MOVWQZX 768(DI)(AX*2), R11
+	JMP  done
+
+vector13:
+	BSFL R13, AX
+	MOVWQZX 832(DI)(AX*2), R11
+	JMP  done
+
+vector14:
+	BSFL R13, AX
+	MOVWQZX 896(DI)(AX*2), R11
+	JMP  done
+
+vector15:
+	BSFL R13, AX
+	MOVWQZX 960(DI)(AX*2), R11
+	JMP  done
+
+vector16:
+	BSFL R13, AX
+	MOVWQZX 1024(DI)(AX*2), R11
+	JMP  done
+
+vector17:
+	BSFL R13, AX
+	MOVWQZX 1088(DI)(AX*2), R11
+	JMP  done
+
+vector18:
+	BSFL R13, AX
+	MOVWQZX 1152(DI)(AX*2), R11
+	JMP  done
+
+vector19:
+	BSFL R13, AX
+	MOVWQZX 1216(DI)(AX*2), R11
+	JMP  done
+
+vector20:
+	BSFL R13, AX
+	MOVWQZX 1280(DI)(AX*2), R11
+	JMP  done
+
+vector21:
+	BSFL R13, AX
+	MOVWQZX 1344(DI)(AX*2), R11
+	JMP  done
+
+vector22:
+	BSFL R13, AX
+	MOVWQZX 1408(DI)(AX*2), R11
+	JMP  done
+
+vector23:
+	BSFL R13, AX
+	MOVWQZX 1472(DI)(AX*2), R11
+	JMP  done
+
+vector24:
+	BSFL R13, AX
+	MOVWQZX 1536(DI)(AX*2), R11
+	JMP  done
+
+vector25:
+	BSFL R13, AX
+	MOVWQZX 1600(DI)(AX*2), R11
+	JMP  done
+
+vector26:
+	BSFL R13, AX
+	MOVWQZX 1664(DI)(AX*2), R11
+	JMP  done
+
+vector27:
+	BSFL R13, AX
+	MOVWQZX 1728(DI)(AX*2), R11
+	JMP  done
+
+vector28:
+	BSFL R13, AX
+	MOVWQZX 1792(DI)(AX*2), R11
+	JMP  done
+
+vector29:
+	BSFL R13, AX
+	MOVWQZX 1856(DI)(AX*2), R11
+	JMP  done
+
+vector30:
+	BSFL R13, AX
+	MOVWQZX 1920(DI)(AX*2), R11
+	JMP  done
+
+vector31:
+	BSFL R13, AX
+	MOVWQZX 1984(DI)(AX*2), R11
+	JMP  done
+
+done:
+	MOVQ DX, best+24(FP)
+	MOVQ R11, q+32(FP)
+	VZEROUPPER
+	RET
+
+DATA subsetMask32n10<>+0(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+8(SB)/8, $0x000000000000ffff
+DATA subsetMask32n10<>+16(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+24(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+32(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+40(SB)/8, $0xffffffffffff0000
+DATA subsetMask32n10<>+48(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+56(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+64(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+72(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+80(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n10<>+88(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+96(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+104(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+112(SB)/8, $0xff00000000000000
+DATA subsetMask32n10<>+120(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+128(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+136(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n10<>+144(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+152(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+160(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+168(SB)/8, $0xff00000000000000
+DATA subsetMask32n10<>+176(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+184(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+192(SB)/8, $0x00000000000000ff
+DATA subsetMask32n10<>+200(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+208(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+216(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+224(SB)/8, $0xffffffffffffff00
+DATA subsetMask32n10<>+232(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+240(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+248(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+256(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+264(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+272(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+280(SB)/8, $0x000000ffffffffff
+DATA subsetMask32n10<>+288(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+296(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+304(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+312(SB)/8, $0xffffff0000000000
+DATA subsetMask32n10<>+320(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+328(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n10<>+336(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+344(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+352(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+360(SB)/8, $0xff00000000000000
+DATA subsetMask32n10<>+368(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+376(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+384(SB)/8, $0x00ffffffffffffff
+DATA subsetMask32n10<>+392(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+400(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+408(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+416(SB)/8, $0xff00000000000000
+DATA subsetMask32n10<>+424(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+432(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+440(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+448(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+456(SB)/8, $0xffffffffffffffff
+DATA subsetMask32n10<>+464(SB)/8, $0x00000000ffffffff
+DATA subsetMask32n10<>+472(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+480(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+488(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+496(SB)/8, $0xffffffff00000000
+DATA subsetMask32n10<>+504(SB)/8, $0x0000ffffffffffff
+DATA subsetMask32n10<>+512(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+520(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+528(SB)/8, $0x0000000000000000
+DATA subsetMask32n10<>+536(SB)/8, $0x00ff000000000000
+GLOBL subsetMask32n10<>(SB), RODATA|NOPTR, $544
 

@@ -8,30 +8,55 @@ import "unsafe"
 const maxUnrolled = 10
 
 // scanUnrolled is scan for a layout of the unrolled kernels (n ≤
-// maxUnrolled ports in 64-byte vectors without padding). The kernels are
-// called directly, not through func values, so that srcs does not escape.
-func scanUnrolled(n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {
+// maxUnrolled ports in vectors of w bytes without padding). The kernels
+// are called directly, not through func values, so that srcs does not
+// escape.
+func scanUnrolled(w, n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {
+	if w == 64 {
+		switch n {
+		case 1:
+			return subsetScan64n1(srcs, nsrc, order)
+		case 2:
+			return subsetScan64n2(srcs, nsrc, order)
+		case 3:
+			return subsetScan64n3(srcs, nsrc, order)
+		case 4:
+			return subsetScan64n4(srcs, nsrc, order)
+		case 5:
+			return subsetScan64n5(srcs, nsrc, order)
+		case 6:
+			return subsetScan64n6(srcs, nsrc, order)
+		case 7:
+			return subsetScan64n7(srcs, nsrc, order)
+		case 8:
+			return subsetScan64n8(srcs, nsrc, order)
+		case 9:
+			return subsetScan64n9(srcs, nsrc, order)
+		case 10:
+			return subsetScan64n10(srcs, nsrc, order)
+		}
+	}
 	switch n {
 	case 1:
-		return subsetScan64n1(srcs, nsrc, order)
+		return subsetScan32n1(srcs, nsrc, order)
 	case 2:
-		return subsetScan64n2(srcs, nsrc, order)
+		return subsetScan32n2(srcs, nsrc, order)
 	case 3:
-		return subsetScan64n3(srcs, nsrc, order)
+		return subsetScan32n3(srcs, nsrc, order)
 	case 4:
-		return subsetScan64n4(srcs, nsrc, order)
+		return subsetScan32n4(srcs, nsrc, order)
 	case 5:
-		return subsetScan64n5(srcs, nsrc, order)
+		return subsetScan32n5(srcs, nsrc, order)
 	case 6:
-		return subsetScan64n6(srcs, nsrc, order)
+		return subsetScan32n6(srcs, nsrc, order)
 	case 7:
-		return subsetScan64n7(srcs, nsrc, order)
+		return subsetScan32n7(srcs, nsrc, order)
 	case 8:
-		return subsetScan64n8(srcs, nsrc, order)
+		return subsetScan32n8(srcs, nsrc, order)
 	case 9:
-		return subsetScan64n9(srcs, nsrc, order)
+		return subsetScan32n9(srcs, nsrc, order)
 	case 10:
-		return subsetScan64n10(srcs, nsrc, order)
+		return subsetScan32n10(srcs, nsrc, order)
 	}
 	panic("throughput: no unrolled subset kernel")
 }
@@ -65,3 +90,33 @@ func subsetScan64n9(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q
 
 //go:noescape
 func subsetScan64n10(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n1(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n2(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n3(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n4(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n5(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n6(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n7(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n8(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n9(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)
+
+//go:noescape
+func subsetScan32n10(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)

@@ -27,6 +27,7 @@ func subsetVariants() []subsetVariant {
 	avx512 := cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 	return []subsetVariant{
 		{"AVX2 loop", 32, false, cpu.X86.HasAVX2},
+		{"AVX2 unrolled", 32, true, cpu.X86.HasAVX2},
 		{"AVX-512 loop", 64, false, avx512},
 		{"AVX-512 unrolled", 64, true, avx512},
 	}

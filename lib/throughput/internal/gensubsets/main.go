@@ -5,11 +5,13 @@
 // Two kinds of kernels are written. The loop kernels, subsetScan32 (AVX2)
 // and subsetScan64 (AVX-512BW), take any layout of up to 12 ports: they add
 // the tables 8 vectors at a time into sums on the stack and walk the groups
-// of port sets from there. The unrolled kernels, subsetScan64n1 to
-// subsetScan64n10 (AVX-512BW), are written for one port count each: all the
-// sums of a layout (at most 21 vectors of 64 bytes for 10 ports) stay in
-// registers, and the group maxima, the best ratio and the union of the
-// maximizers are computed in straight-line code.
+// of port sets from there. The unrolled kernels are written for one port
+// count each, 1 to 10, on the layout without padding between set sizes, in
+// straight-line code: subsetScan64n1 to subsetScan64n10 (AVX-512BW) keep
+// all the sums (at most 16 vectors of 64 bytes) in registers and mask the
+// bytes of other sizes with mask registers; subsetScan32n1 to
+// subsetScan32n10 (AVX2) add 12 vectors at a time, store the sums in the
+// frame and mask with constants.
 package main
 
 import (
@@ -65,15 +67,18 @@ func packedGroups(n int) (rs [][2]int, nvec int) {
 	return rs, (b + 63) / 64
 }
 
-// span is the part of a group's byte range [s, e) in vector v: all of it,
-// or the bytes of mask.
-func span(s, e, v int) (mask uint64, all bool) {
-	lo, hi := max(s, 64*v)-64*v, min(e, 64*v+64)-64*v
-	if lo == 0 && hi == 64 {
-		return ^uint64(0), true
+// span is the part of a group's byte range [s, e) in vector v of vw
+// bytes: all of it, or the bytes of mask.
+func span(s, e, v, vw int) (mask uint64, all bool) {
+	lo, hi := max(s, vw*v)-vw*v, min(e, vw*v+vw)-vw*v
+	if lo == 0 && hi == vw {
+		return ^uint64(0) >> (64 - vw), true
 	}
 	return (uint64(1)<<(hi-lo) - 1) << lo, false
 }
+
+// vectors returns the vectors of vw bytes that the byte range r touches.
+func vectors(r [2]int, vw int) (first, last int) { return r[0] / vw, (r[1] - 1) / vw }
 
 type writer struct{ b bytes.Buffer }
 
@@ -334,7 +339,7 @@ func unrolledKernel(w *writer, n int) (label [16]int) {
 		for v := r[0] / 64; v <= (r[1]-1)/64; v++ {
 			w.p("\tVPCMPEQB %s, Z%d, K1", z(v), bc)
 			w.p("\tKMOVQ K1, R13")
-			if mask, all := span(r[0], r[1], v); all {
+			if mask, all := span(r[0], r[1], v, 64); all {
 				w.p("\tTESTQ R13, R13")
 			} else {
 				w.p("\tMOVQ $%d, AX", int64(mask))
@@ -361,29 +366,165 @@ func unrolledKernel(w *writer, n int) (label [16]int) {
 	return label
 }
 
-// groupMaxima writes code that stores the largest byte of each group of
-// sums (byte ranges of the vectors in registers z(v)) in the 16 bytes at
-// 0(SP), and returns the byte of each group. The groups' maxima (masked
-// where a vector holds several groups) are folded to 32 bytes in
-// Y0..Y(n-1); then pairs of registers are interleaved by bytes, words,
-// double and quad words, keeping the larger of each pair of positions, so
-// that every step halves the positions a group takes, until all groups (at
-// most 16) take one byte each. A register without a partner is paired with
-// itself. Which byte holds which group is followed by simulating the
-// interleaves.
-func groupMaxima(w *writer, gs [][2]int, z func(int) string) (pos []int, label [16]int, fold int) {
-	n := len(gs)
-	tmp := n // Y(n) is scratch: n ≤ 10 < 32 - 16
-	w.p("\t// The largest sum of each group, folded to 32 bytes in Y0-Y%d.", n-1)
-	type reg struct {
-		r     int
-		label [32]int // group at each byte
+// unrolledKernel32 writes subsetScan32n<n>, the AVX2 kernel for the
+// layout of n ports without padding in 32-byte vectors. Its sums do not fit
+// the 16 registers: they are added 12 vectors at a time and stored in the
+// frame, and read from there with the bytes of other groups masked by
+// constants.
+func unrolledKernel32(w *writer, n int, label [16]int) {
+	gs, _ := packedGroups(n)
+	nvec := (gs[n-1][1] + 31) / 32
+	name := fmt.Sprintf("subsetScan32n%d", n)
+	maskSym := fmt.Sprintf("subsetMask32n%d", n)
+	var masks []uint64
+	w.p("// func %s(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)", name)
+	w.p("//")
+	w.p("// Frame: the sums, 32-byte aligned.")
+	w.p("TEXT ·%s(SB), 0, $%d-40", name, 32*nvec+32)
+	w.p("\tMOVQ srcs+0(FP), SI")
+	w.p("\tMOVQ nsrc+8(FP), CX")
+	w.p("\tLEAQ 31(SP), BX")
+	w.p("\tANDQ $-32, BX")
+	const block = 12
+	for b := 0; b < nvec; b += block {
+		e := min(nvec, b+block)
+		w.p("\tMOVQ (SI), AX")
+		for v := b; v < e; v++ {
+			w.p("\tVMOVDQU %d(AX), Y%d", 32*v, v-b)
+		}
+		w.p("\tMOVQ $1, R10")
+		w.p("\tCMPQ R10, CX")
+		w.p("\tJGE  store%d", b)
+		w.p("")
+		w.p("add%d:", b)
+		w.p("\tMOVQ (SI)(R10*8), AX")
+		for v := b; v < e; v++ {
+			w.p("\tVPADDB %d(AX), Y%d, Y%d", 32*v, v-b, v-b)
+		}
+		w.p("\tINCQ R10")
+		w.p("\tCMPQ R10, CX")
+		w.p("\tJL   add%d", b)
+		w.p("")
+		w.p("store%d:", b)
+		for v := b; v < e; v++ {
+			w.p("\tVMOVDQU Y%d, %d(BX)", v-b, 32*v)
+		}
 	}
-	var regs []reg
+	w.p("")
+	w.p("\t// The largest sum of each group in Y0-Y%d.", n-1)
+	for g, r := range gs {
+		first, last := vectors(r, 32)
+		w.p("\tVPXOR Y%d, Y%d, Y%d", g, g, g)
+		for v := first; v <= last; v++ {
+			if mask, all := span(r[0], r[1], v, 32); all {
+				w.p("\tVPMAXUB %d(BX), Y%d, Y%d", 32*v, g, g)
+			} else {
+				w.p("\tVMOVDQU %s<>+%d(SB), Y%d", maskSym, 32*len(masks), n)
+				w.p("\tVPAND %d(BX), Y%d, Y%d", 32*v, n, n)
+				w.p("\tVPMAXUB Y%d, Y%d, Y%d", n, g, g)
+				masks = append(masks, mask)
+			}
+		}
+	}
+	pos, lab, foldReg := fold(w, n)
+	if lab != label || foldReg != 0 {
+		panic("gensubsets: the AVX2 fold differs from the AVX-512 one")
+	}
+	w.p("")
+	w.p("\t// The ratios gmax·div of the 16 bytes of X0, as double words in Y1")
+	w.p("\t// (bytes 0-7) and Y2 (8-15); best, their maximum, in every lane of Y3")
+	w.p("\t// and in DX; the bytes that reach it in R9.")
+	w.p("\tVPMOVZXBD X0, Y1")
+	w.p("\tVPSRLDQ $8, X0, X2")
+	w.p("\tVPMOVZXBD X2, Y2")
+	w.p("\tVPMULLD %s<>+0(SB), Y1, Y1", divName(n))
+	w.p("\tVPMULLD %s<>+32(SB), Y2, Y2", divName(n))
+	w.p("\tVPMAXUD Y2, Y1, Y3")
+	w.p("\tVPERM2I128 $1, Y3, Y3, Y4")
+	w.p("\tVPMAXUD Y4, Y3, Y3")
+	w.p("\tVPSHUFD $0x4e, Y3, Y4")
+	w.p("\tVPMAXUD Y4, Y3, Y3")
+	w.p("\tVPSHUFD $0xb1, Y3, Y4")
+	w.p("\tVPMAXUD Y4, Y3, Y3")
+	w.p("\tVPCMPEQD Y3, Y1, Y4")
+	w.p("\tVMOVMSKPS Y4, R9")
+	w.p("\tVPCMPEQD Y3, Y2, Y5")
+	w.p("\tVMOVMSKPS Y5, R10")
+	w.p("\tSHLQ $8, R10")
+	w.p("\tORQ  R10, R9")
+	w.p("\tVMOVD X3, DX")
+	w.p("")
+	w.p("\t// q = the largest port set that reaches best (see subsetScan64n%d).", n)
+	w.p("\tMOVQ order+16(FP), DI")
+	w.p("\tXORQ R11, R11")
+	for g := n - 1; g >= 0; g-- {
+		w.p("\tTESTL $%d, R9", 1<<pos[g])
+		w.p("\tJNZ  group%d", g+1)
+	}
+	w.p("\tJMP  done")
+	bc := max(n, 6)
+	for g := n - 1; g >= 0; g-- {
+		r := gs[g]
+		first, last := vectors(r, 32)
+		w.p("")
+		w.p("group%d:", g+1)
+		w.p("\tVPEXTRB $%d, X0, AX", pos[g])
+		w.p("\tVMOVD AX, X%d", bc)
+		w.p("\tVPBROADCASTB X%d, Y%d", bc, bc)
+		for v := first; v <= last; v++ {
+			w.p("\tVPCMPEQB %d(BX), Y%d, Y%d", 32*v, bc, bc+1)
+			w.p("\tVPMOVMSKB Y%d, R13", bc+1)
+			if mask, all := span(r[0], r[1], v, 32); all {
+				w.p("\tTESTL R13, R13")
+			} else {
+				w.p("\tANDL $%d, R13", int32(uint32(mask)))
+			}
+			w.p("\tJNZ  vector%d", v)
+		}
+		w.p("\tJMP  done")
+	}
+	for v := range nvec {
+		w.p("")
+		w.p("vector%d:", v)
+		w.p("\tBSFL R13, AX")
+		w.p("\tMOVWQZX %d(DI)(AX*2), R11", 2*32*v)
+		w.p("\tJMP  done")
+	}
+	w.p("")
+	w.p("done:")
+	w.p("\tMOVQ DX, best+24(FP)")
+	w.p("\tMOVQ R11, q+32(FP)")
+	w.p("\tVZEROUPPER")
+	w.p("\tRET")
+	w.p("")
+	for k, m := range masks {
+		for b := 0; b < 4; b++ {
+			var x uint64
+			for j := 0; j < 8; j++ {
+				if m>>(8*b+j)&1 == 1 {
+					x |= 0xff << (8 * j)
+				}
+			}
+			w.p("DATA %s<>+%d(SB)/8, $0x%016x", maskSym, 32*k+8*b, x)
+		}
+	}
+	if len(masks) > 0 {
+		w.p("GLOBL %s<>(SB), RODATA|NOPTR, $%d", maskSym, 32*len(masks))
+		w.p("")
+	}
+}
+
+// groupMaxima writes code that leaves the largest sum of each group (byte
+// ranges gs of the vectors in registers z(v)) folded to 32 bytes in
+// Y0..Y(n-1), masking the bytes of other groups where a vector holds
+// several, and then folds them (see fold).
+func groupMaxima(w *writer, gs [][2]int, z func(int) string) (pos []int, label [16]int, foldReg int) {
+	n := len(gs)
+	w.p("\t// The largest sum of each group, folded to 32 bytes in Y0-Y%d.", n-1)
 	for g, r := range gs {
 		w.p("\tVPXORQ Z%d, Z%d, Z%d", g, g, g)
 		for v := r[0] / 64; v <= (r[1]-1)/64; v++ {
-			if mask, all := span(r[0], r[1], v); all {
+			if mask, all := span(r[0], r[1], v, 64); all {
 				w.p("\tVPMAXUB %s, Z%d, Z%d", z(v), g, g)
 			} else {
 				w.p("\tMOVQ $%d, AX", int64(mask))
@@ -391,8 +532,28 @@ func groupMaxima(w *writer, gs [][2]int, z func(int) string) (pos []int, label [
 				w.p("\tVPMAXUB %s, Z%d, K1, Z%d", z(v), g, g)
 			}
 		}
-		w.p("\tVEXTRACTI64X4 $1, Z%d, Y%d", g, tmp)
-		w.p("\tVPMAXUB Y%d, Y%d, Y%d", tmp, g, g)
+		w.p("\tVEXTRACTI64X4 $1, Z%d, Y%d", g, n)
+		w.p("\tVPMAXUB Y%d, Y%d, Y%d", n, g, g)
+	}
+	return fold(w, n)
+}
+
+// fold writes code that folds the 32 bytes of each of Y0..Y(n-1) (Y(n) is
+// scratch) to one byte per register in X0, keeping maxima, and returns the
+// byte of each register and the register at each byte. Pairs of registers
+// are interleaved by bytes, words, double and quad words, keeping the larger
+// of each pair of positions, so that every step halves the positions a
+// register takes, until all (at most 16) take one byte each; a register
+// without a partner is paired with itself. Which byte holds which register
+// is followed by simulating the interleaves.
+func fold(w *writer, n int) (pos []int, label [16]int, foldReg int) {
+	tmp := n
+	type reg struct {
+		r     int
+		label [32]int // group at each byte
+	}
+	var regs []reg
+	for g := range n {
 		var rg reg
 		rg.r = g
 		for i := range rg.label {
@@ -498,7 +659,9 @@ func main() {
 	loopKernel(&s, 32)
 	loopKernel(&s, 64)
 	for n := 1; n <= maxUnrolled; n++ {
-		divData(&s, n, unrolledKernel(&s, n))
+		label := unrolledKernel(&s, n)
+		divData(&s, n, label)
+		unrolledKernel32(&s, n, label)
 	}
 	if err := os.WriteFile(filepath.Join(*dir, "subsets_amd64.s"), s.b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
@@ -515,21 +678,32 @@ func main() {
 	g.p("const maxUnrolled = %d", maxUnrolled)
 	g.p("")
 	g.p("// scanUnrolled is scan for a layout of the unrolled kernels (n ≤")
-	g.p("// maxUnrolled ports in 64-byte vectors without padding). The kernels are")
-	g.p("// called directly, not through func values, so that srcs does not escape.")
-	g.p("func scanUnrolled(n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {")
+	g.p("// maxUnrolled ports in vectors of w bytes without padding). The kernels")
+	g.p("// are called directly, not through func values, so that srcs does not")
+	g.p("// escape.")
+	g.p("func scanUnrolled(w, n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {")
+	g.p("\tif w == 64 {")
+	g.p("\t\tswitch n {")
+	for n := 1; n <= maxUnrolled; n++ {
+		g.p("\t\tcase %d:", n)
+		g.p("\t\t\treturn subsetScan64n%d(srcs, nsrc, order)", n)
+	}
+	g.p("\t\t}")
+	g.p("\t}")
 	g.p("\tswitch n {")
 	for n := 1; n <= maxUnrolled; n++ {
 		g.p("\tcase %d:", n)
-		g.p("\t\treturn subsetScan64n%d(srcs, nsrc, order)", n)
+		g.p("\t\treturn subsetScan32n%d(srcs, nsrc, order)", n)
 	}
 	g.p("\t}")
 	g.p("\tpanic(\"throughput: no unrolled subset kernel\")")
 	g.p("}")
-	for n := 1; n <= maxUnrolled; n++ {
-		g.p("")
-		g.p("//go:noescape")
-		g.p("func subsetScan64n%d(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)", n)
+	for _, vw := range []int{64, 32} {
+		for n := 1; n <= maxUnrolled; n++ {
+			g.p("")
+			g.p("//go:noescape")
+			g.p("func subsetScan%dn%d(srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64)", vw, n)
+		}
 	}
 	src, err := format.Source(g.b.Bytes())
 	if err != nil {
