@@ -249,12 +249,7 @@ func TestEvaluateFastPath(t *testing.T) {
 			t.Fatalf("case %d %v: fast %+v, general gather %+v", c, e, got, want)
 		}
 		// The general methods (components, union enumeration, flow.go).
-		massMap, _ := m.UopMass(e)
-		var masks []portmap.PortSet
-		var mass []int64
-		for mk, w := range massMap {
-			masks, mass = append(masks, mk), append(mass, w)
-		}
+		masks, mass := massLists(t, m, e)
 		if g := generalBound(masks, mass); g.Num != got.Num || g.Den != got.Den || g.Bottleneck != got.Bottleneck {
 			t.Fatalf("case %d %v: fast %+v, general methods %+v", c, e, got, g)
 		}

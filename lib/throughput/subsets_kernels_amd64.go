@@ -12,50 +12,46 @@ const maxUnrolled = 10
 // are called directly, not through func values, so that srcs does not
 // escape.
 func scanUnrolled(w, n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {
-	if w == 64 {
-		switch n {
-		case 1:
-			return subsetScan64n1(srcs, nsrc, order)
-		case 2:
-			return subsetScan64n2(srcs, nsrc, order)
-		case 3:
-			return subsetScan64n3(srcs, nsrc, order)
-		case 4:
-			return subsetScan64n4(srcs, nsrc, order)
-		case 5:
-			return subsetScan64n5(srcs, nsrc, order)
-		case 6:
-			return subsetScan64n6(srcs, nsrc, order)
-		case 7:
-			return subsetScan64n7(srcs, nsrc, order)
-		case 8:
-			return subsetScan64n8(srcs, nsrc, order)
-		case 9:
-			return subsetScan64n9(srcs, nsrc, order)
-		case 10:
-			return subsetScan64n10(srcs, nsrc, order)
-		}
-	}
-	switch n {
-	case 1:
+	switch w<<8 | n {
+	case 64<<8 | 1:
+		return subsetScan64n1(srcs, nsrc, order)
+	case 64<<8 | 2:
+		return subsetScan64n2(srcs, nsrc, order)
+	case 64<<8 | 3:
+		return subsetScan64n3(srcs, nsrc, order)
+	case 64<<8 | 4:
+		return subsetScan64n4(srcs, nsrc, order)
+	case 64<<8 | 5:
+		return subsetScan64n5(srcs, nsrc, order)
+	case 64<<8 | 6:
+		return subsetScan64n6(srcs, nsrc, order)
+	case 64<<8 | 7:
+		return subsetScan64n7(srcs, nsrc, order)
+	case 64<<8 | 8:
+		return subsetScan64n8(srcs, nsrc, order)
+	case 64<<8 | 9:
+		return subsetScan64n9(srcs, nsrc, order)
+	case 64<<8 | 10:
+		return subsetScan64n10(srcs, nsrc, order)
+	case 32<<8 | 1:
 		return subsetScan32n1(srcs, nsrc, order)
-	case 2:
+	case 32<<8 | 2:
 		return subsetScan32n2(srcs, nsrc, order)
-	case 3:
+	case 32<<8 | 3:
 		return subsetScan32n3(srcs, nsrc, order)
-	case 4:
+	case 32<<8 | 4:
 		return subsetScan32n4(srcs, nsrc, order)
-	case 5:
+	case 32<<8 | 5:
 		return subsetScan32n5(srcs, nsrc, order)
-	case 6:
+	case 32<<8 | 6:
 		return subsetScan32n6(srcs, nsrc, order)
-	case 7:
+	case 32<<8 | 7:
 		return subsetScan32n7(srcs, nsrc, order)
-	case 8:
+	case 32<<8 | 8:
 		return subsetScan32n8(srcs, nsrc, order)
-	case 9:
+	case 32<<8 | 9:
 		return subsetScan32n9(srcs, nsrc, order)
-	case 10:
+	case 32<<8 | 10:
 		return subsetScan32n10(srcs, nsrc, order)
 	}
 	panic("throughput: no unrolled subset kernel")

@@ -43,15 +43,9 @@ func checkSubsetBound(t *testing.T, what string, m *portmap.Mapping, st *subsetT
 		t.Fatal(err)
 	}
 	num, den, bp, ninsn, nuops, ok := st.bound(md, x.Terms)
-	massMap, err := m.UopMass(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var masks []portmap.PortSet
-	var mass []int64
+	masks, mass := massLists(t, m, e)
 	var total int64
-	for mk, w := range massMap {
-		masks, mass = append(masks, mk), append(mass, w)
+	for _, w := range mass {
 		total += w
 	}
 	if !ok {
@@ -234,15 +228,7 @@ func FuzzSubsetBound(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		massMap, err := m.UopMass(e)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var masks []portmap.PortSet
-		var mass []int64
-		for mk, w := range massMap {
-			masks, mass = append(masks, mk), append(mass, w)
-		}
+		masks, mass := massLists(t, m, e)
 		bn, bd, bp := bruteForce(masks, mass, n)
 		if bn*int64(res.Den) != res.Num*int64(bd) || bp != res.Bottleneck {
 			t.Fatalf("%v: got %d/%d on %v, brute force %d/%d on %v\n%v", e, res.Num, res.Den, res.Bottleneck, bn, bd, bp, m)

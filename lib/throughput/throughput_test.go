@@ -205,6 +205,21 @@ func bruteForce(masks []portmap.PortSet, mass []int64, nports int) (int64, int, 
 	return bn, bd, bp
 }
 
+// massLists returns the µop mass of e under m as parallel lists.
+func massLists(t testing.TB, m *portmap.Mapping, e portmap.Experiment) ([]portmap.PortSet, []int64) {
+	t.Helper()
+	massMap, err := m.UopMass(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var masks []portmap.PortSet
+	var mass []int64
+	for mk, w := range massMap {
+		masks, mass = append(masks, mk), append(mass, w)
+	}
+	return masks, mass
+}
+
 // randomCase draws a random three-level mapping and experiment.
 func randomCase(r *rand.Rand, nports, ninsn, length int) (*portmap.Mapping, portmap.Experiment) {
 	ports := make([]string, nports)
@@ -263,12 +278,7 @@ func TestBottleneckMatchesLPAndBruteForce(t *testing.T) {
 			t.Fatalf("case %d: bottleneck %v not tight in the LP (tight %v)", c, res.Bottleneck, s.Tight())
 		}
 		if nports <= 12 {
-			massMap, _ := m.UopMass(e)
-			var masks []portmap.PortSet
-			var mass []int64
-			for mk, w := range massMap {
-				masks, mass = append(masks, mk), append(mass, w)
-			}
+			masks, mass := massLists(t, m, e)
 			bn, bd, bp := bruteForce(masks, mass, nports)
 			if bn*int64(res.Den) != res.Num*int64(bd) || bp != res.Bottleneck {
 				t.Fatalf("case %d: brute force %d/%d %v, got %d/%d %v", c, bn, bd, bp, res.Num, res.Den, res.Bottleneck)

@@ -323,46 +323,14 @@ func unrolledKernel(w *writer, n int) (label [16]int) {
 	w.p("\t// (they are closed under union), so the only one of its size. The")
 	w.p("\t// groups are searched from the largest sets down.")
 	w.p("\tMOVQ order+16(FP), DI")
-	w.p("\tXORQ R11, R11")
-	for g := n - 1; g >= 0; g-- {
-		w.p("\tTESTL $%d, R9", 1<<pos[g])
-		w.p("\tJNZ  group%d", g+1)
-	}
-	w.p("\tJMP  done")
 	bc := max(n, 4) // broadcast register, free by now
-	for g := n - 1; g >= 0; g-- {
-		r := gs[g]
-		w.p("")
-		w.p("group%d:", g+1)
+	largestMaximizer(w, gs, pos, 64, nvec, func(g int) {
 		w.p("\tVPEXTRB $%d, X%d, AX", pos[g], fold)
 		w.p("\tVPBROADCASTB AX, Z%d", bc)
-		for v := r[0] / 64; v <= (r[1]-1)/64; v++ {
-			w.p("\tVPCMPEQB %s, Z%d, K1", z(v), bc)
-			w.p("\tKMOVQ K1, R13")
-			if mask, all := span(r[0], r[1], v, 64); all {
-				w.p("\tTESTQ R13, R13")
-			} else {
-				w.p("\tMOVQ $%d, AX", int64(mask))
-				w.p("\tANDQ AX, R13")
-			}
-			w.p("\tJNZ  vector%d", v)
-		}
-		w.p("\tJMP  done")
-	}
-	for v := range nvec {
-		w.p("")
-		w.p("vector%d:", v)
-		w.p("\tBSFQ R13, AX")
-		w.p("\tMOVWQZX %d(DI)(AX*2), R11", 2*64*v)
-		w.p("\tJMP  done")
-	}
-	w.p("")
-	w.p("done:")
-	w.p("\tMOVQ DX, best+24(FP)")
-	w.p("\tMOVQ R11, q+32(FP)")
-	w.p("\tVZEROUPPER")
-	w.p("\tRET")
-	w.p("")
+	}, func(v int) {
+		w.p("\tVPCMPEQB %s, Z%d, K1", z(v), bc)
+		w.p("\tKMOVQ K1, R13")
+	})
 	return label
 }
 
@@ -456,47 +424,15 @@ func unrolledKernel32(w *writer, n int, label [16]int) {
 	w.p("")
 	w.p("\t// q = the largest port set that reaches best (see subsetScan64n%d).", n)
 	w.p("\tMOVQ order+16(FP), DI")
-	w.p("\tXORQ R11, R11")
-	for g := n - 1; g >= 0; g-- {
-		w.p("\tTESTL $%d, R9", 1<<pos[g])
-		w.p("\tJNZ  group%d", g+1)
-	}
-	w.p("\tJMP  done")
 	bc := max(n, 6)
-	for g := n - 1; g >= 0; g-- {
-		r := gs[g]
-		first, last := vectors(r, 32)
-		w.p("")
-		w.p("group%d:", g+1)
+	largestMaximizer(w, gs, pos, 32, nvec, func(g int) {
 		w.p("\tVPEXTRB $%d, X0, AX", pos[g])
 		w.p("\tVMOVD AX, X%d", bc)
 		w.p("\tVPBROADCASTB X%d, Y%d", bc, bc)
-		for v := first; v <= last; v++ {
-			w.p("\tVPCMPEQB %d(BX), Y%d, Y%d", 32*v, bc, bc+1)
-			w.p("\tVPMOVMSKB Y%d, R13", bc+1)
-			if mask, all := span(r[0], r[1], v, 32); all {
-				w.p("\tTESTL R13, R13")
-			} else {
-				w.p("\tANDL $%d, R13", int32(uint32(mask)))
-			}
-			w.p("\tJNZ  vector%d", v)
-		}
-		w.p("\tJMP  done")
-	}
-	for v := range nvec {
-		w.p("")
-		w.p("vector%d:", v)
-		w.p("\tBSFL R13, AX")
-		w.p("\tMOVWQZX %d(DI)(AX*2), R11", 2*32*v)
-		w.p("\tJMP  done")
-	}
-	w.p("")
-	w.p("done:")
-	w.p("\tMOVQ DX, best+24(FP)")
-	w.p("\tMOVQ R11, q+32(FP)")
-	w.p("\tVZEROUPPER")
-	w.p("\tRET")
-	w.p("")
+	}, func(v int) {
+		w.p("\tVPCMPEQB %d(BX), Y%d, Y%d", 32*v, bc, bc+1)
+		w.p("\tVPMOVMSKB Y%d, R13", bc+1)
+	})
 	for k, m := range masks {
 		for b := 0; b < 4; b++ {
 			var x uint64
@@ -512,6 +448,53 @@ func unrolledKernel32(w *writer, n int, label [16]int) {
 		w.p("GLOBL %s<>(SB), RODATA|NOPTR, $%d", maskSym, 32*len(masks))
 		w.p("")
 	}
+}
+
+// largestMaximizer writes the end of an unrolled kernel: with the winning
+// bytes of the fold in R9 (bit pos[g] for group g), best in DX and order in
+// DI, it finds the largest winning group, then the vector of vw bytes in
+// which a sum equals that group's maximum, and returns best and order at
+// that byte as q. bcast(g) broadcasts the maximum of group g; cmp(v)
+// leaves the bit mask of the bytes of vector v equal to it in R13.
+func largestMaximizer(w *writer, gs [][2]int, pos []int, vw, nvec int, bcast, cmp func(int)) {
+	w.p("\tXORQ R11, R11")
+	for g := len(gs) - 1; g >= 0; g-- {
+		w.p("\tTESTL $%d, R9", 1<<pos[g])
+		w.p("\tJNZ  group%d", g+1)
+	}
+	w.p("\tJMP  done")
+	for g := len(gs) - 1; g >= 0; g-- {
+		r := gs[g]
+		first, last := vectors(r, vw)
+		w.p("")
+		w.p("group%d:", g+1)
+		bcast(g)
+		for v := first; v <= last; v++ {
+			cmp(v)
+			if mask, all := span(r[0], r[1], v, vw); all {
+				w.p("\tTESTQ R13, R13")
+			} else {
+				w.p("\tMOVQ $%d, AX", int64(mask))
+				w.p("\tANDQ AX, R13")
+			}
+			w.p("\tJNZ  vector%d", v)
+		}
+		w.p("\tJMP  done")
+	}
+	for v := range nvec {
+		w.p("")
+		w.p("vector%d:", v)
+		w.p("\tBSFQ R13, AX")
+		w.p("\tMOVWQZX %d(DI)(AX*2), R11", 2*vw*v)
+		w.p("\tJMP  done")
+	}
+	w.p("")
+	w.p("done:")
+	w.p("\tMOVQ DX, best+24(FP)")
+	w.p("\tMOVQ R11, q+32(FP)")
+	w.p("\tVZEROUPPER")
+	w.p("\tRET")
+	w.p("")
 }
 
 // groupMaxima writes code that leaves the largest sum of each group (byte
@@ -682,18 +665,12 @@ func main() {
 	g.p("// are called directly, not through func values, so that srcs does not")
 	g.p("// escape.")
 	g.p("func scanUnrolled(w, n int, srcs unsafe.Pointer, nsrc int, order *uint16) (best int64, q uint64) {")
-	g.p("\tif w == 64 {")
-	g.p("\t\tswitch n {")
-	for n := 1; n <= maxUnrolled; n++ {
-		g.p("\t\tcase %d:", n)
-		g.p("\t\t\treturn subsetScan64n%d(srcs, nsrc, order)", n)
-	}
-	g.p("\t\t}")
-	g.p("\t}")
-	g.p("\tswitch n {")
-	for n := 1; n <= maxUnrolled; n++ {
-		g.p("\tcase %d:", n)
-		g.p("\t\treturn subsetScan32n%d(srcs, nsrc, order)", n)
+	g.p("\tswitch w<<8 | n {")
+	for _, vw := range []int{64, 32} {
+		for n := 1; n <= maxUnrolled; n++ {
+			g.p("\tcase %d<<8 | %d:", vw, n)
+			g.p("\t\treturn subsetScan%dn%d(srcs, nsrc, order)", vw, n)
+		}
 	}
 	g.p("\t}")
 	g.p("\tpanic(\"throughput: no unrolled subset kernel\")")
