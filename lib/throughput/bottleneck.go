@@ -197,7 +197,9 @@ func (md *Model) Cycles(e portmap.Experiment) (float64, error) {
 // formula (thesis Thm 5.2), with the bottleneck ports as explanation. For
 // many experiments build a Model once instead.
 func Bottleneck(m *portmap.Mapping, e portmap.Experiment) (Result, error) {
-	return NewModel(m).InvThroughput(e)
+	md := NewModel(m)
+	md.sub = nil // filling subset tables costs more than one evaluation saves
+	return md.InvThroughput(e)
 }
 
 // maxUnionMasks is the number of distinct µop port sets up to which the

@@ -2,6 +2,7 @@ package throughput
 
 import (
 	"math/bits"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -58,8 +59,17 @@ type subsetLayout struct {
 	order []uint16
 }
 
+// layouts caches newSubsetLayout's results by w<<8 | n.
+var layouts sync.Map
+
+// newSubsetLayout returns the layout of n ports in vectors of w bytes for
+// the fastest kernel (shared: layouts are not changed after they are made).
 func newSubsetLayout(n, w int) *subsetLayout {
-	return newSubsetLayoutOf(n, w, n <= maxUnrolled)
+	if l, ok := layouts.Load(w<<8 | n); ok {
+		return l.(*subsetLayout)
+	}
+	l, _ := layouts.LoadOrStore(w<<8|n, newSubsetLayoutOf(n, w, n <= maxUnrolled))
+	return l.(*subsetLayout)
 }
 
 // newSubsetLayoutOf returns the layout for n ports in vectors of w bytes,

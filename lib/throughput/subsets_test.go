@@ -171,8 +171,8 @@ func TestSubsetKernelsGenerated(t *testing.T) {
 	}
 }
 
-// FuzzSubsetBound checks Model.Evaluate, which takes the subset tables for
-// most experiments on at most 11 ports, against the brute force on
+// FuzzSubsetBound checks Model.InvThroughput, which takes the subset tables
+// for most experiments on at most 11 ports, against the brute force on
 // mappings and experiments decoded from the fuzzer's bytes: the first byte
 // gives the number of ports, then every three bytes a µop (port set, count,
 // and whether it starts a new instruction), and the last bytes the
@@ -224,7 +224,7 @@ func FuzzSubsetBound(f *testing.F) {
 			list = names
 		}
 		e := portmap.NewExperiment(list...)
-		res, err := Bottleneck(m, e)
+		res, err := NewModel(m).InvThroughput(e)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -267,6 +267,11 @@ func TestBottleneckMatchesLPAndBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A Model also takes the subset tables of subsets.go (Bottleneck
+		// does not): the same Result, field by field.
+		if got, err := NewModel(m).InvThroughput(e); err != nil || got != res {
+			t.Fatalf("case %d (%d ports, %v): Model %+v (%v), Bottleneck %+v", c, nports, e, got, err, res)
+		}
 		s, err := LP(m, e)
 		if err != nil {
 			t.Fatalf("case %d: %v", c, err)
