@@ -110,7 +110,11 @@ type fastUop struct {
 
 // NewModel prepares m for evaluation. Later changes to m do not affect the
 // model.
-func NewModel(m *portmap.Mapping) *Model {
+func NewModel(m *portmap.Mapping) *Model { return newModel(m, true) }
+
+// newModel is NewModel, with subset tables if subsets is set (they pay off
+// from a few evaluations per instruction on).
+func newModel(m *portmap.Mapping, subsets bool) *Model {
 	a := m.Arch()
 	n := a.NumInstructions()
 	md := &Model{arch: a, nports: m.NumPorts(), mapped: make([]bool, n), off: make([]int32, n+1)}
@@ -148,7 +152,9 @@ func NewModel(m *portmap.Mapping) *Model {
 			}
 		}
 	}
-	md.sub = newSubsetTables(md)
+	if subsets {
+		md.sub = newSubsetTables(md)
+	}
 	return md
 }
 
@@ -197,9 +203,8 @@ func (md *Model) Cycles(e portmap.Experiment) (float64, error) {
 // formula (thesis Thm 5.2), with the bottleneck ports as explanation. For
 // many experiments build a Model once instead.
 func Bottleneck(m *portmap.Mapping, e portmap.Experiment) (Result, error) {
-	md := NewModel(m)
-	md.sub = nil // filling subset tables costs more than one evaluation saves
-	return md.InvThroughput(e)
+	// Filling subset tables would cost more than one evaluation saves.
+	return newModel(m, false).InvThroughput(e)
 }
 
 // maxUnionMasks is the number of distinct µop port sets up to which the

@@ -16,10 +16,10 @@
 // On CPUs with AVX2 and mappings with at most 11 ports, the formula is
 // evaluated over all 2^|P| port sets at once: each instruction has a table
 // of its µops inside every port set, one byte per set, an experiment's mass
-// function is the sum of its instructions' tables, 64 sets per vector
-// instruction, and the best ratio and the bottleneck ports are read off the
-// sums (subsets.go; about 85 ns for five instructions on 10 ports;
-// PORTLAB_SIMD=avx2 or off in the environment restricts them).
+// function is the sum of its instructions' tables, 64 sets per AVX-512
+// instruction (32 with AVX2), and the best ratio and the bottleneck ports
+// are read off the sums (subsets.go; about 85 ns for five instructions on 10
+// ports; PORTLAB_SIMD=avx2 or off in the environment restricts them).
 // Otherwise the formula is evaluated without visiting all port sets: a
 // maximizer is always a union of the µop port sets present in the
 // experiment. A fast path covers experiments with at most 32 distinct µop

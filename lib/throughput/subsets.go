@@ -21,14 +21,16 @@ import (
 // at a time. The port sets are laid out by size, so that the best ratio
 // max_k (max_{|Q|=k} mass(Q))/k needs one maximum per size. The bottleneck
 // ports, the union of all maximizers, are themselves a maximizer (the
-// maximizers of a supermodular function are closed under union), so they
-// are the one maximizer in the largest size that reaches the best ratio.
-// The work is (instructions × 2^|P|) byte additions, 64 at a time, whatever
-// the µops look like, where the other methods grow with the number of
-// distinct µop kinds; on 10 ports it is 16 vector additions per
-// instruction. Bytes limit an experiment to 255 µops; larger ones, and CPUs
-// without AVX2, take the other methods, and so do experiments with at most
-// five µops, which the enumeration of small.go evaluates faster.
+// maximizers of the supermodular mass(Q) − t*·|Q| are closed under union),
+// so they are the one maximizer in the largest size that reaches the best
+// ratio. The work is (instructions × 2^|P|) byte additions, 64 or 32 at a
+// time, whatever the µops look like, where the other methods grow with the
+// number of distinct µop kinds; on 10 ports it is 16 AVX-512 additions per
+// instruction. Bytes limit an experiment to 255 µops, and the kernels to 32
+// instructions; larger experiments, and CPUs without AVX2, take the other
+// methods, and so do experiments with at most five µop entries (µops of
+// distinct port sets per instruction, times its count), which the
+// enumeration of small.go evaluates faster.
 //
 // The kernels are generated (internal/gensubsets): loop kernels for any
 // layout, and for 1 to 10 ports kernels unrolled for the port count, with
@@ -53,10 +55,13 @@ type subsetLayout struct {
 	// unrolled says whether the layout is the one of the unrolled kernels
 	// (no padding between sizes).
 	unrolled bool
-	// ends[k-1] is one past the last vector of the sets of size k.
+	// ends[k-1] is one past the last vector of the sets of size k (for
+	// the loop kernels; in an unrolled layout sizes share vectors).
 	ends [maxSubsetPorts]uint8
-	// order[j] is the port set at byte j of a table (0 for padding).
+	// order[j] is the port set at byte j of a table (0 for padding), and
+	// index[q] the byte of port set q.
 	order []uint16
+	index []uint16
 }
 
 // layouts caches newSubsetLayout's results by w<<8 | n.
@@ -91,6 +96,12 @@ func newSubsetLayoutOf(n, w int, unrolled bool) *subsetLayout {
 		l.order = append(l.order, 0)
 	}
 	l.nvec = len(l.order) / w
+	l.index = make([]uint16, 1<<n)
+	for j, q := range l.order {
+		if q != 0 {
+			l.index[q] = uint16(j)
+		}
+	}
 	return l
 }
 
@@ -193,18 +204,15 @@ func (l *subsetLayout) boundOf(srcs unsafe.Pointer, ns int, nuops int64) (num in
 	return num, den, portmap.PortSet(q)
 }
 
-// fill writes the table of count[k] µops on masks[k] into t.
+// fill writes the table of counts[k] µops on masks[k] into t, walking the
+// supersets of each mask (2^(n−|mask|) steps, not 2^n).
 func (l *subsetLayout) fill(t []byte, masks []portmap.PortSet, counts []int64) {
-	for j, q := range l.order {
-		var w int64
-		for k, mk := range masks {
-			if mk&^portmap.PortSet(q) == 0 {
-				w += counts[k]
-			}
+	clear(t)
+	all := 1<<l.n - 1
+	for k, mk := range masks {
+		c := byte(counts[k])
+		for q := int(mk); q <= all; q = (q + 1) | int(mk) {
+			t[l.index[q]] += c
 		}
-		if q == 0 {
-			w = 0
-		}
-		t[j] = byte(w)
 	}
 }

@@ -2,6 +2,7 @@ package throughput
 
 import (
 	"os"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -12,9 +13,10 @@ import (
 // subsetWidth is the vector width of subset tables on this CPU: 64 bytes
 // with AVX-512BW, 32 with AVX2, 0 (no subset tables) otherwise. The
 // environment variable PORTLAB_SIMD=avx2 keeps to AVX2 and PORTLAB_SIMD=off
-// turns the tables off (to compare the methods on one machine).
+// turns the tables off (to compare the methods on one machine); other values
+// are ignored.
 var subsetWidth = func() int {
-	simd := os.Getenv("PORTLAB_SIMD")
+	simd := strings.ToLower(os.Getenv("PORTLAB_SIMD"))
 	switch {
 	case simd == "off":
 		return 0
@@ -32,14 +34,13 @@ var subsetWidth = func() int {
 // port sets whose sum reaches it. The kernels are in subsets_amd64.s,
 // written by internal/gensubsets.
 func (l *subsetLayout) scan(srcs unsafe.Pointer, nsrc int) (best int64, q uint64) {
-	div := &lcmDiv[l.n][1]
 	switch {
 	case l.unrolled:
 		return scanUnrolled(l.w, l.n, srcs, nsrc, &l.order[0])
 	case l.w == 64:
-		return subsetScan64(srcs, nsrc, l.nvec, &l.ends[0], l.n, div, &l.order[0])
+		return subsetScan64(srcs, nsrc, l.nvec, &l.ends[0], l.n, &lcmDiv[l.n][1], &l.order[0])
 	}
-	return subsetScan32(srcs, nsrc, l.nvec, &l.ends[0], l.n, div, &l.order[0])
+	return subsetScan32(srcs, nsrc, l.nvec, &l.ends[0], l.n, &lcmDiv[l.n][1], &l.order[0])
 }
 
 // subsetScan32 is scan for any layout of 32-byte vectors, with AVX2: group

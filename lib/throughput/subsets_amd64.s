@@ -5,7 +5,7 @@
 // func subsetScan32(srcs unsafe.Pointer, nsrc, nvec int, ends *uint8, ngroups int, div *int64, order *uint16) (best int64, q uint64)
 //
 // Frame: the groups' maxima at 0(SP), the sums 32-byte aligned from 16(SP).
-TEXT ·subsetScan32(SB), 0, $4336-72
+TEXT ·subsetScan32(SB), 0, $2320-72
 	MOVQ srcs+0(FP), SI
 	MOVQ nsrc+8(FP), CX
 	MOVQ nvec+16(FP), DX
@@ -181,7 +181,7 @@ done:
 // func subsetScan64(srcs unsafe.Pointer, nsrc, nvec int, ends *uint8, ngroups int, div *int64, order *uint16) (best int64, q uint64)
 //
 // Frame: the groups' maxima at 0(SP), the sums 64-byte aligned from 16(SP).
-TEXT ·subsetScan64(SB), 0, $4688-72
+TEXT ·subsetScan64(SB), 0, $2576-72
 	MOVQ srcs+0(FP), SI
 	MOVQ nsrc+8(FP), CX
 	MOVQ nvec+16(FP), DX

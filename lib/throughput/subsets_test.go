@@ -4,6 +4,7 @@ package throughput
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -145,6 +146,98 @@ func TestSubsetKernels(t *testing.T) {
 	}
 }
 
+// TestSubsetHighSums checks every kernel with sums of 128 and more in every
+// set size (µops of 10 to 69 copies on port sets of one random size), where
+// a signed byte comparison would go wrong.
+func TestSubsetHighSums(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, v := range subsetVariants() {
+		if !v.ok {
+			continue
+		}
+		for n := 1; n <= maxSubsetPorts; n++ {
+			if v.unrolled && n > maxUnrolled {
+				continue
+			}
+			l := newSubsetLayoutOf(n, v.w, v.unrolled)
+			ports := make([]string, n)
+			for k := range ports {
+				ports[k] = string(rune('a' + k))
+			}
+			for c := 0; c < 100; c++ {
+				m := portmap.MustMapping("high", ports...)
+				k := 1 + r.IntN(n)
+				for i := range 4 {
+					var uops []portmap.Uop
+					for range 1 + r.IntN(2) {
+						var s portmap.PortSet
+						for s.Len() < k {
+							s |= portmap.PortSet(1) << r.IntN(n)
+						}
+						if len(uops) == 1 && uops[0].Ports == s {
+							continue
+						}
+						uops = append(uops, portmap.Uop{Ports: s, Count: 10 + r.IntN(60)})
+					}
+					if err := m.Set(fmt.Sprint("i", i), uops...); err != nil {
+						t.Fatal(err)
+					}
+				}
+				counts := map[string]int{}
+				for range 1 + r.IntN(4) {
+					counts[fmt.Sprint("i", r.IntN(4))]++
+				}
+				e, err := portmap.ExperimentOf(counts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkSubsetBound(t, fmt.Sprintf("%s, %d ports", v.name, n), m, newSubsetTablesFor(NewModel(m), l), e)
+			}
+		}
+	}
+}
+
+// TestSubsetLimits checks the limits of the subset tables: 255 µops and 32
+// instructions are taken, 256 µops or 33 instructions are left to the other
+// methods (checkSubsetBound fails on anything else).
+func TestSubsetLimits(t *testing.T) {
+	if subsetWidth == 0 {
+		t.Skip("no subset kernels on this CPU")
+	}
+	m := portmap.MustMapping("limits", "0", "1", "2")
+	m.MustSetUsage("one", "1*p01")
+	m.MustSetUsage("big", "7*p0+1*p12")
+	st := newSubsetTablesFor(NewModel(m), newSubsetLayout(3, subsetWidth))
+	for _, c := range []struct {
+		counts map[string]int
+		taken  bool
+	}{
+		{map[string]int{"one": 32}, true},
+		{map[string]int{"one": 33}, false},
+		{map[string]int{"big": 31, "one": 1}, true},  // 8·31 + 1 = 249 µops in 32
+		{map[string]int{"big": 31, "one": 7}, false}, // 255 µops in 38
+		{map[string]int{"big": 31, "one": 8}, false}, // 256 µops
+	} {
+		e, err := portmap.ExperimentOf(c.counts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := checkSubsetBound(t, "limits", m, st, e); got != c.taken {
+			t.Errorf("%v: taken %v, want %v", e, got, c.taken)
+		}
+	}
+	// Exactly 255 µops in at most 32 instructions.
+	m.MustSetUsage("wide", "15*p0+2*p12") // 17 µops
+	st = newSubsetTablesFor(NewModel(m), newSubsetLayout(3, subsetWidth))
+	e, err := portmap.ExperimentOf(map[string]int{"wide": 15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !checkSubsetBound(t, "limits", m, st, e) {
+		t.Errorf("%v (255 µops) not taken", e)
+	}
+}
+
 // TestSubsetKernelsGenerated checks that subsets_amd64.s and
 // subsets_kernels_amd64.go are what internal/gensubsets writes.
 func TestSubsetKernelsGenerated(t *testing.T) {
@@ -224,7 +317,13 @@ func FuzzSubsetBound(f *testing.F) {
 			list = names
 		}
 		e := portmap.NewExperiment(list...)
-		res, err := NewModel(m).InvThroughput(e)
+		md := NewModel(m)
+		for _, v := range subsetVariants() {
+			if v.ok && (!v.unrolled || n <= maxUnrolled) {
+				checkSubsetBound(t, v.name, m, newSubsetTablesFor(md, newSubsetLayoutOf(n, v.w, v.unrolled)), e)
+			}
+		}
+		res, err := md.InvThroughput(e)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@
 // lib/throughput). See subsets.go for what they compute.
 //
 // Two kinds of kernels are written. The loop kernels, subsetScan32 (AVX2)
-// and subsetScan64 (AVX-512BW), take any layout of up to 12 ports: they add
+// and subsetScan64 (AVX-512BW), take any layout of up to 11 ports: they add
 // the tables 8 vectors at a time into sums on the stack and walk the groups
 // of port sets from there. The unrolled kernels are written for one port
 // count each, 1 to 10, on the layout without padding between set sizes, in
@@ -24,6 +24,10 @@ import (
 	"os"
 	"path/filepath"
 )
+
+// maxLoopPorts is the largest port count of the loop kernels
+// (maxSubsetPorts in subsets.go); it sizes their frames.
+const maxLoopPorts = 11
 
 // maxUnrolled is the largest port count with an unrolled kernel: its sums
 // must fit the 32 vector registers with 5 to spare.
@@ -90,7 +94,7 @@ func loopKernel(w *writer, vw int) {
 	if vw == 64 {
 		V, mov, shift = "Z", "VMOVDQU8", 6
 	}
-	maxVec := groups(12, vw)[11][1]
+	maxVec := groups(maxLoopPorts, vw)[maxLoopPorts-1][1]
 	frame := (16 + vw + maxVec*vw + 15) / 16 * 16
 	name := fmt.Sprintf("subsetScan%d", vw)
 	w.p("// func %s(srcs unsafe.Pointer, nsrc, nvec int, ends *uint8, ngroups int, div *int64, order *uint16) (best int64, q uint64)", name)
