@@ -30,6 +30,9 @@ type Curves struct {
 	// YSeconds labels the y axis as durations in seconds with SI
 	// prefixes ("100 ns", "1 µs") instead of plain numbers.
 	YSeconds bool
+	// XIntegers puts the ticks of a linear x axis on whole numbers only,
+	// for counts such as ports or instructions.
+	XIntegers bool
 	// LegendLeft puts the legend at the top left instead of the top right.
 	LegendLeft bool
 	// Width and Height are the figure size in inches (default 5.6 × 3.8);
@@ -140,6 +143,8 @@ func (c *Curves) drawTo(dc draw.Canvas) error {
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = decadeTicks{}
+	} else if c.XIntegers {
+		p.X.Tick.Marker = niceTicks{integers: true}
 	}
 	if c.LogY {
 		p.Y.Scale = plot.LogScale{}
@@ -245,7 +250,7 @@ func (c *Curves) Save(path string) error { return SaveFigure(c, path) }
 // (either may be nil), lower being better, on a logarithmic y axis.
 func FitnessCurves(best, mean []float64) *Curves {
 	c := NewCurves("fitness over generations", "generation", "fitness (lower is better)")
-	c.LogY = true
+	c.LogY, c.XIntegers = true, true
 	gen := func(n int) []float64 {
 		x := make([]float64, n)
 		for i := range x {
@@ -268,6 +273,7 @@ func FitnessCurves(best, mean []float64) *Curves {
 // samples; both nil for none).
 func ErrorVsLength(lengths, mape, lo, hi []float64) *Curves {
 	c := NewCurves("error against experiment length", "experiment length [instructions]", "MAPE [%]")
+	c.XIntegers = true
 	if lo == nil && hi == nil {
 		return c.Add("MAPE", lengths, mape)
 	}
@@ -380,7 +386,7 @@ func LPvsBottleneck(r io.Reader, axis string) *Curves {
 		return failed(fmt.Errorf("plots: CSV has no rows of axis %q", axis))
 	}
 	c := NewCurves(title, xlabel, "time per experiment")
-	c.LogY, c.YSeconds = true, true
+	c.LogY, c.YSeconds, c.XIntegers = true, true, true
 	for _, m := range order {
 		pts := byMapping[m]
 		sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })

@@ -9,10 +9,11 @@ import (
 )
 
 // niceTicks places 4 to 8 labelled ticks at multiples of 1, 2, 2.5 or 5 ×
-// 10^k, with unlabelled minor ticks between them.
-type niceTicks struct{}
+// 10^k, with unlabelled minor ticks between them; with integers set, on
+// whole numbers only (for counts such as ports or instructions).
+type niceTicks struct{ integers bool }
 
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+func (nt niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) {
 		return []plot.Tick{{Value: lo, Label: trimFloat(lo)}}
 	}
@@ -24,6 +25,9 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	for e := e0 - 2; e <= e0+1; e++ {
 		for _, m := range []float64{1, 2, 2.5, 5} {
 			st := m * math.Pow10(e)
+			if nt.integers && (st < 1 || st != math.Round(st)) {
+				continue
+			}
 			n := math.Floor(hi/st+1e-9) - math.Ceil(lo/st-1e-9) + 1
 			cost := math.Abs(n - 5.5)
 			if n < 4 || n > 8 {
@@ -44,6 +48,9 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	if m := step / math.Pow10(int(math.Floor(math.Log10(step)+1e-9))); math.Abs(m-2.5) < 1e-9 {
 		minor = step / 5
+	}
+	if nt.integers && minor != math.Round(minor) {
+		minor = step
 	}
 	for i := math.Ceil(lo/minor - 1e-9); i*minor <= hi+1e-9*span; i++ {
 		v := i * minor
