@@ -205,6 +205,22 @@ func TestFastPathLimits(t *testing.T) {
 	}
 }
 
+// randomExperiment draws an experiment of 1 to n draws from m's
+// instructions, each adding 1 or 2 to a count.
+func randomExperiment(t testing.TB, r *rand.Rand, m *portmap.Mapping, n int) portmap.Experiment {
+	t.Helper()
+	names := m.Instructions()
+	counts := map[string]int{}
+	for range 1 + r.IntN(n) {
+		counts[names[r.IntN(len(names))]] += 1 + r.IntN(2)
+	}
+	e, err := portmap.ExperimentOf(counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 // TestEvaluateFastPath checks Model.Evaluate on the fast path (without the
 // subset tables of subsets.go) against the same Model without its
 // fast-path tables (the general gathering of µops), field by field, and
@@ -226,15 +242,7 @@ func TestEvaluateFastPath(t *testing.T) {
 		md.sub = nil // the subset tables have their own tests
 		slow := *md
 		slow.fast = nil
-		names := m.Instructions()
-		counts := map[string]int{}
-		for range 1 + r.IntN(16) {
-			counts[names[r.IntN(len(names))]] += 1 + r.IntN(2)
-		}
-		e, err := portmap.ExperimentOf(counts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := randomExperiment(t, r, m, 16)
 		x, err := md.Index(e)
 		if err != nil {
 			t.Fatal(err)

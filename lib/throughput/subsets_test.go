@@ -91,15 +91,7 @@ func TestSubsetKernels(t *testing.T) {
 			taken := 0
 			for c := 0; c < perPorts; c++ {
 				m, _ := randomCase(r, n, 1+r.IntN(20), 1)
-				names := m.Instructions()
-				counts := map[string]int{}
-				for range 1 + r.IntN(12) {
-					counts[names[r.IntN(len(names))]] += 1 + r.IntN(2)
-				}
-				e, err := portmap.ExperimentOf(counts)
-				if err != nil {
-					t.Fatal(err)
-				}
+				e := randomExperiment(t, r, m, 12)
 				if checkSubsetBound(t, v.name, m, newSubsetTablesFor(NewModel(m), l), e) {
 					taken++
 				}
