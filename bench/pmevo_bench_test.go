@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer/pmevo"
-	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/throughput"
 )
@@ -31,11 +32,11 @@ func BenchmarkInferSKL(b *testing.B) {
 		b.Skip(err)
 	}
 	ctx := context.Background()
-	train, err := pmevo.Experiments(ctx, measure.NewSimulated(truth, 0, 1), truth.Instructions(), nil)
+	train, _, err := design.PMEvo(ctx, oracle.Simulate(truth, 0, 1), truth.Instructions(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	heldOut := measure.RandomExperiments(truth.Instructions(), 5, 2000, 7)
+	heldOut := design.Random(truth.Instructions(), 5, 2000, 7)
 	want, _ := throughput.Predict(ctx, truth, heldOut)
 	var res *pmevo.Result
 	b.ResetTimer()

@@ -10,19 +10,19 @@ import "testing"
 //
 // PNG and SVG include binning and the metrics (Kendall's τ-b is
 // O(n log n)); HTML includes them and packing the option (the library is
-// packed once per process, before the timer starts). Stats is the binning
-// and the metrics alone.
+// packed once per process, before the timer starts). Histogram is the
+// binning alone.
 func BenchmarkHeatmap40000(b *testing.B) {
 	meas, pred := synthetic(40000)
 	labels := make([]string, len(meas))
 	for i := range labels {
 		labels[i] = "{exp ↦ 1}"
 	}
-	h := NewHeatmap(meas, pred).Labeled(labels).Titled("40,000 experiments")
+	h := NewHeatmap(labelledAs(meas, pred, labels)).Titled("40,000 experiments")
 	h.HTML() // pack the library
-	b.Run("Stats", func(b *testing.B) {
+	b.Run("Histogram", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := h.Stats(); err != nil {
+			if _, err := h.Histogram(); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -58,7 +58,7 @@ func BenchmarkScatter40000(b *testing.B) {
 	for i := range labels {
 		labels[i] = "{exp ↦ 1}"
 	}
-	s := NewScatter(meas, pred).Labeled(labels)
+	s := NewScatter(labelledAs(meas, pred, labels))
 	s.HTML()
 	b.Run("PNG", func(b *testing.B) {
 		for b.Loop() {

@@ -85,20 +85,24 @@ func browserTools(t *testing.T) (node, chromium, dir string) {
 // library which registers itself with define().
 func notebookPage(t *testing.T) string {
 	meas, pred := synthetic(40000)
-	labels := make([]string, len(meas))
-	for i := range labels {
-		labels[i] = fmt.Sprintf("{exp%d ↦ 1, add ↦ %d}", i, i%5+1)
+	ev := evalOf(meas, pred)
+	for i := range meas {
+		e, err := portmap.ExperimentOfItems(portmap.Item{Insn: fmt.Sprintf("exp%d", i), Count: 1}, portmap.Item{Insn: "add", Count: i%5 + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev.Experiments = append(ev.Experiments, e)
 	}
-	heat := NewHeatmap(meas, pred).Labeled(labels).Titled("40,000 experiments")
+	heat := NewHeatmap(ev).Titled("40,000 experiments")
 	png, err := heat.PNG()
 	if err != nil {
 		t.Fatal(err)
 	}
 	m2, p2 := synthetic(3000)
-	second := NewHeatmap(p2, m2).Titled("a second heat map")
+	second := NewHeatmap(evalOf(p2, m2)).Titled("a second heat map")
 	second.Bins = 20
 	pressure := PortPressureOf(fig31(), mustExperiment(t, map[string]int{"add": 2, "mul": 1, "store": 1}))
-	scatter := NewScatter(meas, pred).Labeled(labels).Titled("40,000 dots")
+	scatter := NewScatter(ev).Titled("40,000 dots")
 	matrix := NewMappingMatrix(fig33()).Titled("a mapping")
 
 	var b strings.Builder

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/plots"
 )
@@ -32,32 +34,9 @@ func fig31() *portmap.Mapping {
 }
 
 func ExampleNewHeatmap() {
-	measured := []float64{1.00, 1.02, 2.10, 2.50, 4.00, 4.20, 0.50, 12}
-	predicted := []float64{1.00, 1.00, 2.00, 2.00, 3.00, 4.20, 0.50, 11}
-	h := plots.NewHeatmap(measured, predicted)
-	h.Title = "toy predictor"
-	fmt.Println("PNG", pngSize(h.PNG()))
-	st, _ := h.Stats()
-	fmt.Printf("n=%d MAPE=%.2f%% Pearson=%.3f Kendall=%.3f outside=%d\n", st.N, st.MAPE, st.Pearson, st.KendallTauB, st.Outside)
-	hist, _ := h.Histogram()
-	fmt.Printf("%d×%d bins over [0, %g], fullest bin %d\n", hist.NX, hist.NY, hist.XMax, hist.Max())
-
-	// A fixed range, as PMEvo's 0–35 cycles for Skylake: points beyond it
-	// are counted, and printed in the corner.
-	h.Min, h.Max = 0, 10
-	st, _ = h.Stats()
-	fmt.Println("outside [0, 10]:", st.Outside)
-	// Output:
-	// PNG 806×691
-	// n=8 MAPE=7.51% Pearson=0.996 Kendall=0.964 outside=0
-	// 35×35 bins over [0, 20], fullest bin 2
-	// outside [0, 10]: 1
-}
-
-func ExamplePredictionHeatmap() {
+	// A mapping compared with three measured experiments, then drawn.
 	m := fig31()
-	var set portmap.ExperimentSet
-	set.Arch = m.Arch()
+	set := &portmap.ExperimentSet{Arch: m.Arch()}
 	for _, c := range []struct {
 		counts map[string]int
 		cycles float64
@@ -69,18 +48,35 @@ func ExamplePredictionHeatmap() {
 		e, _ := portmap.ExperimentOf(c.counts)
 		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: e, Cycles: c.cycles})
 	}
-	h := plots.PredictionHeatmap(context.Background(), m, &set)
-	st, err := h.Stats()
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%s: n=%d MAPE=%.2f%%\n", h.Title, st.N, st.MAPE)
+	ev := metrics.Evaluate(context.Background(), oracle.FromMapping(m), set)
+	h := plots.NewHeatmap(ev)
+	fmt.Println(h.Title, "PNG", pngSize(h.PNG()))
+	fmt.Printf("n=%d MAPE=%.2f%%\n", ev.Summary.N, ev.Summary.MAPE)
 	// Output:
-	// fig3.1: n=3 MAPE=3.16%
+	// fig3.1 PNG 806×691
+	// n=3 MAPE=3.16%
+}
+
+func ExampleHeatmap_Histogram() {
+	// Bare numbers go through metrics.EvaluationOf.
+	measured := []float64{1.00, 1.02, 2.10, 2.50, 4.00, 4.20, 0.50, 12}
+	predicted := []float64{1.00, 1.00, 2.00, 2.00, 3.00, 4.20, 0.50, 11}
+	h := plots.NewHeatmap(metrics.EvaluationOf("toy predictor", measured, predicted))
+	hist, _ := h.Histogram()
+	fmt.Printf("%d×%d bins over [0, %g], fullest bin %d\n", hist.NX, hist.NY, hist.XMax, hist.Max())
+
+	// A fixed range, as PMEvo's 0–35 cycles for Skylake: points beyond it
+	// are counted, and printed in the corner.
+	h.Min, h.Max = 0, 10
+	outside, _ := h.Outside()
+	fmt.Println("outside [0, 10]:", outside)
+	// Output:
+	// 35×35 bins over [0, 20], fullest bin 2
+	// outside [0, 10]: 1
 }
 
 func ExampleHeatmap_HTML() {
-	h := plots.NewHeatmap([]float64{1, 2, 3}, []float64{1, 2, 2.5}).Titled("interactive")
+	h := plots.NewHeatmap(metrics.EvaluationOf("", []float64{1, 2, 3}, []float64{1, 2, 2.5})).Titled("interactive")
 	frag := h.HTML()
 	fmt.Println("fragment, not a page:", !strings.Contains(frag, "<html"))
 	fmt.Println("one chart element:", len(regexp.MustCompile(`id="portlab-chart-[0-9a-f]{16}"`).FindAllString(frag, -1)))
@@ -94,9 +90,9 @@ func ExampleHeatmap_HTML() {
 }
 
 func ExampleNewHeatmapGrid() {
-	a := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}).Titled("exact")
-	b := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{1, 1.5, 2, 2.5}).Titled("optimistic")
-	c := plots.NewHeatmap([]float64{1, 2, 3, 4}, []float64{2, 3, 4, 5}).Titled("pessimistic")
+	a := plots.NewHeatmap(metrics.EvaluationOf("", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4})).Titled("exact")
+	b := plots.NewHeatmap(metrics.EvaluationOf("", []float64{1, 2, 3, 4}, []float64{1, 1.5, 2, 2.5})).Titled("optimistic")
+	c := plots.NewHeatmap(metrics.EvaluationOf("", []float64{1, 2, 3, 4}, []float64{2, 3, 4, 5})).Titled("pessimistic")
 	g := plots.NewHeatmapGrid(3, a, b, c).Titled("three predictors")
 	g.DPI = 100
 	fmt.Println("PNG", pngSize(g.PNG()))
@@ -180,8 +176,9 @@ func ExampleErrorVsLength() {
 }
 
 func ExampleNewScatter() {
-	s := plots.NewScatter([]float64{1, 2, 3}, []float64{1.1, 1.9, 3.2}).
-		Labeled([]string{"{add ↦ 1}", "{mul ↦ 2}", "{store ↦ 3}"})
+	ev := metrics.EvaluationOf("toy", []float64{1, 2, 3}, []float64{1.1, 1.9, 3.2})
+	ev.Experiments = []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul", "mul"), portmap.NewExperiment("store", "store", "store")}
+	s := plots.NewScatter(ev)
 	frag := s.HTML()
 	fmt.Println("hover names the experiment:", strings.Contains(frag, `"name":"{mul ↦ 2}"`))
 	fmt.Println("PNG", pngSize(s.PNG()))
@@ -191,7 +188,7 @@ func ExampleNewScatter() {
 }
 
 func ExampleAsSVG() {
-	h := plots.NewHeatmap([]float64{1, 2}, []float64{1, 2})
+	h := plots.NewHeatmap(metrics.EvaluationOf("", []float64{1, 2}, []float64{1, 2}))
 	var v any = plots.AsSVG(h) // what a notebook cell returns to show SVG
 	_, isSVG := v.(interface{ SVG() string })
 	fmt.Println(isSVG, strings.HasPrefix(plots.AsSVG(h).SVG(), "<?xml"))

@@ -388,7 +388,7 @@ func TestTicks(t *testing.T) {
 
 func TestScatter(t *testing.T) {
 	meas, pred := synthetic(2000)
-	s := NewScatter(meas, pred).Titled("dots")
+	s := NewScatter(evalOf(meas, pred)).Titled("dots")
 	text := parseXML(t, mustSVG(t, s))
 	for _, want := range []string{"dots", "MAPE", MeasuredLabel} {
 		if !strings.Contains(text, want) {
@@ -406,11 +406,11 @@ func TestScatter(t *testing.T) {
 	for i := range labels {
 		labels[i] = "exp <" + string(rune('a'+i%26)) + ">"
 	}
-	html := s.Labeled(labels).HTML()
+	html := NewScatter(labelledAs(meas, pred, labels)).HTML()
 	if !strings.Contains(html, "exp &lt;a&gt;") || strings.Contains(html, "exp <a>") {
 		t.Error("scatter HTML does not carry the escaped labels")
 	}
-	if NewScatter([]float64{1}, nil).Err() == nil {
+	if NewScatter(evalOf([]float64{1}, nil)).Err() == nil {
 		t.Error("scatter with mismatched lengths: no error")
 	}
 }
@@ -423,7 +423,7 @@ var (
 
 func TestHTMLFragment(t *testing.T) {
 	meas, pred := synthetic(1000)
-	h := NewHeatmap(meas, pred).Titled(`a </script> "title"`)
+	h := NewHeatmap(evalOf(meas, pred)).Titled(`a </script> "title"`)
 	a, b := h.HTML(), h.HTML()
 	ida, idb := idPat.FindStringSubmatch(a), idPat.FindStringSubmatch(b)
 	if ida == nil || idb == nil || ida[1] == idb[1] {
@@ -491,7 +491,7 @@ func TestHTMLFragment(t *testing.T) {
 
 func TestDisplay(t *testing.T) {
 	meas, pred := synthetic(100)
-	h := NewHeatmap(meas, pred)
+	h := NewHeatmap(evalOf(meas, pred))
 	if p := AsPNG(h).PNG(); len(p) == 0 {
 		t.Error("AsPNG: empty")
 	} else {
@@ -501,7 +501,7 @@ func TestDisplay(t *testing.T) {
 	if !strings.Contains(AsHTML(h).HTML(), "portlab-chart") {
 		t.Error("AsHTML: no chart")
 	}
-	bad := NewHeatmap([]float64{1}, nil)
+	bad := NewHeatmap(evalOf([]float64{1}, nil))
 	img := decodePNG(t, AsPNG(bad).PNG())
 	if _, n := bounds(img, white, 0); n == img.Bounds().Dx()*img.Bounds().Dy() {
 		t.Error("AsPNG of a bad figure is blank")

@@ -1,15 +1,12 @@
 package plots
 
 import (
-	"context"
 	"fmt"
 	"image/color"
 	"math"
 	"strconv"
 
 	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -63,73 +60,27 @@ type Heatmap struct {
 
 	measured, predicted []float64
 	labels              []string
+	summary             metrics.Summary
+	leftOut             int // experiments the predictor could not predict
 	err                 error
 }
 
-// NewHeatmap returns the heat map of predicted against measured inverse
-// throughputs (one pair per experiment). Errors in the data (lengths that
-// differ, no points, NaN or infinite values) are kept and reported by Err
-// and by every rendering method. The slices are not copied.
-func NewHeatmap(measured, predicted []float64) *Heatmap {
-	h := &Heatmap{measured: measured, predicted: predicted}
-	h.err = checkPairs("heat map", measured, predicted)
-	return h
-}
-
-// HeatmapOf returns the heat map of predicted against the measurements of
-// set, with the experiments as labels for the interactive version.
-func HeatmapOf(set *portmap.ExperimentSet, predicted []float64) *Heatmap {
-	h := NewHeatmap(set.Cycles(), predicted)
-	h.labels = experimentLabels(set)
-	return h
-}
-
-// HeatmapOfOther returns the heat map of the predictions that another tool
-// (id, such as "IACA", "llvm-mca" or "Ithemal") stored with the
-// measurements of set, titled id. Measurements without a prediction of id
-// are left out.
-func HeatmapOfOther(set *portmap.ExperimentSet, id string) *Heatmap {
-	var meas, pred []float64
-	var labels []string
-	for _, m := range set.Measurements {
-		if v, ok := m.Others[id]; ok {
-			meas = append(meas, m.Cycles)
-			pred = append(pred, v)
-			labels = append(labels, m.Experiment.String())
-		}
+// NewHeatmap returns the heat map of an evaluation: its predicted against
+// its measured inverse throughputs, titled with the predictor's name, the
+// experiments as labels of the interactive version and the evaluation's
+// metrics in the corner. This is the one road to a heat map: compare first
+// (metrics.Evaluate for a predictor and a measured set, metrics.EvaluationOf
+// for bare numbers), then draw. An evaluation that failed, or data that
+// cannot be drawn (NaN or infinite values), is kept and reported by Err and
+// by every rendering method.
+func NewHeatmap(ev *metrics.Evaluation) *Heatmap {
+	if ev == nil {
+		return &Heatmap{err: fmt.Errorf("plots: heat map of a nil evaluation")}
 	}
-	h := NewHeatmap(meas, pred)
-	h.labels, h.Title = labels, id
-	if len(meas) == 0 {
-		h.err = fmt.Errorf("plots: no measurement has a prediction of %q (have %v)", id, set.OtherIDs())
+	h := &Heatmap{Title: ev.Predictor, measured: ev.Measured, predicted: ev.Predicted, labels: ev.Labels(), summary: ev.Summary, leftOut: len(ev.Failures)}
+	if h.err = ev.Err(); h.err == nil {
+		h.err = checkPairs("heat map", ev.Measured, ev.Predicted)
 	}
-	return h
-}
-
-// PredictionHeatmap predicts every experiment of set with mapping m (the
-// exact bottleneck formula, in parallel, see throughput.Model.Predict) and
-// returns the heat map of the predictions against the measurements, titled
-// with the mapping's name. ctx can cancel the predictions; errors (a
-// cancelled context, an instruction m does not map) are reported by Err.
-func PredictionHeatmap(ctx context.Context, m *portmap.Mapping, set *portmap.ExperimentSet) *Heatmap {
-	pred, err := throughput.Predict(ctx, m, set.Experiments())
-	if err != nil {
-		h := &Heatmap{err: fmt.Errorf("plots: predicting with %s: %w", m.Name(), err)}
-		return h
-	}
-	h := HeatmapOf(set, pred)
-	h.Title = m.Name()
-	return h
-}
-
-// Labeled sets the labels of the points (usually the experiments), shown
-// by the interactive version as examples of a bin's content, and returns
-// h. labels must have one entry per point.
-func (h *Heatmap) Labeled(labels []string) *Heatmap {
-	if h.err == nil && len(labels) != len(h.measured) {
-		h.err = fmt.Errorf("plots: heat map: %d labels for %d points", len(labels), len(h.measured))
-	}
-	h.labels = labels
 	return h
 }
 
@@ -158,41 +109,29 @@ func (h *Heatmap) Histogram() (*metrics.Histogram2D, error) {
 	return metrics.NewHeatmapHistogram(h.measured, h.predicted, bins)
 }
 
-// Stats are the numbers printed in a heat map's corner. A metric that is
-// undefined for the data (MAPE with a measured value ≤ 0, a correlation of
-// constant data) is NaN.
-type Stats struct {
-	N           int
-	MAPE        float64 // percent
-	Pearson     float64
-	KendallTauB float64
-	// Outside is the number of points outside the plotted range.
-	Outside int
-}
-
-// Stats computes the metrics of h over all its points and the number of
-// points outside the plotted range.
-func (h *Heatmap) Stats() (Stats, error) {
+// Outside returns the number of points outside the plotted range (they
+// are not drawn, but count in the metrics).
+func (h *Heatmap) Outside() (int, error) {
 	hist, err := h.Histogram()
 	if err != nil {
-		return Stats{}, err
+		return 0, err
 	}
-	return statsOf(h.measured, h.predicted, hist), nil
+	return hist.Outside, nil
 }
 
-func statsOf(measured, predicted []float64, hist *metrics.Histogram2D) Stats {
-	s := Stats{N: len(measured), Outside: hist.Outside}
-	var err error
-	if s.MAPE, err = metrics.MAPE(measured, predicted); err != nil {
-		s.MAPE = math.NaN()
+// boxStats are the numbers printed in a heat map's corner: the metrics of
+// its evaluation and the points outside the range.
+type boxStats struct {
+	metrics.Summary
+	Outside, LeftOut int
+}
+
+// stats returns the numbers of h's metrics box.
+func (h *Heatmap) stats(hist *metrics.Histogram2D) *boxStats {
+	if h.NoMetrics {
+		return nil
 	}
-	if s.Pearson, err = metrics.Pearson(measured, predicted); err != nil {
-		s.Pearson = math.NaN()
-	}
-	if s.KendallTauB, err = metrics.KendallTauB(measured, predicted); err != nil {
-		s.KendallTauB = math.NaN()
-	}
-	return s
+	return &boxStats{Summary: h.summary, Outside: hist.Outside, LeftOut: h.leftOut}
 }
 
 func (h *Heatmap) size() (w, ht vg.Length) { return inches(h.Width, 5.6), inches(h.Height, 4.8) }
@@ -227,12 +166,7 @@ func (h *Heatmap) compose(c *draw.Canvas) (composed, error) {
 		top = hist.Max()
 	}
 	scale := logScale{top: float64(max(top, 1))}
-	var st *Stats
-	if !h.NoMetrics {
-		s := statsOf(h.measured, h.predicted, hist)
-		st = &s
-	}
-	pl := h.plot(hist, scale, st, false)
+	pl := h.plot(hist, scale, h.stats(hist), false)
 	da := squarePlot(c, pl, colorBarWidth)
 	return composed{plot: pl, data: da, scale: scale, hist: hist}, nil
 }
@@ -258,7 +192,7 @@ func (h *Heatmap) Save(path string) error { return SaveFigure(h, path) }
 
 // plot returns the gonum plot of the heat map without colour bar; small
 // selects the smaller fonts of a panel in a grid.
-func (h *Heatmap) plot(hist *metrics.Histogram2D, scale logScale, st *Stats, small bool) *plot.Plot {
+func (h *Heatmap) plot(hist *metrics.Histogram2D, scale logScale, st *boxStats, small bool) *plot.Plot {
 	xl, yl := h.XLabel, h.YLabel
 	if xl == "" {
 		xl = MeasuredLabel
@@ -287,7 +221,7 @@ func (h *Heatmap) plot(hist *metrics.Histogram2D, scale logScale, st *Stats, sma
 }
 
 // lines returns the rows of the metrics box: label and value.
-func (s Stats) lines(hist *metrics.Histogram2D) [][2]string {
+func (s boxStats) lines(hist *metrics.Histogram2D) [][2]string {
 	num := func(v float64, digits int, unit string) string {
 		if math.IsNaN(v) {
 			return "undefined"
@@ -302,6 +236,9 @@ func (s Stats) lines(hist *metrics.Histogram2D) [][2]string {
 	}
 	if s.Outside > 0 {
 		rows = append(rows, [2]string{"outside", outsideText(hist)})
+	}
+	if s.LeftOut > 0 {
+		rows = append(rows, [2]string{"not predicted", strconv.Itoa(s.LeftOut)})
 	}
 	return rows
 }
@@ -524,12 +461,4 @@ func checkPairs(what string, measured, predicted []float64) error {
 		}
 	}
 	return nil
-}
-
-func experimentLabels(set *portmap.ExperimentSet) []string {
-	out := make([]string, set.Len())
-	for i, m := range set.Measurements {
-		out[i] = m.Experiment.String()
-	}
-	return out
 }

@@ -110,12 +110,7 @@ func (g *HeatmapGrid) drawTo(c draw.Canvas) error {
 	var right vg.Length
 	for i, p := range g.panels {
 		tc := tiles.At(body, i%cols, i/cols)
-		var st *Stats
-		if !p.NoMetrics {
-			s := statsOf(p.measured, p.predicted, hists[i])
-			st = &s
-		}
-		pl := p.plot(hists[i], scale, st, true)
+		pl := p.plot(hists[i], scale, p.stats(hists[i]), true)
 		da := squarePlot(&tc, pl, 0)
 		pl.Draw(tc)
 		lo, hi = min(lo, da.Min.Y), max(hi, da.Max.Y)

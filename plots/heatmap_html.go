@@ -32,16 +32,11 @@ func (h *Heatmap) HTML() string {
 	if top <= 0 {
 		top = hist.Max()
 	}
-	var st *Stats
-	if !h.NoMetrics {
-		s := statsOf(h.measured, h.predicted, hist)
-		st = &s
-	}
-	o := h.echartsOption(hist, max(top, 1), st, width, height)
+	o := h.echartsOption(hist, max(top, 1), h.stats(hist), width, height)
 	return fragment(o, width, height, h.Title)
 }
 
-func (h *Heatmap) echartsOption(hist *metrics.Histogram2D, top int, st *Stats, width, height int) map[string]any {
+func (h *Heatmap) echartsOption(hist *metrics.Histogram2D, top int, st *boxStats, width, height int) map[string]any {
 	var examples [][]string
 	if len(h.labels) == len(h.measured) {
 		examples = make([][]string, hist.NX*hist.NY)
@@ -144,7 +139,7 @@ func (h *Heatmap) echartsOption(hist *metrics.Histogram2D, top int, st *Stats, w
 
 // metricsGraphic is the ECharts graphic of the metrics box at the top left
 // of a grid whose corner is (left, top).
-func metricsGraphic(st Stats, hist *metrics.Histogram2D, left, top int) []any {
+func metricsGraphic(st boxStats, hist *metrics.Histogram2D, left, top int) []any {
 	var b strings.Builder
 	for i, l := range st.lines(hist) {
 		if i > 0 {

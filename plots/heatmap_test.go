@@ -12,6 +12,7 @@ import (
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/dataset/datasettest"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"gonum.org/v1/plot/vg"
 )
@@ -101,7 +102,7 @@ func darkPixels(img image.Image, pm pixelMapper, r vg.Rectangle) int {
 
 func TestHeatmapPNGMatchesHistogram(t *testing.T) {
 	meas, pred := synthetic(5000)
-	h := NewHeatmap(meas, pred)
+	h := NewHeatmap(evalOf(meas, pred))
 	h.NoMetrics = true
 	hist, err := h.Histogram()
 	if err != nil {
@@ -119,19 +120,20 @@ func TestHeatmapPNGMatchesHistogram(t *testing.T) {
 	// Other bins, an explicit range with points outside, and a colour top.
 	h.Bins, h.Min, h.Max, h.ColorTop = 20, 0, 10, 1000
 	checkHeatmapPNG(t, h, 100)
-	st, err := h.Stats()
+	outside, err := h.Outside()
 	if err != nil {
 		t.Fatal(err)
 	}
 	hist, _ = h.Histogram()
-	if st.Outside == 0 || st.Outside != hist.Outside || st.N != 5000 || hist.Total()+hist.Outside != 5000 {
-		t.Errorf("stats %+v, histogram total %d outside %d", st, hist.Total(), hist.Outside)
+	if outside == 0 || outside != hist.Outside || h.summary.N != 5000 || hist.Total()+hist.Outside != 5000 {
+		t.Errorf("%d outside, histogram total %d outside %d", outside, hist.Total(), hist.Outside)
 	}
 }
 
 func TestHeatmapMetricsBox(t *testing.T) {
 	meas, pred := synthetic(3000)
-	h := NewHeatmap(meas, pred)
+	ev := evalOf(meas, pred)
+	h := NewHeatmap(ev)
 	h.Min, h.Max = 0, 10 // some points outside, to print that line too
 	const dpi = 120
 	hm := composeHeatmap(t, h, dpi)
@@ -163,9 +165,8 @@ func TestHeatmapMetricsBox(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := parseXML(t, svg)
-	st, _ := h.Stats()
 	for _, want := range []string{"MAPE", "Pearson r", "Kendall τ-b", "n", "outside", MeasuredLabel, PredictedLabel,
-		strings.TrimSuffix(trimFloat(math.Round(st.MAPE*100)/100), "0"), "3000"} {
+		strings.TrimSuffix(trimFloat(math.Round(ev.Summary.MAPE*100)/100), "0"), "3000"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("SVG text lacks %q:\n%s", want, text)
 		}
@@ -185,12 +186,12 @@ func TestHeatmapRealData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := PredictionHeatmap(context.Background(), m, set)
-	st, err := h.Stats()
+	h := NewHeatmap(metrics.Evaluate(context.Background(), oracle.FromMapping(m), set))
+	hist, err := h.Histogram()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.N != 2000 || st.Outside != 0 || math.Abs(st.MAPE-9.55) > 0.005 || math.Abs(st.Pearson-0.913) > 0.0005 || math.Abs(st.KendallTauB-0.758) > 0.0005 {
+	if st := h.stats(hist); st.N != 2000 || st.Outside != 0 || math.Abs(st.MAPE-9.55) > 0.005 || math.Abs(st.Pearson-0.913) > 0.0005 || math.Abs(st.KendallTauB-0.758) > 0.0005 {
 		t.Errorf("stats %+v; want n 2000, MAPE 9.55 %%, Pearson 0.913, Kendall 0.758 (README)", st)
 	}
 	if h.Title != m.Name() || len(h.labels) != 2000 {
@@ -204,20 +205,24 @@ func TestHeatmapRealData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	iaca := HeatmapOfOther(ann, "IACA")
+	iaca := NewHeatmap(metrics.Evaluate(context.Background(), oracle.Stored(ann, "IACA"), ann))
 	iaca.Min, iaca.Max, iaca.NoMetrics = 0, 35, true
 	checkHeatmapPNG(t, iaca, 110)
-	if bad := HeatmapOfOther(ann, "nope"); bad.Err() == nil {
+	if iaca.Title != "IACA (stored)" {
+		t.Errorf("title %q", iaca.Title)
+	}
+	if bad := NewHeatmap(metrics.Evaluate(context.Background(), oracle.Stored(ann, "nope"), ann)); bad.Err() == nil {
 		t.Error("a heat map of an unknown tool has no error")
 	}
 }
 
 func TestHeatmapErrors(t *testing.T) {
 	for name, h := range map[string]*Heatmap{
-		"lengths": NewHeatmap([]float64{1, 2}, []float64{1}),
-		"empty":   NewHeatmap(nil, nil),
-		"NaN":     NewHeatmap([]float64{1, math.NaN()}, []float64{1, 2}),
-		"labels":  NewHeatmap([]float64{1, 2}, []float64{1, 2}).Labeled([]string{"a"}),
+		"lengths":  NewHeatmap(evalOf([]float64{1, 2}, []float64{1})),
+		"empty":    NewHeatmap(evalOf(nil, nil)),
+		"NaN":      NewHeatmap(evalOf([]float64{1, math.NaN()}, []float64{1, 2})),
+		"infinite": NewHeatmap(evalOf([]float64{1, 2}, []float64{1, math.Inf(1)})),
+		"nil":      NewHeatmap(nil),
 	} {
 		if h.Err() == nil {
 			t.Errorf("%s: no error", name)
@@ -242,13 +247,19 @@ func TestHeatmapErrors(t *testing.T) {
 	other.MustSetUsage("div", "1*[p3]")
 	e, _ := portmap.ExperimentOf(map[string]int{"div": 1, "add": 1})
 	set := &portmap.ExperimentSet{Arch: other.Arch(), Measurements: []portmap.Measurement{{Experiment: e, Cycles: 2}}}
-	if h := PredictionHeatmap(context.Background(), m, set); h.Err() == nil || !strings.Contains(h.Err().Error(), "div") {
-		t.Errorf("prediction with an unknown instruction: %v", h.Err())
+	if h := NewHeatmap(metrics.Evaluate(context.Background(), oracle.FromMapping(m), set)); h.Err() == nil || !strings.Contains(h.Err().Error(), "div") {
+		t.Errorf("prediction with an unknown instruction only: %v", h.Err())
+	}
+	// Some experiments not predicted: the rest is drawn, the box says so.
+	set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment("add", "mul"), Cycles: 1.2})
+	h := NewHeatmap(metrics.Evaluate(context.Background(), oracle.FromMapping(m), set))
+	if svg, err := h.SVG(); err != nil || !strings.Contains(parseXML(t, svg), "not predicted") {
+		t.Errorf("a heat map with an unpredicted experiment: %v", err)
 	}
 	// Constant predictions: correlations undefined, still drawn.
-	h := NewHeatmap([]float64{1, 2, 3}, []float64{2, 2, 2})
-	st, err := h.Stats()
-	if err != nil || !math.IsNaN(st.Pearson) || math.IsNaN(st.MAPE) {
+	h = NewHeatmap(evalOf([]float64{1, 2, 3}, []float64{2, 2, 2}))
+	hist, err := h.Histogram()
+	if st := h.stats(hist); err != nil || !math.IsNaN(st.Pearson) || math.IsNaN(st.MAPE) {
 		t.Errorf("constant predictions: %+v, %v", st, err)
 	}
 	svg, err := h.SVG()
@@ -261,7 +272,7 @@ func TestHeatmapGrid(t *testing.T) {
 	var panels []*Heatmap
 	for i := range 5 {
 		meas, pred := synthetic(1000 * (i + 1))
-		panels = append(panels, NewHeatmap(meas, pred).Titled("panel "+string(rune('A'+i))))
+		panels = append(panels, NewHeatmap(evalOf(meas, pred)).Titled("panel "+string(rune('A'+i))))
 	}
 	g := NewHeatmapGrid(3, panels...).Titled("five predictors")
 	g.DPI = 100
@@ -294,14 +305,14 @@ func TestHeatmapGrid(t *testing.T) {
 	if strings.Count(text, "MAPE") != 5 {
 		t.Errorf("grid SVG has %d metrics boxes, want 5", strings.Count(text, "MAPE"))
 	}
-	if NewHeatmapGrid(2).Err() == nil || NewHeatmapGrid(2, panels[0], NewHeatmap(nil, nil)).Err() == nil {
+	if NewHeatmapGrid(2).Err() == nil || NewHeatmapGrid(2, panels[0], NewHeatmap(evalOf(nil, nil))).Err() == nil {
 		t.Error("grid without panels or with a bad panel has no error")
 	}
 }
 
 func TestSave(t *testing.T) {
 	meas, pred := synthetic(500)
-	h := NewHeatmap(meas, pred).Titled("save")
+	h := NewHeatmap(evalOf(meas, pred)).Titled("save")
 	dir := t.TempDir()
 	for _, name := range []string{"h.png", "h.svg", "h.html", "h.pdf", "H.PNG"} {
 		p := filepath.Join(dir, name)

@@ -12,11 +12,33 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/portmap"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
+
+// evalOf returns the evaluation of bare numbers, for drawing.
+func evalOf(meas, pred []float64) *metrics.Evaluation {
+	return metrics.EvaluationOf("test", meas, pred)
+}
+
+// labelled returns the evaluation of bare numbers whose experiments are
+// {name(i) ↦ 1}.
+func labelled(meas, pred []float64, name func(i int) string) *metrics.Evaluation {
+	ev := evalOf(meas, pred)
+	ev.Experiments = make([]portmap.Experiment, len(ev.Measured))
+	for i := range ev.Experiments {
+		ev.Experiments[i] = portmap.NewExperiment(name(i))
+	}
+	return ev
+}
+
+// labelledAs is labelled with the experiments {labels[i] ↦ 1}.
+func labelledAs(meas, pred []float64, labels []string) *metrics.Evaluation {
+	return labelled(meas, pred, func(i int) string { return labels[i] })
+}
 
 // decodePNG decodes a PNG and fails t on error.
 func decodePNG(t testing.TB, b []byte) image.Image {

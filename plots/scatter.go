@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/plots/internal/echarts"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -32,16 +32,12 @@ type Scatter struct {
 	h *Heatmap // the data, the range and the metrics
 }
 
-// NewScatter returns the scatter plot of predicted against measured
-// values. Errors in the data are kept and reported by Err.
-func NewScatter(measured, predicted []float64) *Scatter {
-	return &Scatter{h: NewHeatmap(measured, predicted)}
-}
-
-// ScatterOf returns the scatter plot of predicted against the
-// measurements of set, labelled with the experiments.
-func ScatterOf(set *portmap.ExperimentSet, predicted []float64) *Scatter {
-	return &Scatter{h: HeatmapOf(set, predicted)}
+// NewScatter returns the scatter plot of an evaluation (see NewHeatmap),
+// its points labelled with the experiments. Errors are kept and reported
+// by Err.
+func NewScatter(ev *metrics.Evaluation) *Scatter {
+	h := NewHeatmap(ev)
+	return &Scatter{h: h, Title: h.Title}
 }
 
 // ScatterOfHeatmap returns the scatter plot of the data of h, with its
@@ -49,10 +45,6 @@ func ScatterOf(set *portmap.ExperimentSet, predicted []float64) *Scatter {
 func ScatterOfHeatmap(h *Heatmap) *Scatter {
 	return &Scatter{h: h, Title: h.Title, XLabel: h.XLabel, YLabel: h.YLabel, Min: h.Min, Max: h.Max}
 }
-
-// Labeled sets the labels of the points (usually the experiments) shown by
-// the interactive version, and returns s.
-func (s *Scatter) Labeled(labels []string) *Scatter { s.h.Labeled(labels); return s }
 
 // Titled sets the title and returns s.
 func (s *Scatter) Titled(title string) *Scatter { s.Title = title; return s }
@@ -76,11 +68,7 @@ func (s *Scatter) drawTo(c draw.Canvas) error {
 	if err != nil {
 		return err
 	}
-	var st *Stats
-	if !s.NoMetrics {
-		v := statsOf(h.measured, h.predicted, hist)
-		st = &v
-	}
+	st := h.stats(hist)
 	xl, yl := h.XLabel, h.YLabel
 	if xl == "" {
 		xl = MeasuredLabel
@@ -211,8 +199,8 @@ func (s *Scatter) HTML() string {
 			return s;
 		}`)},
 	}
-	if !h.NoMetrics {
-		patch["graphic"] = metricsGraphic(statsOf(h.measured, h.predicted, hist), hist, left, gridTop)
+	if st := h.stats(hist); st != nil {
+		patch["graphic"] = metricsGraphic(*st, hist, left, gridTop)
 	}
 	dots := map[string]any{"symbolSize": 4, "itemStyle": map[string]any{"color": "rgba(33,113,181,0.45)"}}
 	if len(data) >= largeScatter {

@@ -6,175 +6,224 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
-	"time"
 
-	"github.com/portlab/portlab/lib/infer/pmevo"
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
+
+	// The inference methods register themselves with package infer.
+	_ "github.com/portlab/portlab/lib/infer/pmevo"
 )
 
-const inferUsage = `portlab infer pmevo — infer a port mapping from throughputs (PMEvo)
+const inferUsage = `portlab infer NAME — infer a port mapping with the inference method NAME
 
-  portlab infer pmevo -experiments E -ports N [flags]
-  portlab infer pmevo -simulate M [-noise σ] [flags]
+  portlab infer NAME -experiments E [-ports N] [flags]
+  portlab infer NAME -simulate M [-noise σ] [flags]
+  portlab infer NAME -measure -insns FILE -ports N [-campaign FILE.jsonl] [flags]
 
-  -experiments  training experiments (singletons, pairs, ratio pairs): a
-                portlab or PMEvo JSON file, or a portlab measure campaign
-                (.jsonl or .jsonl.gz); a comma-separated list is merged (an
-                experiment in several files keeps the last file's value)
-  -simulate     instead, simulate the training experiments of all
-                instructions of mapping M (file or data-set name, e.g.
-                pmevo:SKL/uops_info), with relative noise σ (e.g. 0.02)
+Methods: %s
+
+  -experiments  measurements to learn from: a portlab or PMEvo JSON file, a
+                portlab measure campaign (.jsonl or .jsonl.gz) or a data-set
+                name; a comma-separated list is merged (an experiment in
+                several files keeps the last file's value); methods that ask
+                for more experiments get them from the data or fail
+  -simulate     instead, ask a simulation of mapping M (file or data-set
+                name, e.g. pmevo:SKL/uops_info) with relative noise σ (e.g.
+                0.02) about all of M's instructions
+  -measure      instead, measure on this machine what the method asks, the
+                instructions of -insns (as portlab measure reads them), with
+                results kept in -campaign so that a rerun resumes
   -ports        number of ports to infer (default with -simulate: M's)
+  -ipc          front-end bound in instructions per cycle (0: none)
   -eval         experiments to evaluate the result on (file or data-set
-                name), or random:LENGTH:COUNT with -simulate; a comma-
-                separated list evaluates on each
-  -heldout      train only on the experiments of one or two distinct
+                name), or random:LENGTH:COUNT[:SEED] with -simulate; a
+                comma-separated list evaluates on each. After an interrupt
+                the best result found so far is evaluated
+  -heldout      learn only from the experiments of one or two distinct
                 instructions and evaluate on the others (e.g. a campaign's
                 random length-5 set)
-  -paper        the paper's hyperparameters (population 100,000, no
-                mutation, no polish) instead of portlab's defaults
-  -population, -generations, -stall, -mutation, -volume, -polish,
-  -deep, -init-uops, -epsilon, -ipc, -seed, -workers   override single
-                hyperparameters
   -out          write PREFIX.json, PREFIX.pmevo.json, PREFIX.report.json
+  -seed, -workers  random seed, parallel workers (0: all cores)
 `
 
 func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "pmevo" {
-		fmt.Fprint(stderr, inferUsage)
-		return errors.New("infer: the only algorithm so far is pmevo")
+	methods := strings.Join(infer.Methods(), ", ")
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(stderr, inferUsage, methods)
+		return fmt.Errorf("infer: name a method (%s)", methods)
 	}
-	fs := flag.NewFlagSet("infer pmevo", flag.ContinueOnError)
+	method, err := infer.New(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, inferUsage, methods)
+		return err
+	}
+	fs := flag.NewFlagSet("infer "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, inferUsage) }
-	expsArg := fs.String("experiments", "", "training experiments")
-	simulate := fs.String("simulate", "", "simulate training data from this mapping")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, inferUsage, methods)
+		fmt.Fprintf(stderr, "\nFlags of %s:\n", args[0])
+		fs.PrintDefaults()
+	}
+	expsArg := fs.String("experiments", "", "measurements to learn from")
+	simulate := fs.String("simulate", "", "simulate measurements with this mapping")
 	noise := fs.Float64("noise", 0, "relative noise of simulated measurements")
+	live := fs.Bool("measure", false, "measure on this machine")
+	insnsArg := fs.String("insns", "", "instructions to measure with -measure")
+	campaign := fs.String("campaign", "", "campaign file for -measure")
+	cpu := fs.Int("cpu", 0, "CPU to pin the benchmark worker to, with -measure")
 	ports := fs.Int("ports", 0, "number of ports")
-	evalArg := fs.String("eval", "", "evaluation experiments")
-	holdOut := fs.Bool("heldout", false, "train on experiments of one or two distinct instructions, evaluate on the rest")
-	paper := fs.Bool("paper", false, "the paper's hyperparameters")
-	out := fs.String("out", "", "output prefix")
-	pop := fs.Int("population", 0, "population size")
-	gens := fs.Int("generations", 0, "generation limit")
-	stall := fs.Int("stall", -1, "stop after this many generations without progress (0: never)")
-	mut := fs.Float64("mutation", -1, "mutation probability per child")
-	vol := fs.Float64("volume", -1, "weight of the µop volume in the fitness")
-	polish := fs.Int("polish", -1, "sweeps of the extended local search (0: off)")
-	deep := fs.Int("deep", -1, "sweeps of the deep local search on the best candidate (0: off)")
-	initUops := fs.Int("init-uops", -1, "at most this many µops per instruction initially (0: ports)")
-	eps := fs.Float64("epsilon", 0.05, "congruence tolerance (negative: no filtering)")
-	quantile := fs.Float64("quantile", 1, "congruence: quantile of the context differences that must be below epsilon (1: all, PMEvo)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
+	evalArg := fs.String("eval", "", "evaluation experiments")
+	holdOut := fs.Bool("heldout", false, "learn from experiments of one or two distinct instructions, evaluate on the rest")
+	out := fs.String("out", "", "output prefix")
 	seed := fs.Uint64("seed", 1, "random seed")
-	workers := fs.Int("workers", 0, "fitness workers (0: all cores)")
+	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
+	if f, ok := method.(infer.FlagSetter); ok {
+		f.SetFlags(fs)
+	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	if (*expsArg == "") == (*simulate == "") {
-		fs.Usage()
-		return errors.New("infer pmevo needs exactly one of -experiments and -simulate")
+	sources := 0
+	for _, given := range []bool{*expsArg != "", *simulate != "", *live} {
+		if given {
+			sources++
+		}
 	}
+	if sources != 1 {
+		fs.Usage()
+		return fmt.Errorf("infer %s needs exactly one of -experiments, -simulate and -measure", method.Name())
+	}
+	p := infer.Problem{Ports: *ports, InstructionsPerCycle: *ipc}
 	var truth *portmap.Mapping
-	var train *portmap.ExperimentSet
-	var err error
-	if *simulate != "" {
-		if truth, err = loadMapping(*simulate); err != nil {
+	switch {
+	case *simulate != "":
+		if truth, err = dataset.Mapping(*simulate); err != nil {
 			return err
 		}
-		if *ports == 0 {
-			*ports = truth.NumPorts()
+		if p.Ports == 0 {
+			p.Ports = truth.NumPorts()
 		}
-		train, err = pmevo.Experiments(ctx, measure.NewSimulated(truth, *noise, *seed), truth.Instructions(), nil)
-	} else {
-		train, err = loadTrainingList(*expsArg, stderr)
-	}
-	if err != nil {
-		return err
-	}
-	if *ports == 0 {
-		return errors.New("infer pmevo needs -ports")
+		p.Oracle, p.Instructions = oracle.Simulate(truth, *noise, *seed), truth.Instructions()
+	case *live:
+		if *insnsArg == "" {
+			return fmt.Errorf("infer %s -measure needs -insns", method.Name())
+		}
+		if p.Instructions, err = loadInsns(*insnsArg); err != nil {
+			return err
+		}
+		hw, err := measure.NewHardware(*cpu)
+		if err != nil {
+			return err
+		}
+		defer hw.Close()
+		p.Oracle = hw
+		if *campaign != "" {
+			c, err := measure.OpenCampaign(*campaign, hw)
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			p.Oracle = c
+		}
+	default:
+		if p.Data, err = loadTrainingList(*expsArg, stderr); err != nil {
+			return err
+		}
+		p.Oracle = oracle.NewReplay(*expsArg, p.Data)
 	}
 	var heldOut *portmap.ExperimentSet
 	if *holdOut {
-		short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
-		heldOut = train.Filter(func(m portmap.Measurement) bool { return !short(m) })
-		train = train.Filter(short)
-	}
-	cfg := pmevo.DefaultConfig(*ports)
-	if *paper {
-		cfg = pmevo.PaperConfig(*ports)
-	}
-	set := func(dst *int, v int, ok bool) {
-		if ok {
-			*dst = v
+		if p.Data == nil {
+			return fmt.Errorf("-heldout needs -experiments")
 		}
+		short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
+		heldOut = p.Data.Filter(func(m portmap.Measurement) bool { return !short(m) })
+		p.Data = p.Data.Filter(short)
+		p.Oracle = oracle.NewReplay(*expsArg+" (training part)", p.Data)
 	}
-	set(&cfg.Population, *pop, *pop > 0)
-	set(&cfg.Generations, *gens, *gens > 0)
-	set(&cfg.Stall, *stall, *stall >= 0)
-	set(&cfg.Polish, *polish, *polish >= 0)
-	set(&cfg.InitialUops, *initUops, *initUops >= 0)
-	set(&cfg.Deep, *deep, *deep >= 0)
-	set(&cfg.Workers, *workers, true)
-	if *mut >= 0 {
-		cfg.Mutation = *mut
+	if p.Data != nil {
+		fmt.Fprintf(stderr, "training: %d experiments\n", p.Data.Len())
 	}
-	if *vol >= 0 {
-		cfg.VolumeFitness = *vol
-	}
-	cfg.Epsilon, cfg.CongruenceQuantile, cfg.InstructionsPerCycle, cfg.Seed = *eps, *quantile, *ipc, *seed
 	bar := newProgressBar(stderr)
-	cfg.Progress = func(g pmevo.Generation) {
-		bar.update(fmt.Sprintf("generation %d/%d, best error %.2f%%, volume %d, %s", g.Index, cfg.Generations, 100*g.BestError, g.BestVolume, g.Elapsed.Round(time.Second)), int64(g.Index), int64(cfg.Generations))
-	}
-	fmt.Fprintf(stderr, "training: %d experiments\n", train.Len())
-	res, err := pmevo.Infer(ctx, train, cfg)
+	settings := &infer.Settings{Seed: *seed, Workers: *workers, Progress: func(s infer.Status) {
+		bar.update(s.Message, int64(s.Done), int64(s.Total))
+	}}
+	res, err := infer.Infer(ctx, p, method, settings)
 	bar.finish()
 	if res == nil {
 		return err
 	}
-	r := res.Report
-	fmt.Fprintf(stdout, "%d instructions in %d congruence classes, %d training experiments\n", r.Instructions, r.Representatives, r.Experiments)
-	fmt.Fprintf(stdout, "%d generations (%s), population %d, seed %d, %s\n", r.Generations, r.Stopped, r.Population, r.Seed, r.Elapsed.Round(time.Millisecond))
-	fmt.Fprintf(stdout, "training MAPE %.3f%% (%.2f%% before local search), %d distinct µops, volume %d\n", r.TrainingMAPE, r.EvolvedMAPE, r.DistinctUops, r.Volume)
+	if s, ok := res.Report.(fmt.Stringer); ok {
+		fmt.Fprintln(stdout, strings.TrimRight(s.String(), "\n"))
+	}
+	fmt.Fprintln(stdout, res)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stdout, "interrupted: the result is the best found so far")
+		// Evaluate and save what was found; a second interrupt stops that.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+	}
 	if *out != "" {
-		if werr := res.WriteFiles(*out); werr != nil {
+		names, werr := res.WriteFiles(*out)
+		if werr != nil {
 			return werr
 		}
-		fmt.Fprintf(stdout, "wrote %s.json, %s.pmevo.json, %s.report.json\n", *out, *out, *out)
+		fmt.Fprintf(stdout, "wrote %s\n", strings.Join(names, ", "))
 	}
 	if heldOut != nil && heldOut.Len() > 0 {
-		pred, perr := throughput.Predict(ctx, res.Mapping, heldOut.Experiments())
-		if perr != nil {
-			return fmt.Errorf("held-out experiments: %w", perr)
+		ev := metrics.Evaluate(ctx, res.Predictor, heldOut)
+		if ev.Err() != nil {
+			return fmt.Errorf("held-out experiments: %w", ev.Err())
 		}
-		s, serr := metrics.Summarize(heldOut.Cycles(), pred)
-		if serr != nil && !errors.Is(serr, metrics.ErrConstant) {
-			return serr
-		}
-		fmt.Fprintf(stdout, "on the %d held-out experiments: %v\n", heldOut.Len(), s)
+		fmt.Fprintf(stdout, "on the %d held-out experiments: %v\n", heldOut.Len(), summaryLine(ev))
 	}
-	if *evalArg != "" {
-		for _, spec := range strings.Split(*evalArg, ",") {
-			if eerr := evaluate(ctx, stdout, res.Mapping, truth, spec, *seed); eerr != nil {
-				return eerr
-			}
+	for _, spec := range strings.Split(*evalArg, ",") {
+		if spec == "" {
+			continue
+		}
+		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, truth, spec, *seed); eerr != nil {
+			return eerr
 		}
 	}
 	return err
 }
 
+// summaryLine is an evaluation's metrics and what it left out.
+func summaryLine(ev *metrics.Evaluation) string {
+	s := ev.Summary.String()
+	if len(ev.Failures) > 0 {
+		s += fmt.Sprintf(" (%d not predicted; first: %s)", len(ev.Failures), ev.Failures[0])
+	}
+	return s
+}
+
 // loadTrainingList reads a comma-separated list of training sets and merges
-// them; an experiment measured in several keeps the value of the last.
+// them; an experiment measured in several keeps the value of the last. The
+// failed experiments of campaign files are counted on stderr.
 func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, error) {
 	var sets []*portmap.ExperimentSet
 	for _, spec := range strings.Split(specs, ",") {
-		s, err := loadTraining(spec, stderr)
+		var s *portmap.ExperimentSet
+		var err error
+		if portmap.IsCampaign(spec) {
+			var failures []portmap.Failure
+			s, failures, err = portmap.ReadCampaign(spec)
+			if err == nil && len(failures) > 0 {
+				fmt.Fprintf(stderr, "%s: %d failed experiments left out\n", spec, len(failures))
+			}
+		} else {
+			s, err = dataset.Experiments(spec)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -183,63 +232,38 @@ func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, e
 	if len(sets) == 1 {
 		return sets[0], nil
 	}
-	at := map[string]int{}
-	out := &portmap.ExperimentSet{}
-	for _, s := range sets {
-		for _, m := range s.Measurements {
-			if k, ok := at[m.Experiment.Key()]; ok {
-				out.Measurements[k] = m
-				continue
-			}
-			at[m.Experiment.Key()] = len(out.Measurements)
-			out.Measurements = append(out.Measurements, m)
-		}
-	}
-	return out, nil
+	return portmap.Merge(sets...), nil
 }
 
-// loadTraining reads a training set: a campaign file (reporting its failed
-// experiments) or any experiment set.
-func loadTraining(spec string, stderr io.Writer) (*portmap.ExperimentSet, error) {
-	if strings.HasSuffix(spec, ".jsonl") || strings.HasSuffix(spec, ".jsonl.gz") {
-		set, failures, err := measure.ReadCampaign(spec)
-		if err == nil && len(failures) > 0 {
-			fmt.Fprintf(stderr, "%s: %d failed experiments left out\n", spec, len(failures))
+// evaluate prints the accuracy of p on the -eval experiments spec: a data
+// set, or a random design measured with the simulated truth.
+func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *portmap.Mapping, spec string, seed uint64) error {
+	var set *portmap.ExperimentSet
+	if strings.HasPrefix(spec, "random:") {
+		if truth == nil {
+			return fmt.Errorf("-eval %q: random experiments need -simulate (the truth to measure them with)", spec)
 		}
-		return set, err
-	}
-	return loadExperiments(spec)
-}
-
-// evaluate prints the accuracy of m on the -eval experiments.
-func evaluate(ctx context.Context, w io.Writer, m, truth *portmap.Mapping, spec string, seed uint64) error {
-	var exps []portmap.Experiment
-	var measured []float64
-	if rest, ok := strings.CutPrefix(spec, "random:"); ok {
-		var length, n int
-		if _, err := fmt.Sscanf(rest, "%d:%d", &length, &n); err != nil || truth == nil {
-			return fmt.Errorf("-eval %q: want random:LENGTH:COUNT, with -simulate", spec)
-		}
-		exps = measure.RandomExperiments(truth.Instructions(), length, n, seed+1)
-		var err error
-		if measured, err = throughput.Predict(ctx, truth, exps); err != nil {
-			return err
-		}
-	} else {
-		set, err := loadTraining(spec, w)
+		length, n, s, err := design.ParseRandom(spec)
 		if err != nil {
 			return err
 		}
-		exps, measured = set.Experiments(), set.Cycles()
+		if strings.Count(spec, ":") == 2 {
+			s = seed + 1 // not the training design's seed
+		}
+		set, _, err = oracle.MeasureAll(ctx, oracle.Simulate(truth, 0, 1), design.Random(truth.Instructions(), length, n, s), nil)
+		if err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if set, err = loadTrainingList(spec, stderr); err != nil {
+			return err
+		}
 	}
-	pred, err := throughput.Predict(ctx, m, exps)
-	if err != nil {
-		return fmt.Errorf("evaluating on %s: %w", spec, err)
+	ev := metrics.Evaluate(ctx, p, set)
+	if ev.Err() != nil {
+		return fmt.Errorf("evaluating on %s: %w", spec, ev.Err())
 	}
-	s, err := metrics.Summarize(measured, pred)
-	if err != nil && !errors.Is(err, metrics.ErrConstant) {
-		return err
-	}
-	fmt.Fprintf(w, "on %s: %v\n", spec, s)
+	fmt.Fprintf(w, "on %s: %v\n", spec, summaryLine(ev))
 	return nil
 }

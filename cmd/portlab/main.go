@@ -9,11 +9,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/portlab/portlab/lib/measure"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/measure"
 )
 
 const usage = `portlab — CPU port mappings: model, simulate, compare
@@ -37,16 +39,12 @@ Usage:
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl
         measure instruction throughput on this machine (resumable
         campaigns; see portlab measure -h)
-  portlab infer pmevo (-experiments E -ports N | -simulate M) [-eval E2]
-        infer a port mapping from throughputs with PMEvo's evolutionary
-        algorithm (see portlab infer pmevo -h)
+  portlab infer NAME (-experiments E -ports N | -simulate M | -measure …) [-eval E2]
+        infer a port mapping with an inference method: pmevo (PMEvo's
+        evolutionary algorithm); see portlab infer NAME -h
   portlab version
 
-M and E are file paths (portlab or PMEvo JSON) or data-set names:
-  pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)
-  uops.info:ICL  uops.info:SKL  …                                         (uops.info port usage)
-  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)
-`
+` + dataset.Names + "\n"
 
 func main() {
 	// The benchmarker runs generated code in a copy of this executable.

@@ -17,11 +17,11 @@ func TestReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"pmevo:SKL/uops_info  2000  9.55 %    1.64 %      0.913    0.758",
-		"pmevo:SKL/pmevo  2000  14.67 %",
-		"pmevo:ZEN/pmevo    2000  13.65 %",
-		"pmevo:A72/pmevo    2000  21.31 %",
-		"llvm-mca (stored)  2000  127.53 %",
+		"pmevo:SKL/uops_info  2000  9.55%    1.64%       0.913    0.758",
+		"pmevo:SKL/pmevo  2000  14.67%",
+		"pmevo:ZEN/pmevo    2000  13.65%",
+		"pmevo:A72/pmevo    2000  21.31%",
+		"llvm-mca (stored)  2000  127.53%",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

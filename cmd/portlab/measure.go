@@ -10,8 +10,11 @@ import (
 	"strconv"
 	"strings"
 
+	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -23,8 +26,9 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
              benchmarkable forms of portlab's x86 list that uops.info names,
              "curated:N" the first N of them
-  -design    singletons | pairs | ratio | random:LENGTH:COUNT[:SEED], or a
-             comma-separated list (ratio needs the singletons, measured first)
+  -design    singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED],
+             or a comma-separated list (ratio needs the singletons: they are
+             measured first, into the same file)
   -out       campaign file (JSON lines); results are appended as they come
              and a rerun skips what it holds, so an interrupted campaign
              resumes where it stopped
@@ -57,19 +61,26 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer hw.Close()
+	camp, err := measure.OpenCampaign(*out, hw)
+	if err != nil {
+		return err
+	}
+	defer camp.Close()
 	bar := newProgressBar(stderr)
-	camp := &measure.Campaign{Path: *out, Oracle: hw, Progress: func(p measure.Progress) {
+	progress := func(p oracle.Progress) {
 		label := fmt.Sprintf("%d/%d, %d failed, %.0f/s", p.Done, p.Total, p.Failed, float64(p.Done)/max(p.Elapsed.Seconds(), 1e-9))
 		bar.update(label, int64(p.Done), int64(p.Total))
-	}}
+	}
 	all := &portmap.ExperimentSet{}
-	var singles map[string]float64
 	for _, d := range strings.Split(*design, ",") {
-		exps, err := designExperiments(ctx, strings.TrimSpace(d), insns, singles, camp)
+		d = strings.TrimSpace(d)
+		// Designs that measure first (ratio pairs need the singletons) do
+		// it through the campaign, so those are kept and resumed too.
+		exps, err := designs.Build(ctx, d, insns, camp)
 		if err != nil {
 			return err
 		}
-		res, err := camp.Run(ctx, exps)
+		res, err := camp.Run(ctx, exps, progress)
 		bar.finish()
 		if err != nil {
 			return err
@@ -80,13 +91,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				fmt.Fprintf(stdout, "  … and %d more failures (see %s)\n", len(res.Failures)-5, *out)
 				break
 			}
-			fmt.Fprintf(stdout, "  %s: %s\n", f.Experiment, f.Error)
-		}
-		if d == "singletons" {
-			singles = map[string]float64{}
-			for _, m := range res.Set.Measurements {
-				singles[m.Experiment.Items()[0].Insn] = m.Cycles
-			}
+			fmt.Fprintf(stdout, "  %s: %s\n", f.Experiment, f.Reason)
 		}
 		all.Measurements = append(all.Measurements, res.Set.Measurements...)
 	}
@@ -94,51 +99,6 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return portmap.WritePMEvoExperiments(*pmevo, all)
 	}
 	return nil
-}
-
-// designExperiments builds the experiments of one design.
-func designExperiments(ctx context.Context, d string, insns []string, singles map[string]float64, camp *measure.Campaign) ([]portmap.Experiment, error) {
-	switch {
-	case d == "singletons":
-		return measure.Singletons(insns), nil
-	case d == "pairs":
-		return measure.Pairs(insns), nil
-	case d == "ratio":
-		if singles == nil {
-			res, err := camp.Run(ctx, measure.Singletons(insns))
-			if err != nil {
-				return nil, err
-			}
-			singles = map[string]float64{}
-			for _, m := range res.Set.Measurements {
-				singles[m.Experiment.Items()[0].Insn] = m.Cycles
-			}
-		}
-		var ok []string
-		for _, s := range insns {
-			if singles[s] > 0 {
-				ok = append(ok, s)
-			}
-		}
-		return measure.RatioPairs(ok, singles)
-	case strings.HasPrefix(d, "random:"):
-		f := strings.Split(d, ":")
-		if len(f) < 3 || len(f) > 4 {
-			return nil, fmt.Errorf("design %q: want random:LENGTH:COUNT[:SEED]", d)
-		}
-		length, err1 := strconv.Atoi(f[1])
-		count, err2 := strconv.Atoi(f[2])
-		seed := uint64(1)
-		var err3 error
-		if len(f) == 4 {
-			seed, err3 = strconv.ParseUint(f[3], 10, 64)
-		}
-		if err1 != nil || err2 != nil || err3 != nil || length < 1 || count < 1 {
-			return nil, fmt.Errorf("design %q: LENGTH, COUNT and SEED must be positive whole numbers", d)
-		}
-		return measure.RandomExperiments(insns, length, count, seed), nil
-	}
-	return nil, fmt.Errorf("unknown design %q (want singletons, pairs, ratio or random:LENGTH:COUNT[:SEED])", d)
 }
 
 // loadInsns reads instruction names from a file (one per line, # comments)
@@ -155,7 +115,7 @@ func loadInsns(arg string) ([]string, error) {
 		}
 		var out []string
 		for _, f := range isa.X86Forms() {
-			if ok, _ := measure.Benchmarkable(f); ok && !strings.HasPrefix(f.Extension, "AVX512") {
+			if ok, _ := operands.Benchmarkable(f); ok && !strings.HasPrefix(f.Extension, "AVX512") {
 				out = append(out, f.Scheme())
 				if len(out) == limit {
 					break

@@ -6,51 +6,14 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/dataset"
-	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/predict"
-	"github.com/portlab/portlab/lib/throughput"
+	"github.com/portlab/portlab/lib/predict/llvmmca"
 )
-
-// loadMapping resolves a mapping argument: a file or a data-set name.
-func loadMapping(spec string) (*portmap.Mapping, error) {
-	switch {
-	case strings.HasPrefix(spec, "pmevo:"):
-		arch, which, ok := strings.Cut(strings.TrimPrefix(spec, "pmevo:"), "/")
-		if !ok {
-			return nil, fmt.Errorf("mapping %q: want pmevo:ARCH/WHICH, e.g. pmevo:SKL/uops_info", spec)
-		}
-		return dataset.PMEvoMapping(arch, which)
-	case strings.HasPrefix(spec, "uops.info:"):
-		return dataset.UopsInfo(strings.TrimPrefix(spec, "uops.info:"))
-	}
-	return portmap.ReadMapping(spec)
-}
-
-// loadExperiments resolves an experiment-set argument.
-func loadExperiments(spec string) (*portmap.ExperimentSet, error) {
-	if strings.HasPrefix(spec, "pmevo:") {
-		arch, set, ok := strings.Cut(strings.TrimPrefix(spec, "pmevo:"), "/")
-		if !ok {
-			return nil, fmt.Errorf("experiments %q: want pmevo:ARCH/SET, e.g. pmevo:SKL/eval_small", spec)
-		}
-		var n int
-		if _, err := fmt.Sscanf(set, "len_%d", &n); err == nil && strings.EqualFold(arch, "SKL") {
-			return dataset.VaryingLength(n)
-		}
-		return dataset.PMEvoExperiments(arch, set)
-	}
-	if strings.HasSuffix(spec, ".jsonl") || strings.HasSuffix(spec, ".jsonl.gz") {
-		set, _, err := measure.ReadCampaign(spec) // failed experiments have no cycles to compare
-		return set, err
-	}
-	return portmap.ReadExperiments(spec)
-}
 
 func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
@@ -77,103 +40,89 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var m *portmap.Mapping
 	if *mapping != "" {
 		var err error
-		if m, err = loadMapping(*mapping); err != nil {
+		if m, err = dataset.Mapping(*mapping); err != nil {
 			return err
 		}
 	}
-	set, err := loadExperiments(*exps)
+	set, err := dataset.Experiments(*exps)
 	if err != nil {
 		return err
 	}
 	type column struct {
 		name, id string // id: the key in -out files
-		pred     []float64
+		p        oracle.Predictor
 	}
 	var cols []column
 	if m != nil {
-		mp := predict.FromMapping(m)
-		mp.FrontEnd = throughput.FrontEnd{InstructionsPerCycle: *ipc}
-		pred, unsupported, err := predict.Run(ctx, mp, set.Experiments())
-		if err != nil {
-			return fmt.Errorf("%s: %w", *exps, err)
-		}
-		if len(unsupported) > 0 {
-			fmt.Fprintf(stderr, "%s: %d of %d experiments name unmapped instructions, left out; first: %s\n", *mapping, len(unsupported), len(pred), unsupported[0])
-		}
-		cols = append(cols, column{*mapping, "portlab:" + *mapping, pred})
+		mp := oracle.FromMapping(m)
+		mp.FrontEnd.InstructionsPerCycle = *ipc
+		cols = append(cols, column{*mapping, "portlab:" + *mapping, mp})
 	}
 	if *peer == "llvm-mca" {
-		mca := predict.NewLLVMMCA(*mcpu)
+		mca := llvmmca.New(*mcpu)
 		mca.Binary = *mcaBin
 		bar := newProgressBar(stderr)
 		mca.Progress = func(done, total int) { bar.update(mca.Name(), int64(done), int64(total)) }
-		pred, unsupported, err := predict.Run(ctx, mca, set.Experiments())
-		bar.finish()
+		defer bar.finish()
+		cols = append(cols, column{mca.Name(), mca.Name(), mca})
+	}
+	measured := len(set.Measurements) > 0
+	for _, mm := range set.Measurements {
+		measured = measured && mm.Cycles > 0
+	}
+	// The predictions join the stored ones of each experiment (for -out,
+	// and so that the table compares every column the same way).
+	preds := make([][]float64, len(cols))
+	res := &portmap.ExperimentSet{Arch: set.Arch}
+	for _, mm := range set.Measurements {
+		others := map[string]float64{}
+		for id, v := range mm.Others {
+			others[id] = v
+		}
+		res.Measurements = append(res.Measurements, portmap.Measurement{Experiment: mm.Experiment, Cycles: mm.Cycles, Others: others})
+	}
+	for i, c := range cols {
+		pred, unsupported, err := oracle.Predict(ctx, c.p, set.Experiments())
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		if len(unsupported) > 0 {
-			fmt.Fprintf(stderr, "%s: %d of %d experiments not supported, left out; first: %s\n", mca.Name(), len(unsupported), len(pred), unsupported[0])
+			fmt.Fprintf(stderr, "%s: %d of %d experiments not predicted, left out; first: %s\n", c.name, len(unsupported), len(pred), unsupported[0])
 		}
-		cols = append(cols, column{mca.Name(), mca.Name(), pred})
+		preds[i] = pred
+		for k, v := range pred {
+			if !math.IsNaN(v) {
+				res.Measurements[k].Others[c.id] = v
+			}
+		}
 	}
 	if *out != "" {
-		res := &portmap.ExperimentSet{Arch: set.Arch}
-		for i, mm := range set.Measurements {
-			others := map[string]float64{}
-			for _, c := range cols {
-				if !math.IsNaN(c.pred[i]) {
-					others[c.id] = c.pred[i]
-				}
-			}
-			for k, v := range mm.Others {
-				others[k] = v
-			}
-			res.Measurements = append(res.Measurements, portmap.Measurement{Experiment: mm.Experiment, Cycles: mm.Cycles, Others: others})
-		}
 		if err := portmap.WriteExperiments(*out, res); err != nil {
 			return err
 		}
 	}
-	measured := set.Cycles()
-	hasMeasured := len(measured) > 0
-	for _, c := range measured {
-		if c <= 0 {
-			hasMeasured = false
-		}
-	}
-	if !hasMeasured {
-		for i, e := range set.Experiments() {
-			for _, c := range cols {
-				fmt.Fprintf(stdout, "%.4f\t", c.pred[i])
+	if !measured {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		for k, e := range set.Experiments() {
+			for i := range cols {
+				fmt.Fprintf(tw, "%.4f\t", preds[i][k])
 			}
-			fmt.Fprintf(stdout, "%s\n", e)
+			fmt.Fprintf(tw, "%s\n", e)
 		}
-		return nil
+		return tw.Flush()
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "predictor\tn\tMAPE\tmedian APE\tPearson\tKendall τ-b\n")
-	row := func(name string, p []float64) {
-		var ms, ps []float64
-		for i, v := range p {
-			if v == v { // skip NaN: no stored prediction, or not supported
-				ms, ps = append(ms, measured[i]), append(ps, v)
-			}
-		}
-		s, err := metrics.Summarize(ms, ps)
-		if err != nil && s.N == 0 {
-			fmt.Fprintf(tw, "%s\t%d\t%v\n", name, len(ms), err)
-			return
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.2f %%\t%.2f %%\t%.3f\t%.3f\n", name, s.N, s.MAPE, s.MedianAPE, s.Pearson, s.KendallTauB)
-	}
+	var evals []*metrics.Evaluation
 	for _, c := range cols {
-		row(c.name, c.pred)
+		evals = append(evals, metrics.Evaluate(ctx, oracle.Stored(res, c.id), res).Titled(c.name))
 	}
 	for _, id := range set.OtherIDs() {
-		row(id+" (stored)", set.Other(id))
+		evals = append(evals, metrics.Evaluate(ctx, oracle.Stored(set, id), set))
 	}
-	return tw.Flush()
+	for _, ev := range evals {
+		ev.Data = "" // the data set is the command's argument
+	}
+	_, err = io.WriteString(stdout, metrics.Table(evals...).String())
+	return err
 }
 
 func cmdReproduce(ctx context.Context, stdout io.Writer) error {

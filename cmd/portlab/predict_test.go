@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/lib/dataset/datasettest"
-	"github.com/portlab/portlab/lib/predict"
+	"github.com/portlab/portlab/lib/predict/llvmmca"
 )
 
 func TestPredictPeer(t *testing.T) {
@@ -27,7 +27,7 @@ func TestPredictPeer(t *testing.T) {
 		}
 	}
 
-	if _, err := predict.FindLLVMMCA(); err != nil {
+	if _, err := llvmmca.Find(); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal(err)
 		}

@@ -26,22 +26,22 @@ type Publisher interface {
 // Show publishes each value's bundle (see Render) while the cell runs.
 func Show(values ...any) {
 	for _, v := range values {
-		Standalone.Publish(Render(v), "", false)
+		current().Publish(Render(v), "", false)
 	}
 }
 
 // ShowAs publishes v's bundle as the display named id, which Update can
 // later replace in place.
-func ShowAs(id string, v any) { Standalone.Publish(Render(v), id, false) }
+func ShowAs(id string, v any) { current().Publish(Render(v), id, false) }
 
 // Update replaces the display named id (see ShowAs) with v's bundle.
-func Update(id string, v any) { Standalone.Publish(Render(v), id, true) }
+func Update(id string, v any) { current().Publish(Render(v), id, true) }
 
 // ClearOutput clears the output of the running cell; with wait set, the
 // front end clears it only when new output arrives, which avoids flicker
 // in animations.
 func ClearOutput(wait bool) {
-	if c, ok := Standalone.(interface{ Clear(wait bool) }); ok {
+	if c, ok := current().(interface{ Clear(wait bool) }); ok {
 		c.Clear(wait)
 	}
 }
@@ -49,25 +49,56 @@ func ClearOutput(wait bool) {
 // Input asks the user for a line of text and returns it without the line
 // end; it returns "" if no input can be had.
 func Input(prompt string) string {
-	s, _ := Standalone.Input(prompt, false)
+	s, _ := current().Input(prompt, false)
 	return s
 }
 
 // Password is Input with the typed text hidden.
 func Password(prompt string) string {
-	s, _ := Standalone.Input(prompt, true)
+	s, _ := current().Input(prompt, true)
 	return s
 }
 
 // Context returns the context of the running cell, which the kernel cancels
 // when the user interrupts the cell. Pass it to slow library calls.
-func Context() context.Context { return Standalone.Context() }
+func Context() context.Context { return current().Context() }
 
-// Standalone is the Publisher used by Show, Update, Input and Context when
-// they are called from compiled code outside a kernel session: it writes
-// the text/plain form of bundles to standard output and reads lines from
-// standard input, and its context is never cancelled.
-var Standalone Publisher = &textPublisher{}
+// publisher is the Publisher used by Show, Update, Input and Context: the
+// kernel session's while one is running (see SetPublisher), and otherwise
+// one that writes the text/plain form of bundles to standard output and
+// reads lines from standard input, whose context is never cancelled.
+var publisher struct {
+	sync.RWMutex
+	p Publisher
+}
+
+var standalone Publisher = &textPublisher{}
+
+// current returns the publisher in use.
+func current() Publisher {
+	publisher.RLock()
+	defer publisher.RUnlock()
+	if publisher.p == nil {
+		return standalone
+	}
+	return publisher.p
+}
+
+// SetPublisher makes p receive what Show, Update, Input and Context
+// publish and ask, from any code in the process, and returns a function
+// that restores the previous publisher. The kernel session calls it; a nil
+// p restores plain-text output.
+func SetPublisher(p Publisher) (restore func()) {
+	publisher.Lock()
+	defer publisher.Unlock()
+	old := publisher.p
+	publisher.p = p
+	return func() {
+		publisher.Lock()
+		defer publisher.Unlock()
+		publisher.p = old
+	}
+}
 
 type textPublisher struct {
 	once    sync.Once

@@ -35,15 +35,16 @@ func ExampleRender() {
 	// text/html text/plain             mapping fig3.1: 3 instructions, ports p1 p2 p3
 	// text/html text/plain             {add ↦ 2, mul ↦ 1, store ↦ 1}
 	// text/html text/plain             1.5 cycles (3 µops on the 2 bottleneck ports {0,1}; bound: ports), IPC 2.67
-	// image/svg+xml text/html text/plain cycles 1.5; port pressure: p1=1.5 p2=1.5 p3=1
+	// text/html text/plain             cycles 1.5; port pressure: p1=1.5 p2=1.5 p3=1
 	// text/plain                       42
 	// text/plain                       "text"
 	// text/html text/plain             <HTML>
 }
 
-func ExampleSummary() {
+func ExampleRender_summary() {
+	// A library value that renders itself (HTML and Markdown methods).
 	s, _ := metrics.Summarize([]float64{1, 2, 4}, []float64{1, 2.2, 3.6})
-	b := display.Summary(s)
+	b := display.Render(s)
 	fmt.Println(mimeTypes(b))
 	fmt.Println(b.PlainText())
 	// Output:
@@ -57,15 +58,6 @@ func ExampleValues() {
 	// Output:
 	// (3, <nil>)
 	// (1, "a", 2.5)
-}
-
-func ExampleMappingGraph() {
-	m := portmap.MustMapping("tiny", "p0", "p1")
-	m.MustSetUsage("add", "1*[p0,p1]").MustSetUsage("mul", "2*[p0]")
-	svg := display.MappingGraph(m).Data[display.MIMESVG].(string)
-	fmt.Println(strings.HasPrefix(svg, "<svg"), strings.Count(svg, "<line"), strings.Contains(svg, "2×"))
-	// Output:
-	// true 5 true
 }
 
 type badge struct{ text string }

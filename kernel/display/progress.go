@@ -49,7 +49,7 @@ func (b *ProgressBar) Set(done, total int, note string) {
 	}
 	b.last = now
 	bundle := b.bundle(done, total, note, now.Sub(b.start))
-	Standalone.Publish(bundle, b.id, b.shown)
+	current().Publish(bundle, b.id, b.shown)
 	b.shown = true
 }
 

@@ -22,9 +22,7 @@ func (r *recorder) Context() context.Context           { return context.Backgrou
 
 func TestProgressBar(t *testing.T) {
 	rec := &recorder{}
-	old := Standalone
-	Standalone = rec
-	defer func() { Standalone = old }()
+	defer SetPublisher(rec)()
 	b := NewProgressBar("campaign")
 	for i := 1; i <= 1000; i++ {
 		b.Set(i, 1000, "last 0.25")

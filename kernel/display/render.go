@@ -7,9 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
+	"github.com/portlab/portlab/plots"
 	"gonum.org/v1/plot"
 )
 
@@ -41,9 +39,18 @@ type Renderer interface{ Render() Bundle }
 
 // Render returns the richest bundle for v (see the package documentation
 // for the order of preference). Its text/plain form is Format(v) unless a
-// more specific one is known.
+// more specific one is known. The display knows no library type: library
+// values render themselves (HTML, Markdown, SVG, PNG methods), and those
+// that are best shown with a picture get a view from plots.View.
 func Render(v any) Bundle {
 	v = unwrap(v)
+	if h, ok := plots.View(v); ok {
+		b := MIME(MIMEHTML, h.HTML(), Format(v))
+		if x, ok := v.(Markdowner); ok {
+			b.Data[MIMEMarkdown] = x.Markdown()
+		}
+		return b
+	}
 	switch x := v.(type) {
 	case Bundle:
 		return x
@@ -53,20 +60,6 @@ func Render(v any) Bundle {
 		}
 	case Renderer:
 		return x.Render()
-	case *portmap.Mapping:
-		if x != nil {
-			return Mapping(x)
-		}
-	case portmap.Experiment:
-		return Experiment(x)
-	case throughput.Result:
-		return Result(x)
-	case *throughput.Schedule:
-		if x != nil {
-			return PortPressure(x)
-		}
-	case metrics.Summary:
-		return Summary(x)
 	case *plot.Plot:
 		if x != nil {
 			return Plot(x, 0, 0)

@@ -89,22 +89,24 @@ type HistoryEntry struct {
 type Session struct {
 	opts Options
 
-	mu       sync.Mutex // held while a cell runs
-	interp   *interp.Interpreter
-	imports  map[importSpec]bool
-	funcs    map[string]string // functions and types declared by cells: name → kind
-	count    int
-	history  []HistoryEntry
-	results  [][]any // values captured by _portlab.Value during the cell
-	panics   []string
-	outMu    sync.Mutex
-	out      Output
-	cellCtx  context.Context
-	stdout   *stream
-	stderr   *stream
-	restore  func()
-	origErr  *os.File
-	stdinBuf []byte
+	mu      sync.Mutex // held while a cell runs
+	interp  *interp.Interpreter
+	imports map[importSpec]bool
+	funcs   map[string]string // functions and types declared by cells: name → kind
+	count   int
+	history []HistoryEntry
+	results [][]any // values captured by _portlab.Value during the cell
+	panics  []string
+	outMu   sync.Mutex
+	out     Output
+	cellCtx context.Context
+	stdout  *stream
+	stderr  *stream
+	restore func()
+	// restorePublisher undoes display.SetPublisher on Close.
+	restorePublisher func()
+	origErr          *os.File
+	stdinBuf         []byte
 }
 
 // prelude is evaluated in every new interpreter: the packages a notebook
@@ -155,7 +157,7 @@ var preludeNames = map[string]bool{"ctx": true, "clear": true, "min": true, "max
 func New(opts Options) (*Session, error) {
 	s := &Session{opts: opts}
 	if opts.CaptureStdio {
-		display.Standalone = publisher{s}
+		s.restorePublisher = display.SetPublisher(publisher{s})
 		var err error
 		if s.stdout, err = newStream("stdout", false, s.emit, nil); err != nil {
 			return nil, err
@@ -180,6 +182,9 @@ func (s *Session) Close() error {
 		s.restore()
 		s.stdout.close()
 		s.stderr.close()
+	}
+	if s.restorePublisher != nil {
+		s.restorePublisher()
 	}
 	return nil
 }

@@ -10,6 +10,9 @@
 // Besides Symbols, the generated docs table keeps the documentation of every
 // extracted symbol — its declaration and doc comment as go/doc reads them at
 // generation time — for the kernel's inspection (Shift-Tab) and completion.
-// To export a further package, add its import path to gen's Packages list and
-// run go generate.
+// Every package under lib/, plots and kernel/display is exported (gen finds
+// them with go list; internal packages and test helpers are left out), so a
+// new library package reaches notebooks after go generate; a test fails
+// until its table is committed. Other packages are listed in gen's
+// External.
 package symbols

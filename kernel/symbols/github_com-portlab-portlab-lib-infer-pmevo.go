@@ -13,8 +13,8 @@ func init() {
 		"Congruence":          reflect.ValueOf(pmevo.Congruence),
 		"CongruenceQuantile":  reflect.ValueOf(pmevo.CongruenceQuantile),
 		"DefaultConfig":       reflect.ValueOf(pmevo.DefaultConfig),
-		"Experiments":         reflect.ValueOf(pmevo.Experiments),
 		"Infer":               reflect.ValueOf(pmevo.Infer),
+		"New":                 reflect.ValueOf(pmevo.New),
 		"PaperConfig":         reflect.ValueOf(pmevo.PaperConfig),
 		"SymmetricDifference": reflect.ValueOf(pmevo.SymmetricDifference),
 
@@ -22,6 +22,7 @@ func init() {
 		"Class":      reflect.ValueOf((*pmevo.Class)(nil)),
 		"Config":     reflect.ValueOf((*pmevo.Config)(nil)),
 		"Generation": reflect.ValueOf((*pmevo.Generation)(nil)),
+		"Method":     reflect.ValueOf((*pmevo.Method)(nil)),
 		"Report":     reflect.ValueOf((*pmevo.Report)(nil)),
 		"Result":     reflect.ValueOf((*pmevo.Result)(nil)),
 	}

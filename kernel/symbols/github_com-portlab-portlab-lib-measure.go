@@ -3,9 +3,7 @@
 package symbols
 
 import (
-	"context"
 	"github.com/portlab/portlab/lib/measure"
-	"github.com/portlab/portlab/lib/portmap"
 	"go/constant"
 	"go/token"
 	"reflect"
@@ -18,86 +16,29 @@ func init() {
 		"AVX":                  reflect.ValueOf(measure.AVX),
 		"AVX512":               reflect.ValueOf(measure.AVX512),
 		"Assemble":             reflect.ValueOf(measure.Assemble),
-		"Benchmarkable":        reflect.ValueOf(measure.Benchmarkable),
 		"BufferSize":           reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
 		"EnvWorker":            reflect.ValueOf(constant.MakeFromLiteral("\"PORTLAB_MEASURE_WORKER\"", token.STRING, 0)),
 		"HostVector":           reflect.ValueOf(measure.HostVector),
-		"Instantiate":          reflect.ValueOf(measure.Instantiate),
-		"InstantiateAArch64":   reflect.ValueOf(measure.InstantiateAArch64),
-		"InstantiateChain":     reflect.ValueOf(measure.InstantiateChain),
 		"NewHardware":          reflect.ValueOf(measure.NewHardware),
-		"NewReplay":            reflect.ValueOf(measure.NewReplay),
 		"NewRunner":            reflect.ValueOf(measure.NewRunner),
-		"NewSimulated":         reflect.ValueOf(measure.NewSimulated),
 		"NewTimer":             reflect.ValueOf(measure.NewTimer),
 		"NoVector":             reflect.ValueOf(measure.NoVector),
-		"Pairs":                reflect.ValueOf(measure.Pairs),
-		"RandomExperiments":    reflect.ValueOf(measure.RandomExperiments),
-		"RatioPairs":           reflect.ValueOf(measure.RatioPairs),
-		"ReadCampaign":         reflect.ValueOf(measure.ReadCampaign),
+		"OpenCampaign":         reflect.ValueOf(measure.OpenCampaign),
 		"Repeat":               reflect.ValueOf(measure.Repeat),
 		"RunWorkerIfRequested": reflect.ValueOf(measure.RunWorkerIfRequested),
-		"Singletons":           reflect.ValueOf(measure.Singletons),
 
 		// type definitions
-		"AssemblyError":  reflect.ValueOf((*measure.AssemblyError)(nil)),
-		"Campaign":       reflect.ValueOf((*measure.Campaign)(nil)),
-		"DetailedOracle": reflect.ValueOf((*measure.DetailedOracle)(nil)),
-		"Failure":        reflect.ValueOf((*measure.Failure)(nil)),
-		"FaultError":     reflect.ValueOf((*measure.FaultError)(nil)),
-		"Hardware":       reflect.ValueOf((*measure.Hardware)(nil)),
-		"Kernel":         reflect.ValueOf((*measure.Kernel)(nil)),
-		"Measurement":    reflect.ValueOf((*measure.Measurement)(nil)),
-		"Object":         reflect.ValueOf((*measure.Object)(nil)),
-		"Oracle":         reflect.ValueOf((*measure.Oracle)(nil)),
-		"Outcome":        reflect.ValueOf((*measure.Outcome)(nil)),
-		"Preparer":       reflect.ValueOf((*measure.Preparer)(nil)),
-		"Progress":       reflect.ValueOf((*measure.Progress)(nil)),
-		"Record":         reflect.ValueOf((*measure.Record)(nil)),
-		"Replay":         reflect.ValueOf((*measure.Replay)(nil)),
-		"Runner":         reflect.ValueOf((*measure.Runner)(nil)),
-		"Simulated":      reflect.ValueOf((*measure.Simulated)(nil)),
-		"TimeoutError":   reflect.ValueOf((*measure.TimeoutError)(nil)),
-		"Timer":          reflect.ValueOf((*measure.Timer)(nil)),
-		"Vector":         reflect.ValueOf((*measure.Vector)(nil)),
-
-		// interface wrapper definitions
-		"_DetailedOracle": reflect.ValueOf((*_github_com_portlab_portlab_lib_measure_DetailedOracle)(nil)),
-		"_Oracle":         reflect.ValueOf((*_github_com_portlab_portlab_lib_measure_Oracle)(nil)),
-		"_Preparer":       reflect.ValueOf((*_github_com_portlab_portlab_lib_measure_Preparer)(nil)),
+		"AssemblyError": reflect.ValueOf((*measure.AssemblyError)(nil)),
+		"Campaign":      reflect.ValueOf((*measure.Campaign)(nil)),
+		"FaultError":    reflect.ValueOf((*measure.FaultError)(nil)),
+		"Hardware":      reflect.ValueOf((*measure.Hardware)(nil)),
+		"Kernel":        reflect.ValueOf((*measure.Kernel)(nil)),
+		"Object":        reflect.ValueOf((*measure.Object)(nil)),
+		"Outcome":       reflect.ValueOf((*measure.Outcome)(nil)),
+		"Runner":        reflect.ValueOf((*measure.Runner)(nil)),
+		"TimeoutError":  reflect.ValueOf((*measure.TimeoutError)(nil)),
+		"Timer":         reflect.ValueOf((*measure.Timer)(nil)),
+		"Timing":        reflect.ValueOf((*measure.Timing)(nil)),
+		"Vector":        reflect.ValueOf((*measure.Vector)(nil)),
 	}
-}
-
-// _github_com_portlab_portlab_lib_measure_DetailedOracle is an interface wrapper for DetailedOracle type
-type _github_com_portlab_portlab_lib_measure_DetailedOracle struct {
-	IValue   interface{}
-	WCycles  func(ctx context.Context, e portmap.Experiment) (float64, error)
-	WMeasure func(ctx context.Context, e portmap.Experiment) (measure.Measurement, error)
-}
-
-func (W _github_com_portlab_portlab_lib_measure_DetailedOracle) Cycles(ctx context.Context, e portmap.Experiment) (float64, error) {
-	return W.WCycles(ctx, e)
-}
-func (W _github_com_portlab_portlab_lib_measure_DetailedOracle) Measure(ctx context.Context, e portmap.Experiment) (measure.Measurement, error) {
-	return W.WMeasure(ctx, e)
-}
-
-// _github_com_portlab_portlab_lib_measure_Oracle is an interface wrapper for Oracle type
-type _github_com_portlab_portlab_lib_measure_Oracle struct {
-	IValue  interface{}
-	WCycles func(ctx context.Context, e portmap.Experiment) (float64, error)
-}
-
-func (W _github_com_portlab_portlab_lib_measure_Oracle) Cycles(ctx context.Context, e portmap.Experiment) (float64, error) {
-	return W.WCycles(ctx, e)
-}
-
-// _github_com_portlab_portlab_lib_measure_Preparer is an interface wrapper for Preparer type
-type _github_com_portlab_portlab_lib_measure_Preparer struct {
-	IValue   interface{}
-	WPrepare func(ctx context.Context, exps []portmap.Experiment) error
-}
-
-func (W _github_com_portlab_portlab_lib_measure_Preparer) Prepare(ctx context.Context, exps []portmap.Experiment) error {
-	return W.WPrepare(ctx, exps)
 }

@@ -17,6 +17,8 @@ func init() {
 		"ErrLength":                   reflect.ValueOf(&metrics.ErrLength).Elem(),
 		"ErrNonPositive":              reflect.ValueOf(&metrics.ErrNonPositive).Elem(),
 		"ErrNotFinite":                reflect.ValueOf(&metrics.ErrNotFinite).Elem(),
+		"Evaluate":                    reflect.ValueOf(metrics.Evaluate),
+		"EvaluationOf":                reflect.ValueOf(metrics.EvaluationOf),
 		"KendallTauB":                 reflect.ValueOf(metrics.KendallTauB),
 		"MAPE":                        reflect.ValueOf(metrics.MAPE),
 		"MedianAPE":                   reflect.ValueOf(metrics.MedianAPE),
@@ -27,9 +29,13 @@ func init() {
 		"Spearman":                    reflect.ValueOf(metrics.Spearman),
 		"Summarize":                   reflect.ValueOf(metrics.Summarize),
 		"SymmetricRelativeDifference": reflect.ValueOf(metrics.SymmetricRelativeDifference),
+		"Table":                       reflect.ValueOf(metrics.Table),
 
 		// type definitions
+		"Comparison":  reflect.ValueOf((*metrics.Comparison)(nil)),
+		"Evaluation":  reflect.ValueOf((*metrics.Evaluation)(nil)),
 		"Histogram2D": reflect.ValueOf((*metrics.Histogram2D)(nil)),
+		"Row":         reflect.ValueOf((*metrics.Row)(nil)),
 		"Summary":     reflect.ValueOf((*metrics.Summary)(nil)),
 	}
 }

@@ -41,3 +41,20 @@ func ExampleUopsInfo() {
 	// 1*p01
 	// ZEN+ ports: [FP0 FP1 FP2 FP3]
 }
+
+func ExampleMapping() {
+	// The names the portlab command and notebooks share.
+	m, err := dataset.Mapping("pmevo:SKL/uops_info")
+	if err != nil {
+		fmt.Println(err) // e.g. the data are not found and cannot be downloaded
+		return
+	}
+	set, err := dataset.Experiments("pmevo:SKL/eval_small")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Len(), "forms on", m.NumPorts(), "ports;", set.Len(), "measured experiments")
+	// Output:
+	// 310 forms on 9 ports; 2000 measured experiments
+}

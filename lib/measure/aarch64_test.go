@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/operands"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -32,7 +33,7 @@ func TestAArch64Golden(t *testing.T) {
 			}
 			forms = append(forms, f)
 		}
-		body, err := InstantiateAArch64(append(append([]isa.Form{}, forms...), forms...))
+		body, err := operands.InstantiateAArch64(append(append([]isa.Form{}, forms...), forms...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestAArch64Golden(t *testing.T) {
 func TestAArch64CuratedForms(t *testing.T) {
 	var kernels []Kernel
 	for _, f := range isa.AArch64Forms() {
-		body, err := InstantiateAArch64([]isa.Form{f, f})
+		body, err := operands.InstantiateAArch64([]isa.Form{f, f})
 		if err != nil {
 			t.Errorf("%s: %v", f.Scheme(), err)
 			continue

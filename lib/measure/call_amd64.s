@@ -16,10 +16,19 @@ TEXT ·callCode(SB), NOSPLIT, $0-32
 
 // faultHandler is installed by the worker for SIGILL, SIGBUS, SIGFPE and
 // SIGSEGV: it ends the process at once with exit status 128 + signal (the
-// signal number arrives in DI), which the parent reads. Go's own handler
-// cannot recover from a fault in generated code.
+// signal number arrives in DI, the siginfo pointer in SI), or 200 + signal
+// for a general-protection fault (si_code, at offset 8 of siginfo, is
+// SI_KERNEL = 0x80: a privileged instruction), which the parent reads.
+// Go's own handler cannot recover from a fault in generated code.
 TEXT ·faultHandler(SB), NOSPLIT|NOFRAME, $0-0
+	MOVL 8(SI), CX
+	CMPL CX, $0x80
+	JEQ  privileged
 	ADDL $128, DI
+	JMP  exit
+privileged:
+	ADDL $200, DI
+exit:
 	MOVL $231, AX // exit_group
 	SYSCALL
 	RET

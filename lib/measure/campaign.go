@@ -1,294 +1,205 @@
 package measure
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"strings"
+	"sync"
 	"time"
 
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// Record is one line of a campaign file (JSON lines): an experiment and
-// what measuring it gave.
-type Record struct {
-	Insns  map[string]int `json:"insns"`
-	Cycles float64        `json:"cycles,omitempty"`
-	Error  string         `json:"error,omitempty"`
-	Time   time.Time      `json:"time"`
-	// Optional detail from oracles that report dispersion.
-	Min        float64 `json:"min,omitempty"`
-	Max        float64 `json:"max,omitempty"`
-	Dispersion float64 `json:"dispersion,omitempty"`
-	Contention float64 `json:"contention,omitempty"`
-}
-
-// Preparer is an Oracle that works faster when told the experiments
-// ahead (the hardware oracle assembles them in one run); campaigns call
-// Prepare with chunks of the experiments still to measure.
-type Preparer interface {
-	Prepare(ctx context.Context, exps []portmap.Experiment) error
-}
-
-// prepareChunk is the number of experiments a campaign prepares at once.
-const prepareChunk = 256
-
-// DetailedOracle is an Oracle that can also report the spread of its
-// samples; campaigns record it when available.
-type DetailedOracle interface {
-	Oracle
-	Measure(ctx context.Context, e portmap.Experiment) (Measurement, error)
-}
-
-// Campaign measures a list of experiments with an Oracle and appends each
-// result to a JSON-lines file as soon as it is known, so that nothing
-// measured is lost: run it again after a crash (even SIGKILL) and it skips
-// every experiment the file already holds, losing at most the one that was
-// in flight.
+// Campaign is an oracle with a memory on disk: it measures with another
+// oracle what its file does not hold yet and appends each result to the
+// file (JSON lines, portmap.Record) as soon as it is known, and answers
+// from the file what was measured before. Anything that measures through
+// an oracle — oracle.MeasureAll, the designs of package design, an
+// inference method — thereby becomes a resumable campaign: run it again
+// after a crash (even SIGKILL) and it goes on where it stopped, losing at
+// most the experiment that was in flight.
+//
+// A failure is stored too, with its reason, and answered from the file as
+// the same failure, unless it was transient (the worker was killed from
+// outside, a timeout: see oracle.IsTransient) or RetryErrors is set: then
+// the experiment is measured again.
 type Campaign struct {
-	// Path is the JSON-lines file results are appended to.
-	Path string
-	// Oracle measures one experiment.
-	Oracle Oracle
-	// Progress, when set, is called after each experiment.
-	Progress func(Progress)
-	// RetryErrors makes a run re-measure experiments whose earlier attempt
-	// ended in an error (by default they are kept as failed).
+	// RetryErrors makes the campaign measure again experiments whose
+	// earlier attempt failed for a reason that is a property of the
+	// experiment (by default they are answered as failed).
 	RetryErrors bool
+
+	path  string
+	inner oracle.Oracle
+
+	mu       sync.Mutex
+	f        *os.File
+	done     map[string]portmap.Record
+	resumed  int
+	measured int
 }
 
-// Progress reports a campaign's state after one experiment.
-type Progress struct {
-	Done, Total int // experiments finished (including earlier runs) and in all
-	Failed      int
-	Last        portmap.Experiment
-	Cycles      float64
-	Err         error
-	Elapsed     time.Duration // this run
+// OpenCampaign opens (or creates) the campaign file path, measuring with o
+// what it does not hold. A truncated last line (a crash while writing) is
+// cut off the file; a malformed line elsewhere is an error naming the file
+// and line. Close the campaign when done.
+func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
+	done := map[string]portmap.Record{}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("measure: campaign file: %w", err)
+	default:
+		recs, valid, err := portmap.ParseCampaign(path, data)
+		if err != nil {
+			return nil, err
+		}
+		if valid < len(data) {
+			// The last line was cut short by a crash: drop it.
+			if terr := os.Truncate(path, int64(valid)); terr != nil {
+				return nil, fmt.Errorf("measure: %s: truncating an incomplete last line: %w", path, terr)
+			}
+		}
+		for _, r := range recs {
+			done[r.Experiment().Key()] = r
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("measure: campaign file: %w", err)
+	}
+	return &Campaign{path: path, inner: o, f: f, done: done}, nil
 }
 
-// Failure is an experiment that could not be measured.
-type Failure struct {
-	Experiment portmap.Experiment
-	Error      string
+// Path returns the campaign file's path.
+func (c *Campaign) Path() string { return c.path }
+
+// Close closes the campaign file.
+func (c *Campaign) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return nil
+	}
+	err := c.f.Close()
+	c.f = nil
+	return err
+}
+
+// Resumed returns the number of answers taken from the file so far, and
+// Measured the number of experiments measured (and appended) by this
+// campaign.
+func (c *Campaign) Resumed() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.resumed
+}
+
+// Measured returns the number of experiments measured by this campaign
+// (successfully or not), as opposed to answered from its file.
+func (c *Campaign) Measured() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.measured
+}
+
+// stored returns the record of e that the campaign answers with, if any.
+func (c *Campaign) stored(key string) (portmap.Record, bool) {
+	r, ok := c.done[key]
+	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors)) {
+		return portmap.Record{}, false
+	}
+	return r, true
+}
+
+// storedError is a failure read back from a campaign file.
+type storedError struct {
+	reason string
+}
+
+func (e *storedError) Error() string { return e.reason }
+
+// Measure returns the stored result of e or measures it with the
+// campaign's oracle and appends the result to the file.
+func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	key := e.Key()
+	c.mu.Lock()
+	if r, ok := c.stored(key); ok {
+		c.resumed++
+		c.mu.Unlock()
+		if r.Error != "" {
+			return portmap.Measurement{}, &storedError{r.Error}
+		}
+		m := r.Measurement()
+		m.Experiment = e
+		return m, nil
+	}
+	c.mu.Unlock()
+	m, err := c.inner.Measure(ctx, e)
+	if err != nil && ctx.Err() != nil {
+		return m, ctx.Err() // interrupted, not a property of e: nothing to store
+	}
+	var rec portmap.Record
+	if err != nil {
+		rec = portmap.FailedRecord(e, err.Error(), oracle.IsTransient(err), time.Now())
+	} else {
+		m.Experiment = e
+		rec = portmap.RecordOf(m, time.Now())
+	}
+	line, merr := rec.MarshalLine()
+	if merr != nil {
+		return m, merr
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return m, fmt.Errorf("measure: campaign %s is closed", c.path)
+	}
+	if _, werr := c.f.Write(line); werr != nil {
+		return m, fmt.Errorf("measure: appending to %s: %w", c.path, werr)
+	}
+	c.done[key] = rec
+	c.measured++
+	return m, err
+}
+
+// Prepare passes the experiments the file does not answer to the
+// campaign's oracle, when it prepares experiments ahead (oracle.Preparer).
+func (c *Campaign) Prepare(ctx context.Context, exps []portmap.Experiment) error {
+	p, ok := c.inner.(oracle.Preparer)
+	if !ok {
+		return nil
+	}
+	var todo []portmap.Experiment
+	c.mu.Lock()
+	for _, e := range exps {
+		if _, ok := c.stored(e.Key()); !ok {
+			todo = append(todo, e)
+		}
+	}
+	c.mu.Unlock()
+	if len(todo) == 0 {
+		return nil
+	}
+	return p.Prepare(ctx, todo)
 }
 
 // Outcome is what a campaign run produced: the measured experiments in the
-// order given, and the failures.
+// order given, the failures, and how many results came from the file.
 type Outcome struct {
 	Set      *portmap.ExperimentSet
-	Failures []Failure
-	Resumed  int // results taken from the file instead of measured again
+	Failures []portmap.Failure
+	Resumed  int
 }
 
-// Run measures every experiment of exps not already in the file and
-// returns all results. It stops with ctx's error when ctx is cancelled;
-// what was measured until then is in the file.
-func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment) (*Outcome, error) {
-	done, err := readCampaign(c.Path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(c.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("measure: campaign file: %w", err)
-	}
-	defer f.Close()
-	start := time.Now()
-	out := &Outcome{Set: &portmap.ExperimentSet{}}
-	finished, failed := 0, 0
-	for _, e := range exps {
-		if r, ok := done[e.Key()]; ok && (r.Error == "" || !c.RetryErrors) {
-			finished++
-			if r.Error != "" {
-				failed++
-			}
-		}
-	}
-	detailed, _ := c.Oracle.(DetailedOracle)
-	preparer, _ := c.Oracle.(Preparer)
-	var pending []portmap.Experiment
-	for _, e := range exps {
-		if r, ok := done[e.Key()]; !ok || (r.Error != "" && c.RetryErrors) {
-			pending = append(pending, e)
-		}
-	}
-	next := 0 // index into pending of the next experiment to measure
-	for _, e := range exps {
-		key := e.Key()
-		if r, ok := done[key]; ok && (r.Error == "" || !c.RetryErrors) {
-			out.Resumed++
-			if r.Error != "" {
-				out.Failures = append(out.Failures, Failure{e, r.Error})
-			} else {
-				out.Set.Measurements = append(out.Set.Measurements, portmap.Measurement{Experiment: e, Cycles: r.Cycles})
-			}
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return out, err
-		}
-		if preparer != nil && next%prepareChunk == 0 {
-			if err := preparer.Prepare(ctx, pending[next:min(len(pending), next+prepareChunk)]); err != nil {
-				return out, err
-			}
-		}
-		next++
-		rec := Record{Insns: map[string]int{}, Time: time.Now().UTC()}
-		for _, it := range e.Items() {
-			rec.Insns[it.Insn] = it.Count
-		}
-		var cycles float64
-		var merr error
-		if detailed != nil {
-			var m Measurement
-			m, merr = detailed.Measure(ctx, e)
-			cycles, rec.Min, rec.Max, rec.Dispersion, rec.Contention = m.Cycles, m.Min, m.Max, m.Dispersion, m.Contention
-		} else {
-			cycles, merr = c.Oracle.Cycles(ctx, e)
-		}
-		if merr != nil && ctx.Err() != nil {
-			return out, ctx.Err() // interrupted, not a property of e
-		}
-		if merr != nil {
-			rec.Error = merr.Error()
-			out.Failures = append(out.Failures, Failure{e, rec.Error})
-			failed++
-		} else {
-			rec.Cycles = cycles
-			out.Set.Measurements = append(out.Set.Measurements, portmap.Measurement{Experiment: e, Cycles: cycles})
-		}
-		line, err := json.Marshal(rec)
-		if err != nil {
-			return out, err
-		}
-		if _, err := f.Write(append(line, '\n')); err != nil {
-			return out, fmt.Errorf("measure: appending to %s: %w", c.Path, err)
-		}
-		done[key] = rec
-		finished++
-		if c.Progress != nil {
-			c.Progress(Progress{Done: finished, Total: len(exps), Failed: failed, Last: e, Cycles: cycles, Err: merr, Elapsed: time.Since(start)})
-		}
-	}
-	return out, nil
-}
-
-// readCampaign reads the records of a campaign file by experiment key. A
-// missing file is an empty campaign. A truncated last line (a crash while
-// writing) is cut off the file; a malformed line elsewhere is an error
-// naming the file and line.
-func readCampaign(path string) (map[string]Record, error) {
-	done := map[string]Record{}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return done, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("measure: campaign file: %w", err)
-	}
-	recs, valid, err := parseCampaign(path, data)
-	if err != nil {
-		return nil, err
-	}
-	if valid < len(data) {
-		// The last line was cut short by a crash: drop it.
-		if terr := os.Truncate(path, int64(valid)); terr != nil {
-			return nil, fmt.Errorf("measure: %s: truncating an incomplete last line: %w", path, terr)
-		}
-	}
-	for _, r := range recs {
-		done[r.key] = r.Record
-	}
-	return done, nil
-}
-
-// keyedRecord is a record with its experiment.
-type keyedRecord struct {
-	Record
-	exp portmap.Experiment
-	key string
-}
-
-// parseCampaign parses the lines of a campaign file and returns the records
-// and the length of the complete lines (a last line without its newline is
-// in-flight work of a crashed run and not returned).
-func parseCampaign(name string, data []byte) ([]keyedRecord, int, error) {
-	var recs []keyedRecord
-	r := bufio.NewReader(bytes.NewReader(data))
-	offset, lineNo := 0, 0
-	for {
-		line, err := r.ReadBytes('\n')
-		if len(line) == 0 && err == io.EOF {
-			break
-		}
-		lineNo++
-		if err != nil {
-			break // incomplete last line
-		}
-		var rec Record
-		if perr := json.Unmarshal(bytes.TrimSpace(line), &rec); perr != nil {
-			return nil, 0, fmt.Errorf("measure: %s:%d: malformed record: %v", name, lineNo, perr)
-		}
-		e, eerr := portmap.ExperimentOf(rec.Insns)
-		if eerr != nil || e.Len() == 0 {
-			return nil, 0, fmt.Errorf("measure: %s:%d: bad experiment: %v", name, lineNo, eerr)
-		}
-		recs = append(recs, keyedRecord{rec, e, e.Key()})
-		offset += len(line)
-	}
-	return recs, offset, nil
-}
-
-// ReadCampaign reads a campaign file (JSON lines as Campaign writes them,
-// optionally gzip-compressed with a .gz name) into an experiment set without
-// an architecture, in the order experiments were first measured; when an
-// experiment was measured more than once the last result counts. Failed
-// experiments are returned separately; an incomplete last line (a crashed
-// run's experiment in flight) is ignored. A malformed line is an error
-// naming the file and line.
-func ReadCampaign(path string) (*portmap.ExperimentSet, []Failure, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("measure: campaign file: %w", err)
-	}
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, nil, fmt.Errorf("measure: %s: %w", path, err)
-		}
-		if data, err = io.ReadAll(zr); err != nil {
-			return nil, nil, fmt.Errorf("measure: %s: %w", path, err)
-		}
-	}
-	recs, _, err := parseCampaign(path, data)
-	if err != nil {
-		return nil, nil, err
-	}
-	last := map[string]int{}
-	var order []string
-	for k, r := range recs {
-		if _, ok := last[r.key]; !ok {
-			order = append(order, r.key)
-		}
-		last[r.key] = k
-	}
-	set := &portmap.ExperimentSet{}
-	var failures []Failure
-	for _, key := range order {
-		r := recs[last[key]]
-		if r.Error != "" {
-			failures = append(failures, Failure{r.exp, r.Error})
-			continue
-		}
-		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: r.exp, Cycles: r.Cycles})
-	}
-	return set, failures, nil
+// Run measures exps through the campaign (oracle.MeasureAll) and returns
+// all results, those from earlier runs included. It stops with ctx's error
+// when ctx is cancelled; what was measured until then is in the file.
+func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment, progress func(oracle.Progress)) (*Outcome, error) {
+	before := c.Resumed()
+	set, failures, err := oracle.MeasureAll(ctx, c, exps, progress)
+	return &Outcome{Set: set, Failures: failures, Resumed: c.Resumed() - before}, err
 }

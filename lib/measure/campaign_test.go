@@ -2,8 +2,6 @@ package measure
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"os"
@@ -14,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -23,94 +23,47 @@ func toyMapping() *portmap.Mapping {
 	return m
 }
 
-func TestDesign(t *testing.T) {
-	insns := []string{"add", "mul", "store", "div"}
-	if n := len(Singletons(insns)); n != 4 {
-		t.Errorf("%d singletons", n)
+// countingOracle counts calls and can fail on one instruction, or
+// transiently (as a killed worker does) on the next few calls.
+type countingOracle struct {
+	oracle.Oracle
+	calls     atomic.Int64
+	fail      string
+	transient atomic.Int64
+	delay     time.Duration
+}
+
+func (o *countingOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	o.calls.Add(1)
+	time.Sleep(o.delay)
+	if o.transient.Add(-1) >= 0 {
+		return portmap.Measurement{}, &FaultError{Kernel: e.String(), Signal: "SIGKILL"}
 	}
-	if n := len(Pairs(insns)); n != 6 {
-		t.Errorf("%d pairs, want 6", n)
+	if o.fail != "" && e.Count(o.fail) > 0 {
+		return portmap.Measurement{}, errors.New("cannot measure " + o.fail)
 	}
-	single := map[string]float64{"add": 0.5, "mul": 1, "store": 1, "div": 3}
-	rp, err := RatioPairs(insns, single)
+	return o.Oracle.Measure(ctx, e)
+}
+
+func openCampaign(t *testing.T, path string, o oracle.Oracle) *Campaign {
+	t.Helper()
+	c, err := OpenCampaign(path, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, e := range rp {
-		got = append(got, e.String())
-	}
-	want := []string{"{add ↦ 2, mul ↦ 1}", "{add ↦ 2, store ↦ 1}", "{add ↦ 6, div ↦ 1}", "{div ↦ 1, mul ↦ 3}", "{div ↦ 1, store ↦ 3}"}
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("ratio pairs\n%v\nwant\n%v", got, want)
-	}
-	if _, err := RatioPairs([]string{"add", "nop"}, single); err == nil || !strings.Contains(err.Error(), `"nop"`) {
-		t.Errorf("missing singleton: %v", err)
-	}
-	a, b := RandomExperiments(insns, 5, 100, 7), RandomExperiments(insns, 5, 100, 7)
-	for i := range a {
-		if !a[i].Equal(b[i]) || a[i].Len() != 5 {
-			t.Fatalf("random experiment %d: %v vs %v", i, a[i], b[i])
-		}
-	}
-}
-
-func TestOracles(t *testing.T) {
-	ctx := context.Background()
-	e := portmap.NewExperiment("add", "add", "mul", "store")
-	exact := NewSimulated(toyMapping(), 0, 1)
-	if c, err := exact.Cycles(ctx, e); err != nil || c != 1.5 {
-		t.Fatalf("exact: %v, %v", c, err)
-	}
-	noisy := NewSimulated(toyMapping(), 0.02, 1)
-	var sum, sq float64
-	const n = 4000
-	for i := 0; i < n; i++ {
-		c, _ := noisy.Cycles(ctx, e)
-		sum += c
-		sq += c * c
-	}
-	mean := sum / n
-	sd := (sq/n - mean*mean)
-	if mean < 1.49 || mean > 1.51 || sd < 0.0004 || sd > 0.0011 { // variance (0.02·1.5)² = 0.0009
-		t.Errorf("noise: mean %v variance %v, want 1.5 and 0.0009", mean, sd)
-	}
-	set := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: e, Cycles: 1.6}}}
-	rp := NewReplay("test set", set)
-	if c, err := rp.Cycles(ctx, portmap.NewExperiment("mul", "store", "add", "add")); err != nil || c != 1.6 {
-		t.Errorf("replay: %v %v", c, err)
-	}
-	if _, err := rp.Cycles(ctx, portmap.NewExperiment("div")); err == nil || !strings.Contains(err.Error(), "test set") {
-		t.Errorf("replay of unknown: %v", err)
-	}
-}
-
-// countingOracle counts calls and can fail on one instruction.
-type countingOracle struct {
-	Oracle
-	calls atomic.Int64
-	fail  string
-	delay time.Duration
-}
-
-func (o *countingOracle) Cycles(ctx context.Context, e portmap.Experiment) (float64, error) {
-	o.calls.Add(1)
-	time.Sleep(o.delay)
-	if o.fail != "" && e.Count(o.fail) > 0 {
-		return 0, errors.New("cannot measure " + o.fail)
-	}
-	return o.Oracle.Cycles(ctx, e)
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 func TestCampaignResumes(t *testing.T) {
 	ctx := context.Background()
 	insns := []string{"add", "mul", "store", "div"}
-	exps := append(Singletons(insns), Pairs(insns)...)
+	exps := append(design.Singletons(insns), design.Pairs(insns)...)
 	path := filepath.Join(t.TempDir(), "c.jsonl")
-	o := &countingOracle{Oracle: NewSimulated(toyMapping(), 0, 1), fail: "div"}
-	var last Progress
-	c := &Campaign{Path: path, Oracle: o, Progress: func(p Progress) { last = p }}
-	out, err := c.Run(ctx, exps[:5])
+	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1), fail: "div"}
+	var last oracle.Progress
+	c := openCampaign(t, path, o)
+	out, err := c.Run(ctx, exps[:5], func(p oracle.Progress) { last = p })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +74,10 @@ func TestCampaignResumes(t *testing.T) {
 	fh, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	fh.WriteString(`{"insns":{"add":1,"mu`)
 	fh.Close()
+	c.Close()
 	o.calls.Store(0)
-	out, err = c.Run(ctx, exps)
+	c = openCampaign(t, path, o)
+	out, err = c.Run(ctx, exps, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,15 +94,46 @@ func TestCampaignResumes(t *testing.T) {
 	o.calls.Store(0)
 	o.fail = ""
 	c.RetryErrors = true
-	out, _ = c.Run(ctx, exps)
+	out, _ = c.Run(ctx, exps, nil)
 	if got := o.calls.Load(); got != 4 || len(out.Failures) != 0 {
 		t.Errorf("retry: %d calls, %d failures; want 4 calls (the div experiments), 0 failures", got, len(out.Failures))
 	}
 	// A malformed line in the middle is an error naming file and line.
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"insns\":{\"add\":1},\"cycles\":0.5}\nnot json\n{\"insns\":{\"mul\":1},\"cycles\":1}\n"), 0o644)
-	if _, err := (&Campaign{Path: bad, Oracle: o}).Run(ctx, exps); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
+	if _, err := OpenCampaign(bad, o); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
 		t.Errorf("malformed line: %v", err)
+	}
+}
+
+// TestCampaignRetriesKilledWorker: an experiment whose worker was killed
+// from outside is measured again at once and, if that fails too, on the
+// next run; every experiment ends up measured exactly once.
+func TestCampaignRetriesKilledWorker(t *testing.T) {
+	ctx := context.Background()
+	insns := []string{"add", "mul", "store"}
+	exps := append(design.Singletons(insns), design.Pairs(insns)...)
+	path := filepath.Join(t.TempDir(), "k.jsonl")
+	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1)}
+	o.transient.Store(2) // the first experiment fails twice: the retry in the run fails too
+	c := openCampaign(t, path, o)
+	out, err := c.Run(ctx, exps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failures) != 1 || !strings.Contains(out.Failures[0].Reason, "killed") || out.Set.Len() != len(exps)-1 {
+		t.Fatalf("first run: %d measured, failures %v", out.Set.Len(), out.Failures)
+	}
+	c.Close()
+	o.calls.Store(0)
+	c = openCampaign(t, path, o)
+	out, err = c.Run(ctx, exps, nil)
+	if err != nil || len(out.Failures) != 0 || out.Set.Len() != len(exps) || o.calls.Load() != 1 || out.Resumed != len(exps)-1 {
+		t.Fatalf("rerun: %d measured, %d failed, %d calls, %d resumed, %v", out.Set.Len(), len(out.Failures), o.calls.Load(), out.Resumed, err)
+	}
+	set, failures, err := portmap.ReadCampaign(path)
+	if err != nil || set.Len() != len(exps) || len(failures) != 0 {
+		t.Errorf("the file holds %d measurements and failures %v (%v); want every experiment measured once", set.Len(), failures, err)
 	}
 }
 
@@ -170,7 +156,7 @@ const envCampaignChild = "PORTLAB_TEST_CAMPAIGN_CHILD"
 // experiments that were not yet written.
 func TestCampaignSurvivesSIGKILL(t *testing.T) {
 	insns := []string{"add", "mul", "store", "div"}
-	exps := RandomExperiments(insns, 5, 400, 3)
+	exps := design.Random(insns, 5, 400, 3)
 	var uniq []portmap.Experiment
 	seen := map[string]bool{}
 	for _, e := range exps {
@@ -180,8 +166,11 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 		}
 	}
 	if path := os.Getenv(envCampaignChild); path != "" {
-		o := &countingOracle{Oracle: NewSimulated(toyMapping(), 0, 1), delay: 20 * time.Millisecond}
-		(&Campaign{Path: path, Oracle: o}).Run(context.Background(), uniq)
+		o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1), delay: 20 * time.Millisecond}
+		c, err := OpenCampaign(path, o)
+		if err == nil {
+			c.Run(context.Background(), uniq, nil)
+		}
 		os.Exit(0)
 	}
 	path := filepath.Join(t.TempDir(), "killed.jsonl")
@@ -203,8 +192,8 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 	if before < 10 || before >= len(uniq) {
 		t.Fatalf("child wrote %d of %d lines before the kill", before, len(uniq))
 	}
-	o := &countingOracle{Oracle: NewSimulated(toyMapping(), 0, 1)}
-	out, err := (&Campaign{Path: path, Oracle: o}).Run(context.Background(), uniq)
+	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1)}
+	out, err := openCampaign(t, path, o).Run(context.Background(), uniq, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,46 +204,4 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 		t.Errorf("after the rerun: %d results, %d lines; want %d", out.Set.Len(), countLines(t, path), len(uniq))
 	}
 	t.Logf("killed after %d of %d experiments; the rerun measured the other %d", before, len(uniq), o.calls.Load())
-}
-
-func TestReadCampaign(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "c.jsonl")
-	lines := `{"insns":{"add":1},"cycles":0.5,"time":"2026-11-22T00:00:00Z"}
-{"insns":{"add":1,"mul":1},"cycles":1.2,"time":"2026-11-22T00:00:01Z"}
-{"insns":{"bad":1},"error":"SIGILL","time":"2026-11-22T00:00:02Z"}
-{"insns":{"mul":1,"add":1},"cycles":1,"time":"2026-11-22T00:00:03Z"}
-{"insns":{"mul":1},"cyc`
-	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(lines))
-	zw.Close()
-	if err := os.WriteFile(path+".gz", gz.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{path, path + ".gz"} {
-		set, failures, err := ReadCampaign(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The re-measured pair keeps its last value and its first place; the
-		// incomplete last line is in-flight work and ignored.
-		if set.Len() != 2 || set.Measurements[1].Cycles != 1 || set.Measurements[1].Experiment.String() != "{add ↦ 1, mul ↦ 1}" {
-			t.Errorf("%s: %v", p, set.Measurements)
-		}
-		if len(failures) != 1 || failures[0].Error != "SIGILL" {
-			t.Errorf("%s: failures %v", p, failures)
-		}
-	}
-	// Reading does not modify the file.
-	if data, _ := os.ReadFile(path); string(data) != lines {
-		t.Error("ReadCampaign changed the file")
-	}
-	os.WriteFile(path, []byte("{\"insns\":{\"add\":1},\"cycles\":1}\nnot json\n"), 0o644)
-	if _, _, err := ReadCampaign(path); err == nil || !strings.Contains(err.Error(), "c.jsonl:2") {
-		t.Errorf("malformed line: %v", err)
-	}
 }

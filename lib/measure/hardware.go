@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/operands"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -25,7 +26,7 @@ type Hardware struct {
 	BodySize int
 	// Vector is the host's widest vector extension (see HostVector).
 	Vector Vector
-	// MaxContention is the Measurement.Contention above which a measurement
+	// MaxContention is the Timing.Contention above which a measurement
 	// is taken again after a pause, up to Retries times, keeping the least
 	// contended (defaults 0.05 and 2).
 	MaxContention float64
@@ -129,7 +130,7 @@ func (h *Hardware) body(e portmap.Experiment) ([]string, int, error) {
 	for c := 0; c < copies; c++ {
 		forms = append(forms, seq...)
 	}
-	body, err := Instantiate(forms)
+	body, err := operands.Instantiate(forms)
 	return body, copies, err
 }
 
@@ -159,7 +160,7 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 			continue
 		}
 		h.unroll[key] = copies
-		kernels = append(kernels, Kernel{Name: e.String(), Body: body, Init: reservedInit})
+		kernels = append(kernels, Kernel{Name: e.String(), Body: body, Init: operands.X86Init()})
 		keys = append(keys, key)
 	}
 	if len(kernels) == 0 {
@@ -167,6 +168,10 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 	}
 	err := h.Timer.Load(ctx, kernels, h.Vector)
 	var ae *AssemblyError
+	if err != nil && len(kernels) == 1 && errors.As(err, &ae) {
+		h.failed[keys[0]] = err.Error() // the experiment fails, not the run
+		return nil
+	}
 	if err != nil && len(kernels) > 1 && errors.As(err, &ae) {
 		// Assemble one by one to find the culprits, then the rest together.
 		var good []portmap.Experiment
@@ -202,22 +207,34 @@ func indexOfKey(exps []portmap.Experiment, key string) int {
 	return -1
 }
 
-// Measure measures e (preparing it alone if it was not prepared) and
-// returns cycles per execution of its multiset.
-func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (Measurement, error) {
+// Measure implements oracle.Oracle: it measures e (preparing it alone if
+// it was not prepared) and returns cycles per execution of its multiset
+// with the spread of the samples and the contention seen.
+func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	t, err := h.Timing(ctx, e)
+	if err != nil {
+		return portmap.Measurement{}, err
+	}
+	return portmap.Measurement{Experiment: e, Cycles: t.Cycles, Min: t.Min, Max: t.Max, Dispersion: t.Dispersion, Contention: t.Contention}, nil
+}
+
+// Timing measures e like Measure and returns the whole timing — every
+// sample, the iterations and the calibration — per execution of e's
+// multiset.
+func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	key := e.Key()
 	if why, bad := h.failed[key]; bad {
-		return Measurement{}, fmt.Errorf("%s", why)
+		return Timing{}, fmt.Errorf("%s", why)
 	}
 	k, ok := h.loaded[key]
 	if !ok {
 		if err := h.prepare(ctx, []portmap.Experiment{e}); err != nil {
-			return Measurement{}, err
+			return Timing{}, err
 		}
 		if why, bad := h.failed[key]; bad {
-			return Measurement{}, fmt.Errorf("%s", why)
+			return Timing{}, fmt.Errorf("%s", why)
 		}
 		k = h.loaded[key]
 	}
@@ -226,16 +243,16 @@ func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (Measureme
 		// Another tenant is using the core's ports: wait and try again.
 		select {
 		case <-ctx.Done():
-			return Measurement{}, ctx.Err()
+			return Timing{}, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
-		var m2 Measurement
+		var m2 Timing
 		if m2, err = h.Timer.Measure(ctx, k); err == nil && m2.Contention < m.Contention {
 			m = m2
 		}
 	}
 	if err != nil {
-		return Measurement{}, err
+		return Timing{}, err
 	}
 	c := float64(h.unroll[key])
 	m.Cycles /= c
@@ -246,10 +263,4 @@ func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (Measureme
 		m.Samples[i] /= c
 	}
 	return m, nil
-}
-
-// Cycles implements Oracle.
-func (h *Hardware) Cycles(ctx context.Context, e portmap.Experiment) (float64, error) {
-	m, err := h.Measure(ctx, e)
-	return m.Cycles, err
 }

@@ -3,33 +3,13 @@ package measure
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
-
-// TestInstantiateThesisExample reproduces thesis Example 3.15 / Fig. 3.5:
-// the allocation gives every instruction operands no earlier instruction of
-// the same copy writes.
-func TestInstantiateThesisExample(t *testing.T) {
-	var forms []isa.Form
-	for _, s := range []string{"add RW:GPR:64, IMM(8)", "add dword ptr RW:MEM(32), R:GPR:32", "sub RW:GPR:32, R:GPR:32", "vmulpd W:XMM0..15, R:XMM0..15, R:XMM0..15"} {
-		forms = append(forms, isa.MustParseSchemeISA(isa.X86, s))
-	}
-	body, err := Instantiate(append(append([]isa.Form{}, forms...), forms...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{
-		"add rax, 43", "add dword ptr [r14+128], ecx", "sub edx, r12d", "vmulpd xmm13, xmm14, xmm15",
-		"add rbx, 43", "add dword ptr [r14+192], ecx", "sub esi, r12d", "vmulpd xmm13, xmm14, xmm15",
-	}
-	if strings.Join(body, "\n") != strings.Join(want, "\n") {
-		t.Errorf("got\n%s\nwant\n%s", strings.Join(body, "\n"), strings.Join(want, "\n"))
-	}
-}
 
 // TestCuratedFormsAssemble instantiates every benchmarkable curated form,
 // unrolled, and assembles them all in one run.
@@ -37,11 +17,11 @@ func TestCuratedFormsAssemble(t *testing.T) {
 	var kernels []Kernel
 	skipped := map[string]int{}
 	for _, f := range isa.X86Forms() {
-		if ok, why := Benchmarkable(f); !ok {
+		if ok, why := operands.Benchmarkable(f); !ok {
 			skipped[why]++
 			continue
 		}
-		body, err := Instantiate([]isa.Form{f, f, f, f})
+		body, err := operands.Instantiate([]isa.Form{f, f, f, f})
 		if err != nil {
 			t.Errorf("%s: %v", f.Scheme(), err)
 			continue
@@ -79,7 +59,7 @@ func TestHardwareSanity(t *testing.T) {
 		t.Fatal(err)
 	}
 	imul := portmap.NewExperiment("imul RW:GPR:64, R:GPR:64")
-	c, err := h.Cycles(ctx, imul)
+	c, err := oracle.Cycles(ctx, h, imul)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +73,11 @@ func TestHardwareSanity(t *testing.T) {
 	default:
 		t.Logf("imul r64, r64 throughput: %.3f cycles (no reference for %s family %d)", c, host.Vendor, host.Family)
 	}
-	if m, err := h.Measure(ctx, imul); err != nil || m.Contention < 0 || m.Contention > 10 || m.TicksPerCycle <= 0 {
+	if m, err := h.Timing(ctx, imul); err != nil || m.Contention < 0 || m.Contention > 10 || m.TicksPerCycle <= 0 {
 		t.Errorf("measurement detail: %+v, %v", m, err)
 	}
 	vadd := portmap.NewExperiment("vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15")
-	c, err = h.Cycles(ctx, vadd)
+	c, err = oracle.Cycles(ctx, h, vadd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +87,7 @@ func TestHardwareSanity(t *testing.T) {
 		scheme string
 		want   float64
 	}{{"add RW:GPR:64, R:GPR:64", 1}, {"imul RW:GPR:64, R:GPR:64", 3}} {
-		body, err := InstantiateChain(isa.MustParseSchemeISA(isa.X86, l.scheme), 50)
+		body, err := operands.InstantiateChain(isa.MustParseSchemeISA(isa.X86, l.scheme), 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,8 +83,17 @@ func TestAssemblyErrorNamesTheInstruction(t *testing.T) {
 		{Name: "typo", Body: []string{"add rax, rbx", "vaddps ymm0, xmm1, ymm2"}},
 	}, AVX)
 	var ae *AssemblyError
-	if !errors.As(err, &ae) || !strings.Contains(err.Error(), `kernel 1 (typo), body line 2 "vaddps ymm0, xmm1, ymm2"`) {
+	if !errors.As(err, &ae) || !strings.Contains(err.Error(), `"vaddps ymm0, xmm1, ymm2" in kernel 1 (typo), body line 2:`) {
 		t.Fatalf("error %v, want one naming kernel 1, body line 2", err)
+	}
+	// The copies of a bad instruction in an unrolled body are one message.
+	body := []string{}
+	for range 50 {
+		body = append(body, "add rax, rbx", "vaddps ymm0, xmm1, ymm2")
+	}
+	_, err = Assemble(context.Background(), []Kernel{{Name: "unrolled", Body: body}}, AVX)
+	if !errors.As(err, &ae) || len(ae.Messages) != 1 || !strings.Contains(err.Error(), "body line 2 and 49 more") {
+		t.Errorf("unrolled bad instruction: %v", err)
 	}
 	if _, err := Assemble(context.Background(), []Kernel{{Name: "two", Body: []string{"add rax, 1; add rbx, 1"}}}, AVX); err == nil {
 		t.Error("a line with two instructions was accepted")

@@ -120,6 +120,14 @@ var asLine = regexp.MustCompile(`^[^:]*:(\d+): (Error|Warning): (.*)$`)
 // instructions.
 func asmError(out string, lineOf []lineRef, kernels []Kernel, runErr error) error {
 	var msgs []string
+	// The copies of one instruction in an unrolled body fail alike: report
+	// each instruction and message once, with the number of copies.
+	type key struct {
+		kernel     int
+		text, what string
+	}
+	at := map[key]int{} // → index in msgs
+	copies := map[key]int{}
 	for _, l := range strings.Split(out, "\n") {
 		m := asLine.FindStringSubmatch(l)
 		if m == nil || m[2] != "Error" {
@@ -138,7 +146,14 @@ func asmError(out string, lineOf []lineRef, kernels []Kernel, runErr error) erro
 		} else {
 			text = kern.Body[ref.index]
 		}
-		msgs = append(msgs, fmt.Sprintf("kernel %d (%s), %s line %d %q: %s", ref.kernel, kern.Name, part, ref.index+1, text, m[3]))
+		k := key{ref.kernel, text, m[3]}
+		if i, dup := at[k]; dup {
+			copies[k]++
+			msgs[i] = fmt.Sprintf("%q in kernel %d (%s), %s line %d and %d more: %s", text, ref.kernel, kern.Name, part, firstLine(msgs[i]), copies[k], m[3])
+			continue
+		}
+		at[k] = len(msgs)
+		msgs = append(msgs, fmt.Sprintf("%q in kernel %d (%s), %s line %d: %s", text, ref.kernel, kern.Name, part, ref.index+1, m[3]))
 	}
 	if len(msgs) == 0 {
 		return fmt.Errorf("measure: as failed: %v: %s", runErr, strings.TrimSpace(out))
@@ -147,6 +162,16 @@ func asmError(out string, lineOf []lineRef, kernels []Kernel, runErr error) erro
 		msgs = append(msgs[:10], fmt.Sprintf("… and %d more", len(msgs)-10))
 	}
 	return &AssemblyError{Messages: msgs}
+}
+
+// firstLine returns the line number of the first report of an assembler
+// message built by asmError.
+func firstLine(msg string) int {
+	var n int
+	if i := strings.Index(msg, " line "); i >= 0 {
+		fmt.Sscanf(msg[i+len(" line "):], "%d", &n)
+	}
+	return n
 }
 
 // AssemblyError lists what the assembler rejected.

@@ -43,24 +43,44 @@ type Runner struct {
 // per call. The worker starts on first use.
 func NewRunner(cpu int) *Runner { return &Runner{CPU: cpu, Timeout: 10 * time.Second} }
 
-// FaultError reports a kernel that crashed the worker.
+// FaultError reports a kernel that crashed the worker, or a worker that
+// died for another reason (killed from outside: Signal SIGKILL or SIGTERM).
 type FaultError struct {
 	Kernel string
 	Signal string // e.g. "SIGILL", "SIGSEGV"; "" if unknown
-	Detail string // the worker's last words
+	// Privileged is set when the fault was a general-protection fault
+	// raised by the processor (si_code SI_KERNEL): a privileged instruction
+	// (hlt, cli, rdmsr, in, out, …) or a non-canonical address.
+	Privileged bool
+	Detail     string // the worker's last words
 }
 
 func (e *FaultError) Error() string {
 	what := e.Signal
-	switch e.Signal {
-	case "SIGILL":
+	switch {
+	case e.Privileged:
+		what = e.Signal + " (general-protection fault: a privileged instruction such as hlt, cli or rdmsr, which user code cannot run)"
+	case e.Signal == "SIGILL":
 		what = "SIGILL (illegal instruction: not supported by this CPU?)"
-	case "SIGSEGV", "SIGBUS":
+	case e.Signal == "SIGSEGV" || e.Signal == "SIGBUS":
 		what = e.Signal + " (memory access outside the kernel's buffer?)"
-	case "":
+	case e.Signal == "SIGKILL" || e.Signal == "SIGTERM":
+		what = "the worker was killed (" + e.Signal + ") from outside; measuring again may succeed"
+	case e.Signal == "":
 		what = "the worker died"
 	}
 	return fmt.Sprintf("measure: kernel %q: %s", e.Kernel, what)
+}
+
+// Transient reports whether the worker died for a reason outside the
+// kernel (killed from outside, or an unknown death), so that measuring the
+// kernel again may succeed (see oracle.IsTransient).
+func (e *FaultError) Transient() bool {
+	switch e.Signal {
+	case "SIGILL", "SIGSEGV", "SIGBUS", "SIGFPE", "SIGTRAP":
+		return false
+	}
+	return true
 }
 
 // TimeoutError reports a kernel that did not finish in time.
@@ -72,6 +92,10 @@ type TimeoutError struct {
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("measure: kernel %q: no result within %v (killed)", e.Kernel, e.Timeout)
 }
+
+// Transient reports true: a timeout may come from a loaded machine, so
+// measuring the kernel again may succeed (see oracle.IsTransient).
+func (e *TimeoutError) Transient() bool { return true }
 
 // Load makes obj the code the worker runs.
 func (r *Runner) Load(obj *Object) error {
@@ -137,11 +161,17 @@ func (r *Runner) call(ctx context.Context, req *request, kernel string) (*respon
 			<-r.done // the worker is gone; wait so stderr is complete
 			detail := r.stderr.String()
 			sig := signalIn(detail)
-			if code := r.cmd.ProcessState.ExitCode(); code > 128 {
-				sig = signalNames[syscall.Signal(code-128)]
+			privileged := false
+			st := r.cmd.ProcessState
+			if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				sig = signalName(ws.Signal())
+			} else if code := st.ExitCode(); code > privilegedExit {
+				sig, privileged = signalName(syscall.Signal(code-privilegedExit)), true
+			} else if code > 128 {
+				sig = signalName(syscall.Signal(code - 128))
 			}
 			r.reset()
-			return nil, &FaultError{Kernel: kernel, Signal: sig, Detail: detail}
+			return nil, &FaultError{Kernel: kernel, Signal: sig, Privileged: privileged, Detail: detail}
 		}
 		if res.resp.Err != "" {
 			return nil, fmt.Errorf("measure: kernel %q: %s", kernel, res.resp.Err)
@@ -220,6 +250,19 @@ func (r *Runner) Close() error {
 
 var signalNames = map[syscall.Signal]string{
 	syscall.SIGILL: "SIGILL", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGSEGV: "SIGSEGV",
+	syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM", syscall.SIGTRAP: "SIGTRAP",
+}
+
+// privilegedExit is the exit status base the worker's fault handler uses
+// for a general-protection fault (si_code SI_KERNEL): 200 + signal; other
+// faults exit with 128 + signal.
+const privilegedExit = 200
+
+func signalName(s syscall.Signal) string {
+	if n, ok := signalNames[s]; ok {
+		return n
+	}
+	return s.String()
 }
 
 var sigRE = regexp.MustCompile(`\b(SIGILL|SIGSEGV|SIGBUS|SIGFPE|SIGTRAP)\b`)

@@ -91,8 +91,8 @@ func NewTimer(cpu int) *Timer {
 // Close stops the worker.
 func (t *Timer) Close() error { return t.Runner.Close() }
 
-// Measurement is the timing of one kernel.
-type Measurement struct {
+// Timing is the timing of one kernel: its repeated samples and their summary.
+type Timing struct {
 	// Cycles is the median of the samples, in core cycles per iteration.
 	Cycles float64
 	// Median, Min and Max summarise the samples; Dispersion is their median
@@ -116,7 +116,7 @@ type Measurement struct {
 	Remeasured int
 }
 
-func (m Measurement) String() string {
+func (m Timing) String() string {
 	return fmt.Sprintf("%.4f cycles/iteration (min %.4f, median %.4f, max %.4f, dispersion %.2f%%, %d samples × %d iterations)",
 		m.Cycles, m.Min, m.Median, m.Max, 100*m.Dispersion, len(m.Samples), m.Iterations)
 }
@@ -139,27 +139,27 @@ func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
 // the sample's cycles are its ticks divided by that calibration's ticks per
 // cycle: a change of the core clock between samples (turbo, load on the
 // other cores) cancels out.
-func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
+func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if t.obj == nil {
-		return Measurement{}, fmt.Errorf("measure: no kernels loaded")
+		return Timing{}, fmt.Errorf("measure: no kernels loaded")
 	}
 	calN, err := t.iterations(ctx, 0)
 	if err != nil {
-		return Measurement{}, fmt.Errorf("measure: calibration: %w", err)
+		return Timing{}, fmt.Errorf("measure: calibration: %w", err)
 	}
 	if t.refIters == 0 {
 		if t.refIters, err = t.iterations(ctx, 1); err != nil {
-			return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+			return Timing{}, fmt.Errorf("measure: reference: %w", err)
 		}
 		// A first estimate of the reference's uncontended speed.
 		for i := 0; i < 5; i++ {
 			cal, err := t.perIteration(ctx, 0, calN)
 			if err != nil {
-				return Measurement{}, fmt.Errorf("measure: calibration: %w", err)
+				return Timing{}, fmt.Errorf("measure: calibration: %w", err)
 			}
 			ref, err := t.perIteration(ctx, 1, t.refIters)
 			if err != nil {
-				return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+				return Timing{}, fmt.Errorf("measure: reference: %w", err)
 			}
 			if c := ref / (cal / calibrationLength); c > 0 {
 				t.noteReference(c)
@@ -168,9 +168,9 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 	}
 	n, err := t.iterations(ctx, k+firstKernel)
 	if err != nil {
-		return Measurement{}, err
+		return Timing{}, err
 	}
-	m := Measurement{Iterations: n}
+	m := Timing{Iterations: n}
 	var tpcs []float64
 	sample := func() (float64, error) {
 		cal, err := t.perIteration(ctx, 0, calN)
@@ -188,7 +188,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 	for len(m.Samples) < max(t.Samples, 1) {
 		v, err := sample()
 		if err != nil {
-			return Measurement{}, err
+			return Timing{}, err
 		}
 		m.Samples = append(m.Samples, v)
 	}
@@ -201,7 +201,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 			if v > 1.5*med || v < med/1.5 {
 				nv, err := sample()
 				if err != nil {
-					return Measurement{}, err
+					return Timing{}, err
 				}
 				m.Samples[i] = nv
 				m.Remeasured++
@@ -229,7 +229,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Measurement, error) {
 	for i := 0; i < 3; i++ {
 		ref, err := t.perIteration(ctx, 1, t.refIters)
 		if err != nil {
-			return Measurement{}, fmt.Errorf("measure: reference: %w", err)
+			return Timing{}, fmt.Errorf("measure: reference: %w", err)
 		}
 		refs = append(refs, ref/m.TicksPerCycle)
 	}

@@ -1,9 +1,13 @@
 package metrics_test
 
 import (
+	"context"
 	"fmt"
+	"math"
 
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
 )
 
 func ExampleMAPE() {
@@ -92,4 +96,24 @@ func ExampleNewHistogram2D() {
 	// [0 1 0 0]
 	// [1 0 0 0]
 	// inside 5, outside 2 (right 1, above 1), n 7
+}
+
+func ExampleEvaluate() {
+	// A mapping evaluated on four measured experiments, one of which it
+	// cannot predict.
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	set := &portmap.ExperimentSet{Measurements: []portmap.Measurement{
+		{Experiment: portmap.NewExperiment("add", "add", "mul", "store"), Cycles: 1.6},
+		{Experiment: portmap.NewExperiment("div", "add"), Cycles: 20},
+		{Experiment: portmap.NewExperiment("store", "store"), Cycles: 2},
+		{Experiment: portmap.NewExperiment("mul", "mul", "add"), Cycles: 2.5},
+	}}
+	ev := metrics.Evaluate(context.Background(), oracle.FromMapping(m), set)
+	fmt.Println(ev)
+	fmt.Print(metrics.Table(ev.WithReference(2.5, 0.99, math.NaN())))
+	// Output:
+	// fig3.1: n=3 MAPE=8.75% median APE=6.25% Pearson=0.832 Spearman=0.866 Kendall τ-b=0.816 (1 left out; first: experiment 1 {add ↦ 1, div ↦ 1}: instruction "div": portmap: experiment {add ↦ 1, div ↦ 1}: unknown instruction "div" (not in architecture "fig3.1"))
+	// predictor  n               MAPE (ref.)  MAPE   median APE  Pearson (ref.)  Pearson  Kendall τ-b (ref.)  Kendall τ-b
+	// fig3.1     3 (1 left out)  2.50%        8.75%  6.25%       0.990           0.832    —                   0.816
 }

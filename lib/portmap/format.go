@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 )
 
@@ -68,12 +69,38 @@ func decodeJSON(file string, data []byte, v any, strict bool) error {
 		return &FormatError{File: file, Line: line, Column: col, Err: fmt.Errorf("malformed JSON: %v", syn)}
 	case errors.As(err, &typ):
 		line, col := lineCol(data, typ.Offset)
-		return &FormatError{File: file, Line: line, Column: col, Path: typ.Field, Err: fmt.Errorf("JSON %s where %s is expected", typ.Value, typ.Type)}
+		return &FormatError{File: file, Line: line, Column: col, Path: typ.Field, Err: fmt.Errorf("JSON %s where %s is expected", typ.Value, jsonKind(typ.Type))}
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := lineCol(data, int64(len(data)))
 		return &FormatError{File: file, Line: line, Column: col, Err: errors.New("unexpected end of JSON input")}
 	}
 	return &FormatError{File: file, Err: err}
+}
+
+// jsonKind names what a Go type expects in JSON terms ("an object", "a
+// number"), so that errors never name portmap's internal types.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "another value"
 }
 
 func lineCol(data []byte, off int64) (int, int) {
@@ -89,14 +116,6 @@ func lineCol(data []byte, off int64) (int, int) {
 		}
 	}
 	return line, col
-}
-
-func readFile(path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("portmap: %w", err)
-	}
-	return data, nil
 }
 
 // kindOf returns the "kind" (PMEvo) or "format" (portlab) tag of a JSON
@@ -142,8 +161,14 @@ func DecodeMapping(name string, data []byte) (*Mapping, error) {
 }
 
 // ReadExperiments reads an experiment file in any supported format:
-// portlab's own or PMEvo's ExperimentList JSON.
+// portlab's own or PMEvo's ExperimentList JSON, or a campaign file of
+// package measure (.jsonl or .jsonl.gz; see ReadCampaign, whose failed
+// experiments are left out). A name ending in .gz is decompressed.
 func ReadExperiments(path string) (*ExperimentSet, error) {
+	if IsCampaign(path) {
+		set, _, err := ReadCampaign(path)
+		return set, err
+	}
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err

@@ -195,23 +195,26 @@ func TestWrongJSONType(t *testing.T) {
 		want   []string
 		line   bool // line and column known
 	}{
-		{decMap, `{"format": "portlab.mapping/v1", "name": "x", "ports": "0156", "instructions": []}`, []string{"ports", "string", "[]string"}, true},
-		{decMap, `{"format": "portlab.mapping/v1", "name": "x", "ports": ["0"], "instructions": [{"name": "a", "uops": [{"count": "1", "ports": ["0"]}]}]}`, []string{"count", "string", "int"}, true},
+		{decMap, `{"format": "portlab.mapping/v1", "name": "x", "ports": "0156", "instructions": []}`, []string{"ports", "string where an array is expected"}, true},
+		{decMap, `{"format": "portlab.mapping/v1", "name": "x", "ports": ["0"], "instructions": [{"name": "a", "uops": [{"count": "1", "ports": ["0"]}]}]}`, []string{"count", "string where a whole number is expected"}, true},
 		{decMap, `{"format": "portlab.mapping/v1", "name": "x", "ports": ["0"], "instructions": [{"name": "a", "uops": "1*p0"}]}`, []string{"uops", "string"}, true},
 		{decMap, `{"kind": "Mapping3", "arch": {"insns": "add", "ports": ["0"]}, "assignment": {}}`, []string{"insns", "string"}, true},
 		{decMap, `{"kind": "Mapping3", "arch": {"insns": ["add"], "ports": ["0"]}, "assignment": {"add": "0"}}`, []string{`assignment["add"]`, "list of µops"}, false},
 		{decMap, `{"kind": "Mapping3", "arch": {"insns": ["add"], "ports": ["0"]}, "assignment": {"add": ["0"]}}`, []string{`assignment["add"]`}, false},
 		{decMap, `{"kind": "Mapping2", "arch": {"insns": ["add"], "ports": ["0"]}, "assignment": {"add": [["0"]]}}`, []string{`assignment["add"]`, "list of port names"}, false},
 		{decMap, `{"kind": "Mapping3", "arch": {"insns": ["add"], "ports": ["0"]}, "assignment": ["add"]}`, []string{"assignment"}, true},
-		{decExp, `{"kind": "ExperimentList", "exps": [{"iseq": "add mul"}]}`, []string{"iseq", "string", "[]string"}, true},
+		{decExp, `{"kind": "ExperimentList", "exps": [{"iseq": "add mul"}]}`, []string{"iseq", "string where an array is expected"}, true},
 		{decExp, `{"kind": "ExperimentList", "exps": {"iseq": ["add"]}}`, []string{"exps", "object"}, true},
 		{decExp, `{"format": "portlab.experiments/v1", "experiments": [{"insns": ["add"]}]}`, []string{"insns", "array"}, true},
 		{decExp, `{"format": "portlab.experiments/v1", "experiments": [{"insns": {"add": 1.5}}]}`, []string{"insns", "number 1.5"}, true},
-		{decMap, `["Mapping3"]`, []string{"array"}, true},
+		{decMap, `["Mapping3"]`, []string{"array where an object is expected"}, true},
 		{decMap, `{"kind": 3}`, []string{"kind", "number"}, true},
 	} {
 		err := c.decode(file, []byte(c.data))
 		fe := formatError(t, err, file, c.want...)
+		if err != nil && (strings.Contains(err.Error(), "portmap.") || strings.Contains(err.Error(), "struct {") || strings.Contains(err.Error(), "[]string")) {
+			t.Errorf("%s: the error names a Go type: %v", c.data, err)
+		}
 		if c.line && (fe.Line != 1 || fe.Column < 2) {
 			t.Errorf("%s: no line/column: %v", c.data, err)
 		}
@@ -239,6 +242,9 @@ func TestUnknownFormatKind(t *testing.T) {
 	} {
 		err := c.decode(file, []byte(c.data))
 		fe := formatError(t, err, file, c.want...)
+		if err != nil && (strings.Contains(err.Error(), "portmap.") || strings.Contains(err.Error(), "struct {") || strings.Contains(err.Error(), "[]string")) {
+			t.Errorf("%s: the error names a Go type: %v", c.data, err)
+		}
 		if fe.Line != 0 || fe.Path != "" {
 			t.Errorf("%s: %+v", c.data, fe)
 		}

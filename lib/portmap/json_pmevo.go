@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // PMEvo's JSON (github.com/cdl-saarland/pmevo-artifact): an "Architecture"
@@ -72,7 +73,7 @@ func decodePMEvoMapping(file string, data []byte) (*Mapping, error) {
 		if j.Kind == "Mapping2" {
 			var ports []string
 			if err := json.Unmarshal(j.Assignment[name], &ports); err != nil {
-				return nil, ferr(file, path, "want a list of port names: %v", err)
+				return nil, ferr(file, path, "want a list of port names such as [\"0\", \"1\"], got %s", shortJSON(j.Assignment[name]))
 			}
 			if len(ports) == 0 {
 				return nil, ferr(file, path, "instruction %q has no ports", name)
@@ -85,7 +86,7 @@ func decodePMEvoMapping(file string, data []byte) (*Mapping, error) {
 		} else {
 			var lists [][]string
 			if err := json.Unmarshal(j.Assignment[name], &lists); err != nil {
-				return nil, ferr(file, path, "want a list of µops, each a list of port names: %v", err)
+				return nil, ferr(file, path, "want a list of µops, each a list of port names such as [[\"0\", \"1\"], [\"2\"]], got %s", shortJSON(j.Assignment[name]))
 			}
 			for k, ports := range lists {
 				if len(ports) == 0 {
@@ -262,3 +263,12 @@ func WritePMEvoExperiments(path string, s *ExperimentSet) error {
 }
 
 func jsonMarshal(v any) ([]byte, error) { return json.MarshalIndent(v, "", " ") }
+
+// shortJSON returns raw JSON for an error message, cut to 40 bytes.
+func shortJSON(raw []byte) string {
+	s := strings.TrimSpace(string(raw))
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}

@@ -292,7 +292,7 @@ func NormalizeUops(uops []Uop, all PortSet) ([]Uop, error) {
 // notation.
 func (m *Mapping) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "mapping %s: %d instructions, ports %s\n", m.arch.name, m.Len(), strings.Join(m.arch.ports, " "))
+	fmt.Fprintf(&b, "mapping %s: %s, ports %s\n", m.arch.name, Count(m.Len(), "instruction"), strings.Join(m.arch.ports, " "))
 	for i, ok := range m.set {
 		if ok {
 			fmt.Fprintf(&b, "  %s: %s\n", m.arch.insns[i], FormatUsage(m.uops[i], m.arch))

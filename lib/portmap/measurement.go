@@ -6,15 +6,52 @@ import (
 	"sort"
 )
 
-// Measurement is an experiment with its measured inverse throughput.
+// Measurement is an experiment with its measured inverse throughput and,
+// where the oracle that measured it knows them, the spread of its timings
+// and the µops it executed. It is the one result type of every oracle:
+// the host benchmarker, a simulation, a replay of stored data.
 type Measurement struct {
 	Experiment Experiment
 	// Cycles is the inverse throughput: core cycles per execution of the
 	// experiment's whole multiset, in steady state.
 	Cycles float64
+	// Min and Max are the smallest and largest of the repeated timings, in
+	// cycles per execution, and Dispersion their median absolute deviation
+	// relative to Cycles; all zero when the oracle times only once.
+	Min, Max, Dispersion float64
+	// Contention is how much slower than usual a reference kernel ran
+	// while the experiment was measured (0.1: 10 % slower); values above a
+	// few per cent mean another tenant used the core's ports.
+	Contention float64
+	// Uops is the number of µops one execution of the multiset retires, as
+	// a µop counter sees it; 0 when the oracle has no counter. PortUops, when
+	// not nil, holds the µops executed per port (per-port counters), indexed
+	// like the ports of the architecture.
+	Uops     float64
+	PortUops []float64
 	// Others holds predictions of other tools stored with the measurement
 	// (PMEvo's "other_results": IACA, llvm-mca, Ithemal), by tool id.
 	Others map[string]float64
+}
+
+// Failure is an experiment that could not be measured or predicted, with
+// the reason.
+type Failure struct {
+	// Index is the experiment's position in the list it was asked in.
+	Index      int
+	Experiment Experiment
+	// Insn is the experiment's instruction at fault; "" when unknown.
+	Insn   string
+	Reason string
+}
+
+// String formats f as "experiment INDEX {…}: instruction "INSN": REASON".
+func (f Failure) String() string {
+	s := fmt.Sprintf("experiment %d %v: ", f.Index, f.Experiment)
+	if f.Insn != "" {
+		s += fmt.Sprintf("instruction %q: ", f.Insn)
+	}
+	return s + f.Reason
 }
 
 // ExperimentSet is a list of measured experiments over an architecture, the
@@ -115,4 +152,30 @@ func (s *ExperimentSet) Validate() error {
 		}
 	}
 	return nil
+}
+
+// Merge returns the measurements of sets in one set, in order of first
+// appearance; an experiment measured in several sets keeps the value of the
+// last. The architecture is the first set's.
+func Merge(sets ...*ExperimentSet) *ExperimentSet {
+	out := &ExperimentSet{}
+	at := map[string]int{}
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
+		if out.Arch == nil {
+			out.Arch = s.Arch
+		}
+		for _, m := range s.Measurements {
+			k := m.Experiment.Key()
+			if i, ok := at[k]; ok {
+				out.Measurements[i] = m
+				continue
+			}
+			at[k] = len(out.Measurements)
+			out.Measurements = append(out.Measurements, m)
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -12,6 +13,7 @@ import (
 	"go/printer"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -20,18 +22,19 @@ import (
 	"github.com/traefik/yaegi/extract"
 )
 
-// Packages are the import paths exported to the kernel's interpreter.
-var Packages = []string{
-	"github.com/portlab/portlab/lib/portmap",
-	"github.com/portlab/portlab/lib/throughput",
-	"github.com/portlab/portlab/lib/metrics",
-	"github.com/portlab/portlab/lib/dataset",
-	"github.com/portlab/portlab/lib/isa",
-	"github.com/portlab/portlab/lib/measure",
-	"github.com/portlab/portlab/lib/predict",
-	"github.com/portlab/portlab/lib/infer/pmevo",
-	"github.com/portlab/portlab/kernel/display",
+// Own are the patterns of portlab's packages exported to the kernel's
+// interpreter: every library package, the figures and the display. Found
+// with go list, so a new package reaches notebooks without editing a list;
+// internal packages, commands and test helpers (packages named …test) are
+// left out.
+var Own = []string{
+	"github.com/portlab/portlab/lib/...",
 	"github.com/portlab/portlab/plots",
+	"github.com/portlab/portlab/kernel/display",
+}
+
+// External are the other packages exported to the interpreter.
+var External = []string{
 	"gonum.org/v1/gonum/floats",
 	"gonum.org/v1/gonum/mat",
 	"gonum.org/v1/gonum/stat",
@@ -40,6 +43,34 @@ var Packages = []string{
 	"gonum.org/v1/plot/plotutil",
 	"gonum.org/v1/plot/vg",
 	"gonum.org/v1/plot/vg/draw",
+}
+
+// Packages returns the import paths exported to the interpreter: Own's
+// packages as go list finds them, then External.
+func Packages() ([]string, error) {
+	args := append([]string{"list", "-f", "{{.ImportPath}} {{.Name}}"}, Own...)
+	out, err := exec.Command("go", args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			err = fmt.Errorf("%w: %s", err, ee.Stderr)
+		}
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	var pkgs []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, name, _ := strings.Cut(line, " ")
+		if Exported(path, name) {
+			pkgs = append(pkgs, path)
+		}
+	}
+	return append(pkgs, External...), nil
+}
+
+// Exported reports whether the portlab package path with package name name
+// is exported to the interpreter.
+func Exported(path, name string) bool {
+	return name != "main" && !strings.HasSuffix(name, "test") && !strings.Contains(path, "/internal/") && !strings.HasSuffix(path, "/internal")
 }
 
 // destPackage is the package name of the generated files.
@@ -75,7 +106,11 @@ func Generate() (map[string][]byte, error) {
 	files := map[string][]byte{}
 	ext := extract.Extractor{Dest: destPackage}
 	names := strings.NewReplacer("/", "-", ".", "_", "~", "_")
-	for _, pkg := range Packages {
+	packages, err := Packages()
+	if err != nil {
+		return nil, err
+	}
+	for _, pkg := range packages {
 		var buf bytes.Buffer
 		importPath, err := ext.Extract(pkg, "", &buf)
 		if err != nil {
@@ -83,7 +118,7 @@ func Generate() (map[string][]byte, error) {
 		}
 		files[names.Replace(importPath)+".go"] = buf.Bytes()
 	}
-	docs, err := Docs(Packages)
+	docs, err := Docs(packages)
 	if err != nil {
 		return nil, err
 	}

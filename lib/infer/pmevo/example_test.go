@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/infer/pmevo"
-	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -19,7 +21,7 @@ func ExampleInfer() {
 	ctx := context.Background()
 
 	// Singletons, pairs and ratio pairs, measured by a simulation of truth.
-	train, err := pmevo.Experiments(ctx, measure.NewSimulated(truth, 0, 1), truth.Instructions(), nil)
+	train, _, err := design.PMEvo(ctx, oracle.Simulate(truth, 0, 1), truth.Instructions(), nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -47,7 +49,7 @@ func ExampleInfer() {
 func ExampleCongruence() {
 	truth := portmap.MustMapping("toy", "0", "1")
 	truth.MustSetUsage("add", "1*p01").MustSetUsage("xor", "1*p01").MustSetUsage("mul", "1*p1")
-	train, _ := pmevo.Experiments(context.Background(), measure.NewSimulated(truth, 0, 1), truth.Instructions(), nil)
+	train, _, _ := design.PMEvo(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), nil)
 	classes, _ := pmevo.Congruence(train, 0.05)
 	for _, c := range classes {
 		fmt.Println(c.Representative, c.Members)
@@ -55,4 +57,24 @@ func ExampleCongruence() {
 	// Output:
 	// add [add xor]
 	// mul [mul]
+}
+
+// PMEvo behind the inference contract: infer.Infer measures the training
+// design with the oracle and counts the queries.
+func ExampleMethod() {
+	truth := portmap.MustMapping("toy", "0", "1")
+	truth.MustSetUsage("add", "1*p01").MustSetUsage("xor", "1*p01").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "2*p0")
+	m := pmevo.New()
+	m.Config.Population, m.Config.Generations = 100, 30
+	res, err := infer.Infer(context.Background(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 2}, m, &infer.Settings{Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, same := portmap.EquivalentByRenaming(truth, res.Mapping)
+	fmt.Println(res.Method, "asked", res.Queries, "experiments; the same mapping up to renaming:", same)
+	fmt.Println(res.Report.(*pmevo.Result).Report.Representatives, "congruence classes")
+	// Output:
+	// pmevo asked 15 experiments; the same mapping up to renaming: true
+	// 3 congruence classes
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
@@ -248,23 +247,13 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 	return res, ctx.Err()
 }
 
-// WriteFiles saves the result as prefix.json (portlab's mapping format),
-// prefix.pmevo.json (PMEvo's Mapping3) and prefix.report.json (the report,
-// classes and history).
-func (r *Result) WriteFiles(prefix string) error {
-	if err := portmap.WriteMapping(prefix+".json", r.Mapping); err != nil {
-		return err
-	}
-	if err := portmap.WritePMEvoMapping(prefix+".pmevo.json", r.Mapping); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(struct {
+// MarshalJSON returns the report, the congruence classes and the history
+// of the run (the mapping is saved in its own formats; see
+// infer.Result.WriteFiles).
+func (r *Result) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
 		Report  Report
 		Classes []Class
 		History []Generation
-	}{r.Report, r.Classes, r.History}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(prefix+".report.json", append(data, '\n'), 0o644)
+	}{r.Report, r.Classes, r.History})
 }

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/throughput"
 )
@@ -40,9 +41,9 @@ func toyTruth(t testing.TB) *portmap.Mapping {
 
 func training(t testing.TB, m *portmap.Mapping, noise float64) *portmap.ExperimentSet {
 	t.Helper()
-	s, err := Experiments(context.Background(), measure.NewSimulated(m, noise, 3), m.Instructions(), nil)
-	if err != nil {
-		t.Fatal(err)
+	s, failures, err := design.PMEvo(context.Background(), oracle.Simulate(m, noise, 3), m.Instructions(), nil)
+	if err != nil || len(failures) > 0 {
+		t.Fatal(err, failures)
 	}
 	return s
 }
@@ -111,7 +112,7 @@ func TestCongruence(t *testing.T) {
 // heldOut returns the MAPE of m against truth on random experiments.
 func heldOut(t testing.TB, truth, m *portmap.Mapping, length, n int) float64 {
 	t.Helper()
-	exps := measure.RandomExperiments(truth.Instructions(), length, n, 11)
+	exps := design.Random(truth.Instructions(), length, n, 11)
 	want, err := throughput.Predict(context.Background(), truth, exps)
 	if err != nil {
 		t.Fatal(err)

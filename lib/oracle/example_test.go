@@ -1,12 +1,12 @@
-package predict_test
+package oracle_test
 
 import (
 	"context"
 	"fmt"
 	"log"
 
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/predict"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
@@ -19,8 +19,8 @@ func ExampleFromMapping() {
 		portmap.NewExperiment("store", "store", "add"),
 		portmap.NewExperiment("div", "add"),
 	}
-	p := predict.FromMapping(m)
-	cycles, unsupported, err := predict.Run(context.Background(), p, exps)
+	p := oracle.FromMapping(m)
+	cycles, unsupported, err := oracle.Predict(context.Background(), p, exps)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func ExampleStored() {
 		{Experiment: portmap.NewExperiment("add", "mul"), Cycles: 1.02, Others: map[string]float64{"IACA": 1}},
 		{Experiment: portmap.NewExperiment("mul", "mul"), Cycles: 2.01},
 	}}
-	p := predict.Stored(set, "IACA")
+	p := oracle.Stored(set, "IACA")
 	cycles, err := p.Predict(context.Background(), set.Experiments())
 	fmt.Println(p.Name(), cycles)
 	fmt.Println(err)
@@ -55,18 +55,27 @@ func ExampleStored() {
 	// IACA (stored): 1 of 2 experiments not supported: experiment 1 {mul ↦ 2}: no stored IACA prediction
 }
 
-func ExampleLLVMMCA() {
-	// llvm-mca 14 on Skylake: four independent 64-bit adds run in about
-	// one cycle, on the four ALU ports; an imul takes one cycle on port 1.
-	mca := predict.NewLLVMMCA("skylake")
-	mca.Progress = func(done, total int) { /* update a progress bar */ }
+func ExampleMeasureAll() {
+	// A simulated machine with 2 % measurement noise, asked for three
+	// experiments, one of which names an instruction it does not know.
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	o := oracle.Simulate(m, 0.02, 1)
 	exps := []portmap.Experiment{
-		portmap.NewExperiment("add RW:GPR:64, R:GPR:64", "add RW:GPR:64, R:GPR:64", "add RW:GPR:64, R:GPR:64", "add RW:GPR:64, R:GPR:64"),
-		portmap.NewExperiment("IMUL_((REG:RW:G:64)),_((REG:R:G:64))"), // a PMEvo name
+		portmap.NewExperiment("add", "add", "mul", "store"),
+		portmap.NewExperiment("div"),
+		portmap.NewExperiment("store", "store"),
 	}
-	cycles, unsupported, err := predict.Run(context.Background(), mca, exps)
+	set, failures, err := oracle.MeasureAll(context.Background(), o, exps, nil)
 	if err != nil {
-		log.Fatal(err) // e.g. llvm-mca is not installed
+		log.Fatal(err)
 	}
-	fmt.Printf("%.2f %v\n", cycles, unsupported)
+	for _, x := range set.Measurements {
+		fmt.Printf("%v: %.2f cycles, %v µops\n", x.Experiment, x.Cycles, x.Uops)
+	}
+	fmt.Println(failures[0])
+	// Output:
+	// {add ↦ 2, mul ↦ 1, store ↦ 1}: 1.52 cycles, 4 µops
+	// {store ↦ 2}: 1.95 cycles, 2 µops
+	// experiment 1 {div ↦ 1}: instruction "div": portmap: experiment {div ↦ 1}: unknown instruction "div" (not in architecture "fig3.1")
 }

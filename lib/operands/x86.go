@@ -1,4 +1,4 @@
-package measure
+package operands
 
 import (
 	"fmt"
@@ -43,9 +43,15 @@ const (
 	slotBytes    = 64
 )
 
-// reservedInit sets the registers with fixed roles: rcx (read-only, the
-// shift count cl) and r13 (the constant) to 3.
-var reservedInit = []string{"mov ecx, 3", "mov r13d, 3"}
+// X86Init returns the instructions that give the registers with fixed roles
+// their values before a benchmark loop: rcx (read-only, the shift count cl)
+// and r13 (the constant) are set to 3. The harness reserves rsp, r14 (the
+// buffer base, at least BufferSize bytes) and r15 (the loop counter).
+func X86Init() []string { return []string{"mov ecx, 3", "mov r13d, 3"} }
+
+// BufferSize is the smallest memory buffer (addressed through r14 on x86-64
+// and x28 on AArch64) that the instantiated memory operands stay within.
+const BufferSize = memSlots * slotBytes
 
 // Benchmarkable reports whether f can be measured as a throughput
 // benchmark, and if not, why (thesis §3.2.2: branches, system instructions,
@@ -61,6 +67,9 @@ func Benchmarkable(f isa.Form) (bool, string) {
 	switch f.Mnemonic {
 	case "div", "idiv":
 		return false, "integer division time depends on operand values and needs rdx:rax set up"
+	}
+	if privileged[f.Mnemonic] {
+		return false, "a privileged (system) instruction: user code cannot run it (general-protection fault)"
 	}
 	for _, o := range f.Operands {
 		switch {
@@ -79,6 +88,17 @@ func Benchmarkable(f isa.Form) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// privileged are the mnemonics of x86-64 system instructions that fault in
+// user mode (thesis §3.2.2 excludes system instructions).
+var privileged = map[string]bool{
+	"hlt": true, "cli": true, "sti": true, "rdmsr": true, "wrmsr": true, "in": true, "out": true,
+	"ins": true, "insb": true, "insw": true, "insd": true, "outs": true, "outsb": true, "outsw": true, "outsd": true,
+	"lgdt": true, "lidt": true, "lldt": true, "ltr": true, "lmsw": true, "clts": true, "invd": true, "wbinvd": true,
+	"invlpg": true, "invpcid": true, "swapgs": true, "sysret": true, "sysexit": true, "iret": true, "iretq": true,
+	"wrfsbase": false, "rdpmc": true, "xsetbv": true, "vmcall": true, "vmlaunch": true, "vmresume": true,
+	"vmxoff": true, "vmxon": true, "monitor": true, "mwait": true,
 }
 
 func isReserved(reg string) bool {
@@ -108,7 +128,7 @@ func Instantiate(forms []isa.Form) ([]string, error) {
 	for i, f := range forms {
 		s, err := a.instantiate(f)
 		if err != nil {
-			return nil, fmt.Errorf("measure: instantiating %s: %w", f.Scheme(), err)
+			return nil, fmt.Errorf("operands: instantiating %s: %w", f.Scheme(), err)
 		}
 		out[i] = s
 	}
@@ -125,9 +145,13 @@ func InstantiateChain(f isa.Form, n int) ([]string, error) {
 	a.chainReg = map[isa.Class]string{}
 	s, err := a.instantiate(f)
 	if err != nil {
-		return nil, fmt.Errorf("measure: instantiating %s: %w", f.Scheme(), err)
+		return nil, fmt.Errorf("operands: instantiating %s: %w", f.Scheme(), err)
 	}
-	return Repeat([]string{s}, n), nil
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out, nil
 }
 
 func (a *allocator) instantiate(f isa.Form) (string, error) {

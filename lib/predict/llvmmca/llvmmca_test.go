@@ -1,4 +1,4 @@
-package predict
+package llvmmca
 
 import (
 	"context"
@@ -15,16 +15,17 @@ import (
 
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/dataset/datasettest"
+	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/isa"
-	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
 // needLLVMMCA skips t when llvm-mca is not installed, unless CI is set.
 func needLLVMMCA(t *testing.T) {
 	t.Helper()
-	if _, err := FindLLVMMCA(); err != nil {
+	if _, err := Find(); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%v (CI is set: install LLVM, e.g. apt-get install llvm-14)", err)
 		}
@@ -46,7 +47,7 @@ func near(got, want, rel float64) bool { return math.Abs(got-want) <= rel*want }
 // vaddps on ymm.
 func TestLLVMMCAKnown(t *testing.T) {
 	needLLVMMCA(t)
-	p := NewLLVMMCA("skylake")
+	p := New("skylake")
 	if v, err := p.Version(t.Context()); err != nil {
 		t.Fatal(err)
 	} else {
@@ -104,11 +105,11 @@ func TestLLVMMCAUnsupported(t *testing.T) {
 		portmap.NewExperiment(add, "_add_((REG:W:G:64)),_((REG:R:G:64)),_#1"), // mixed ISAs
 		portmap.NewExperiment(add),                                            // a duplicate
 	}
-	p := NewLLVMMCA("skylake")
+	p := New("skylake")
 	got, err := p.Predict(t.Context(), exps)
-	var ue *UnsupportedError
+	var ue *oracle.UnsupportedError
 	if !errors.As(err, &ue) {
-		t.Fatalf("err = %v, want *UnsupportedError", err)
+		t.Fatalf("err = %v, want *oracle.UnsupportedError", err)
 	}
 	if !near(got[0], 0.25, 0.05) || !near(got[2], 1, 0.05) || got[8] != got[0] {
 		t.Errorf("supported experiments: %v", got)
@@ -133,13 +134,13 @@ func TestLLVMMCAUnsupported(t *testing.T) {
 	t.Log(err)
 
 	// An unknown CPU is an error, not a generic model.
-	if _, err := NewLLVMMCA("pentium-9000").Predict(t.Context(), exps[:1]); err == nil || !strings.Contains(err.Error(), "-mcpu=pentium-9000 is not a processor") {
+	if _, err := New("pentium-9000").Predict(t.Context(), exps[:1]); err == nil || !strings.Contains(err.Error(), "-mcpu=pentium-9000 is not a processor") {
 		t.Errorf("unknown CPU: %v", err)
 	}
-	if _, err := (&LLVMMCA{}).Predict(t.Context(), exps[:1]); err == nil || !strings.Contains(err.Error(), "CPU") {
+	if _, err := (&Predictor{}).Predict(t.Context(), exps[:1]); err == nil || !strings.Contains(err.Error(), "CPU") {
 		t.Errorf("no CPU: %v", err)
 	}
-	bad := NewLLVMMCA("skylake")
+	bad := New("skylake")
 	bad.Binary = "/nonexistent/llvm-mca"
 	if _, err := bad.Predict(t.Context(), exps[:1]); err == nil || !strings.Contains(err.Error(), "/nonexistent/llvm-mca") {
 		t.Errorf("missing binary: %v", err)
@@ -153,7 +154,7 @@ func randomExperiments(n, length int, seed uint64) []portmap.Experiment {
 	for _, f := range isa.X86Forms() {
 		names = append(names, f.Key())
 	}
-	return measure.RandomExperiments(names, length, n, seed)
+	return design.Random(names, length, n, seed)
 }
 
 // TestLLVMMCABatching checks that batching — regions, re-runs after an
@@ -162,7 +163,7 @@ func randomExperiments(n, length int, seed uint64) []portmap.Experiment {
 func TestLLVMMCABatching(t *testing.T) {
 	needLLVMMCA(t)
 	exps := randomExperiments(40, 3, 7)
-	batched := NewLLVMMCA("skylake")
+	batched := New("skylake")
 	var mu sync.Mutex
 	var calls, last int
 	batched.BatchSize = 15
@@ -174,13 +175,13 @@ func TestLLVMMCABatching(t *testing.T) {
 		}
 		calls, last = calls+1, done
 	}
-	v1, f1, err := Run(t.Context(), batched, exps)
+	v1, f1, err := oracle.Predict(t.Context(), batched, exps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone := NewLLVMMCA("skylake")
+	alone := New("skylake")
 	alone.BatchSize = 1
-	v2, f2, err := Run(t.Context(), alone, exps)
+	v2, f2, err := oracle.Predict(t.Context(), alone, exps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestLLVMMCABatching(t *testing.T) {
 func TestLLVMMCACancel(t *testing.T) {
 	needLLVMMCA(t)
 	exps := randomExperiments(400, 5, 11)
-	p := NewLLVMMCA("icelake-server")
+	p := New("icelake-server")
 	p.Iterations = 3000 // slow enough to be caught running
 	p.BatchSize = 10
 	ctx, cancel := context.WithCancel(t.Context())
@@ -243,7 +244,7 @@ func TestLLVMMCAPMEvo(t *testing.T) {
 			ms := set.Measurements[:n]
 			exps := set.Experiments()[:n]
 			start := time.Now()
-			got, fails, err := Run(t.Context(), NewLLVMMCA(c.cpu), exps)
+			got, fails, err := oracle.Predict(t.Context(), New(c.cpu), exps)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,13 +300,13 @@ func TestLLVMMCAPMEvo(t *testing.T) {
 // holding an instruction, and each suspect region is confirmed alone.
 func TestLLVMMCACrash(t *testing.T) {
 	needLLVMMCA(t)
-	real, _ := FindLLVMMCA()
+	real, _ := Find()
 	wrapper := filepath.Join(t.TempDir(), "llvm-mca-crashy")
 	script := "#!/bin/sh\nin=$(cat)\ncase \"$in\" in *bswap*) echo 'Stack dump: boom' >&2; exit 139;; esac\nprintf '%s\\n' \"$in\" | exec " + real + " \"$@\"\n"
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	p := NewLLVMMCA("skylake")
+	p := New("skylake")
 	p.Binary = wrapper
 	exps := []portmap.Experiment{
 		portmap.NewExperiment(add),
@@ -313,7 +314,7 @@ func TestLLVMMCACrash(t *testing.T) {
 		portmap.NewExperiment(imul),
 		portmap.NewExperiment(vadd, vadd),
 	}
-	got, fails, err := Run(t.Context(), p, exps)
+	got, fails, err := oracle.Predict(t.Context(), p, exps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,5 +323,71 @@ func TestLLVMMCACrash(t *testing.T) {
 	}
 	if len(fails) != 1 || fails[0].Index != 1 || !strings.Contains(fails[0].Reason, "Stack dump: boom") {
 		t.Errorf("failures %v", fails)
+	}
+}
+
+func TestParseOutput(t *testing.T) {
+	out := `
+[0] Code Region - e0
+
+Iterations:        100
+Instructions:      1000
+Total Cycles:      610
+Total uOps:        2400
+
+Dispatch Width:    6
+uOps Per Cycle:    3.93
+IPC:               1.64
+Block RThroughput: 4.0
+
+[1] Code Region - e2
+
+Iterations:        200
+Instructions:      200
+Total Cycles:      103
+Block RThroughput: 0.3
+`
+	res := parseOutput(out)
+	if len(res) != 2 || res[0].totalCycles != 610 || res[0].iterations != 100 || res[0].rthroughput != 4 || res[2].iterations != 200 {
+		t.Fatalf("parsed %+v", res)
+	}
+	p := &Predictor{}
+	if v, ok := p.value(res[0], 2); !ok || v != 3.05 {
+		t.Errorf("Total Cycles per copy = %v, want 3.05", v)
+	}
+	p.Metric = BlockRThroughput
+	if v, ok := p.value(res[0], 2); !ok || v != 2 {
+		t.Errorf("Block RThroughput per copy = %v, want 2", v)
+	}
+}
+
+func TestSource(t *testing.T) {
+	p := New("skylake")
+	src, copies, err := p.Source(portmap.NewExperiment("add RW:GPR:64, R:GPR:64", "add RW:GPR:64, R:GPR:64", "imul RW:GPR:64, R:GPR:64"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(src), "\n")
+	// round(10/3) = 3 copies of add, imul, add.
+	if copies != 3 || len(lines) != 3+9 || lines[0] != ".intel_syntax noprefix" || lines[1] != "# LLVM-MCA-BEGIN e0" || lines[11] != "# LLVM-MCA-END" {
+		t.Fatalf("copies %d, source:\n%s", copies, src)
+	}
+	if !strings.HasPrefix(lines[2], "add ") || !strings.HasPrefix(lines[3], "imul ") || !strings.HasPrefix(lines[4], "add ") {
+		t.Errorf("not round-robin:\n%s", src)
+	}
+	// PMEvo's 5-instruction experiments get PMEvo's 2 copies; memory is
+	// addressed through r14.
+	_, copies, err = p.Source(portmap.NewExperiment("ADD_((REG:RW:G:64)),_((IMM:32))", "NEG_((REG:RW:G:64))", "INC_((REG:RW:G:64))",
+		"BSWAP_((REG:RW:G:64))", "ADD_qword_ptr_[((MEM:64))_+_((MIMM:16))],_((IMM:32))"))
+	if err != nil || copies != 2 {
+		t.Errorf("PMEvo experiment: %d copies, %v", copies, err)
+	}
+	p.Copies = 1
+	src, _, err = p.Source(portmap.NewExperiment("_add_((REG:W:G:64)),_((REG:R:G:64)),_((REG:R:G:64))"))
+	if err != nil || strings.Contains(src, "intel_syntax") || strings.Count(src, "add x") != 1 {
+		t.Errorf("AArch64 source %q, %v", src, err)
+	}
+	if _, _, err := p.Source(portmap.NewExperiment("no such instruction")); err == nil || !strings.Contains(err.Error(), `"no such instruction"`) {
+		t.Errorf("bad name: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package predict
+package llvmmca
 
 import (
 	"bytes"
@@ -14,15 +14,16 @@ import (
 	"sync"
 
 	"github.com/portlab/portlab/lib/isa"
-	"github.com/portlab/portlab/lib/measure"
+	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// ErrNoLLVMMCA is wrapped by the error of FindLLVMMCA (and so of Predict)
+// ErrNotFound is wrapped by the error of Find (and so of Predict)
 // when no llvm-mca executable is found.
-var ErrNoLLVMMCA = errors.New("predict: llvm-mca not found on PATH")
+var ErrNotFound = errors.New("llvm-mca not found on PATH (install Debian's llvm or conda's llvm-tools)")
 
-// Metric selects the number LLVMMCA reads from llvm-mca's summary.
+// Metric selects the number a Predictor reads from llvm-mca's summary.
 type Metric int
 
 const (
@@ -51,21 +52,21 @@ func (m Metric) String() string {
 	return "Metric(" + strconv.Itoa(int(m)) + ")"
 }
 
-// LLVMMCA is the peer llvm-mca, LLVM's machine code analyzer, run as a
-// subprocess. Each experiment becomes a loop body: its instructions in
+// Predictor is the peer llvm-mca, LLVM's machine code analyzer, run as a
+// subprocess: an oracle.Predictor. Each experiment becomes a loop body: its instructions in
 // round-robin order ({a ↦ 2, b ↦ 1} is a, b, a), repeated Copies times and
-// instantiated by measure.Instantiate (thesis Algorithm 3.1: operands
+// instantiated by operands.Instantiate (thesis Algorithm 3.1: operands
 // allocated without read-after-write dependencies where possible, memory
 // addressed through r14 on x86-64 and x28 on AArch64). Many experiments go
 // to one llvm-mca run as code regions, several runs in parallel. The
 // prediction is the Metric of the experiment's region divided by the number
 // of copies: cycles per execution of the experiment's multiset.
 //
-// The zero value needs CPU set; NewLLVMMCA fills in the defaults. Change
+// The zero value needs CPU set; New fills in the defaults. Change
 // the fields before Predict, not while it runs.
-type LLVMMCA struct {
+type Predictor struct {
 	// Binary is the llvm-mca executable, a path or a name looked up on PATH;
-	// empty means the first found by FindLLVMMCA.
+	// empty means the first found by Find.
 	Binary string
 	// CPU is llvm-mca's -mcpu: "skylake", "icelake-server", "znver1" (Zen+),
 	// "znver3", "cortex-a72". It is required: llvm-mca's default, the host,
@@ -94,14 +95,14 @@ type LLVMMCA struct {
 	Progress func(done, total int)
 }
 
-// NewLLVMMCA returns the llvm-mca predictor for the CPU (llvm-mca's -mcpu)
+// New returns the llvm-mca predictor for the CPU (llvm-mca's -mcpu)
 // with PMEvo's settings: the llvm-mca found on PATH, 100 iterations, bodies
 // of about 10 instructions, Total Cycles per iteration.
-func NewLLVMMCA(cpu string) *LLVMMCA { return &LLVMMCA{CPU: cpu} }
+func New(cpu string) *Predictor { return &Predictor{CPU: cpu} }
 
 // Name returns "llvm-mca -mcpu=CPU", followed by the metric when it is not
 // TotalCycles.
-func (p *LLVMMCA) Name() string {
+func (p *Predictor) Name() string {
 	n := "llvm-mca -mcpu=" + p.CPU
 	if p.Metric != TotalCycles {
 		n += " (" + p.Metric.String() + ")"
@@ -109,9 +110,9 @@ func (p *LLVMMCA) Name() string {
 	return n
 }
 
-// FindLLVMMCA returns the path of the first of llvm-mca, llvm-mca-21, …,
-// llvm-mca-10 found on PATH, or an error wrapping ErrNoLLVMMCA.
-func FindLLVMMCA() (string, error) {
+// Find returns the path of the first of llvm-mca, llvm-mca-21, …,
+// llvm-mca-10 found on PATH, or an error wrapping ErrNotFound.
+func Find() (string, error) {
 	names := []string{"llvm-mca"}
 	for v := 21; v >= 10; v-- {
 		names = append(names, "llvm-mca-"+strconv.Itoa(v))
@@ -121,12 +122,12 @@ func FindLLVMMCA() (string, error) {
 			return path, nil
 		}
 	}
-	return "", ErrNoLLVMMCA
+	return "", ErrNotFound
 }
 
-func (p *LLVMMCA) binary() (string, error) {
+func (p *Predictor) binary() (string, error) {
 	if p.Binary == "" {
-		return FindLLVMMCA()
+		return Find()
 	}
 	path, err := exec.LookPath(p.Binary)
 	if err != nil {
@@ -140,7 +141,7 @@ var errUnknownCPU = errors.New("llvm-mca: unknown CPU")
 var versionRE = regexp.MustCompile(`LLVM version (\S+)`)
 
 // Version returns the LLVM version of the binary, e.g. "14.0.6".
-func (p *LLVMMCA) Version(ctx context.Context) (string, error) {
+func (p *Predictor) Version(ctx context.Context) (string, error) {
 	bin, err := p.binary()
 	if err != nil {
 		return "", err
@@ -182,7 +183,7 @@ func (j *mcaJob) succeed(v float64) {
 // Source returns the llvm-mca input for e alone (one code region) and the
 // number of copies of e in its loop body, for inspection or to run llvm-mca
 // by hand.
-func (p *LLVMMCA) Source(e portmap.Experiment) (string, int, error) {
+func (p *Predictor) Source(e portmap.Experiment) (string, int, error) {
 	j := p.job(e, map[string]isa.Form{})
 	if j.done {
 		if j.insn != "" {
@@ -214,7 +215,7 @@ func parseForm(name string) (isa.Form, error) {
 
 // job builds the loop body of e; a job that cannot be built is returned
 // done with the reason.
-func (p *LLVMMCA) job(e portmap.Experiment, forms map[string]isa.Form) *mcaJob {
+func (p *Predictor) job(e portmap.Experiment, forms map[string]isa.Form) *mcaJob {
 	j := &mcaJob{exp: e}
 	if e.Len() == 0 {
 		j.fail("", "empty experiment")
@@ -263,9 +264,9 @@ func (p *LLVMMCA) job(e portmap.Experiment, forms map[string]isa.Form) *mcaJob {
 		body = append(body, seq...)
 		j.insns = append(j.insns, names...)
 	}
-	instantiate := measure.Instantiate
+	instantiate := operands.Instantiate
 	if j.isa == isa.AArch64 {
-		instantiate = measure.InstantiateAArch64
+		instantiate = operands.InstantiateAArch64
 	}
 	lines, err := instantiate(body)
 	if err != nil {
@@ -315,7 +316,7 @@ func source(jobs []*mcaJob) (string, map[int][2]int) {
 // has no scheduling information for on CPU. Each distinct experiment is
 // analysed once. Predict stops with ctx's error when ctx is cancelled,
 // killing the running llvm-mca processes.
-func (p *LLVMMCA) Predict(ctx context.Context, exps []portmap.Experiment) ([]float64, error) {
+func (p *Predictor) Predict(ctx context.Context, exps []portmap.Experiment) ([]float64, error) {
 	if p.CPU == "" {
 		return nil, errors.New("llvm-mca: CPU (-mcpu) not set, e.g. \"skylake\"")
 	}
@@ -441,7 +442,7 @@ send:
 	}
 
 	values := make([]float64, len(exps))
-	var failures []Failure
+	var failures []portmap.Failure
 	for _, j := range jobs {
 		for _, i := range j.at {
 			if j.reason != "" || !j.done {
@@ -449,16 +450,16 @@ send:
 				if r == "" {
 					r = "not analysed"
 				}
-				failures = append(failures, Failure{Index: i, Experiment: j.exp, Insn: j.insn, Reason: r})
+				failures = append(failures, portmap.Failure{Index: i, Experiment: j.exp, Insn: j.insn, Reason: r})
 				continue
 			}
 			values[i] = j.value
 		}
 	}
-	return finish(p.Name(), values, failures)
+	return oracle.Unsupported(p.Name(), values, failures)
 }
 
-func (p *LLVMMCA) args(arch string) []string {
+func (p *Predictor) args(arch string) []string {
 	it := p.Iterations
 	if it <= 0 {
 		it = 100
@@ -471,7 +472,7 @@ func (p *LLVMMCA) args(arch string) []string {
 
 // probe checks that llvm-mca runs and knows the CPU for the ISA's target:
 // llvm-mca only warns about an unknown CPU and then models a generic one.
-func (p *LLVMMCA) probe(ctx context.Context, bin, arch string) error {
+func (p *Predictor) probe(ctx context.Context, bin, arch string) error {
 	src := ".intel_syntax noprefix\nadd rax, rcx\n"
 	if arch == isa.AArch64 {
 		src = "add x0, x1, x2\n"
@@ -546,7 +547,7 @@ func parseOutput(out string) map[int]*regionResult {
 // those regions fail and the others stand. An instruction without
 // scheduling information ends the run at its region: the regions before it
 // stand, it fails, and the rest is run again.
-func (p *LLVMMCA) run(ctx context.Context, bin string, jobs []*mcaJob) error {
+func (p *Predictor) run(ctx context.Context, bin string, jobs []*mcaJob) error {
 	for len(jobs) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -657,7 +658,7 @@ func (p *LLVMMCA) run(ctx context.Context, bin string, jobs []*mcaJob) error {
 
 // value returns the prediction for a region: the metric per iteration,
 // divided by the copies.
-func (p *LLVMMCA) value(r *regionResult, copies int) (float64, bool) {
+func (p *Predictor) value(r *regionResult, copies int) (float64, bool) {
 	switch p.Metric {
 	case BlockRThroughput:
 		return r.rthroughput / float64(copies), r.haveRT

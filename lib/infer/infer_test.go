@@ -1,0 +1,127 @@
+package infer
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// echo maps every instruction to one µop on port 0 after asking the oracle
+// about each instruction twice; it stops early when ctx is cancelled,
+// returning what it has.
+type echo struct{ asked []string }
+
+func (*echo) Name() string { return "echo" }
+
+func (e *echo) Infer(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	m := portmap.MustMapping("echo", "0")
+	for _, insn := range p.Instructions {
+		if err := ctx.Err(); err != nil {
+			return &Result{Mapping: m}, err
+		}
+		for range 2 {
+			if _, err := p.Oracle.Measure(ctx, portmap.NewExperiment(insn)); err != nil {
+				return nil, err
+			}
+		}
+		e.asked = append(e.asked, insn)
+		m.MustSetUsage(insn, "1*p0")
+		if s.Progress != nil {
+			s.Progress(Status{Stage: "asking", Done: len(e.asked), Total: len(p.Instructions)})
+		}
+	}
+	return &Result{Mapping: m, Report: map[string]int{"asked": len(e.asked)}}, nil
+}
+
+func (e *echo) SetFlags(fs *flag.FlagSet) {}
+
+func toy() *portmap.Mapping {
+	m := portmap.MustMapping("toy", "0", "1")
+	m.MustSetUsage("a", "1*p01").MustSetUsage("b", "1*p0")
+	return m
+}
+
+func TestInfer(t *testing.T) {
+	ctx := t.Context()
+	data := &portmap.ExperimentSet{Measurements: []portmap.Measurement{
+		{Experiment: portmap.NewExperiment("b", "a"), Cycles: 1}, {Experiment: portmap.NewExperiment("a"), Cycles: 0.5},
+	}}
+	var last Status
+	r, err := Infer(ctx, Problem{Oracle: oracle.Simulate(toy(), 0, 1), Data: data, Ports: 1}, &echo{}, &Settings{Progress: func(s Status) { last = s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != "echo" || r.Queries != 4 || r.Distinct != 2 || r.Data != 2 || r.Elapsed <= 0 || last.Done != 2 {
+		t.Errorf("result %+v, last status %+v", r, last)
+	}
+	if r.Mapping.Usage("b") != "1*p0" || r.Predictor == nil || !strings.Contains(r.String(), "4 oracle queries (2 distinct), 2 stored measurements") {
+		t.Errorf("result %v", r)
+	}
+	got, _ := r.Predictor.Predict(ctx, []portmap.Experiment{portmap.NewExperiment("a", "b")})
+	if got[0] != 2 {
+		t.Errorf("prediction %v", got)
+	}
+	names, err := r.WriteFiles(filepath.Join(t.TempDir(), "out"))
+	if err != nil || len(names) != 3 {
+		t.Fatalf("%v %v", names, err)
+	}
+	if m, err := portmap.ReadMapping(names[1]); err != nil || m.Usage("a") != "1*p0" {
+		t.Errorf("PMEvo mapping: %v %v", m, err)
+	}
+	if b, _ := os.ReadFile(names[2]); !strings.Contains(string(b), `"asked": 2`) || !strings.Contains(string(b), `"Queries": 4`) {
+		t.Errorf("report: %s", b)
+	}
+
+	// Cancelled: the best result so far comes with ctx's error.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	r, err = Infer(cctx, Problem{Oracle: oracle.Simulate(toy(), 0, 1), Instructions: []string{"a"}, Ports: 1}, &echo{}, nil)
+	if !errors.Is(err, context.Canceled) || r == nil || r.Mapping == nil {
+		t.Errorf("cancelled: %v, %v", r, err)
+	}
+
+	for _, c := range []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{Ports: 1, Instructions: []string{"a"}}, "neither an oracle nor data"},
+		{Problem{Oracle: oracle.Simulate(toy(), 0, 1), Ports: 1}, "no instructions"},
+		{Problem{Oracle: oracle.Simulate(toy(), 0, 1), Instructions: []string{"a"}, Ports: 2, PortNames: []string{"x"}}, "1 port names for 2 ports"},
+		{Problem{Oracle: oracle.Simulate(toy(), 0, 1), Instructions: []string{"nope"}, Ports: 1}, "nope"},
+	} {
+		if _, err := Infer(ctx, c.p, &echo{}, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.p, err, c.want)
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	Register("echo-test", func() Method { return &echo{} })
+	m, err := New("echo-test")
+	if err != nil || m.Name() != "echo" {
+		t.Fatal(m, err)
+	}
+	if _, err := New("nonesuch"); !errors.Is(err, ErrUnknownMethod) || !strings.Contains(err.Error(), "echo-test") {
+		t.Errorf("unknown: %v", err)
+	}
+	found := false
+	for _, n := range Methods() {
+		found = found || n == "echo-test"
+	}
+	if !found {
+		t.Errorf("Methods() = %v", Methods())
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("registering twice does not panic")
+		}
+	}()
+	Register("echo-test", func() Method { return &echo{} })
+}

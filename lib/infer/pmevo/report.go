@@ -1,0 +1,49 @@
+package pmevo
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"time"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// String summarises the run in three lines: the problem after congruence
+// filtering, the evolution, and the result.
+func (r *Result) String() string {
+	p := r.Report
+	return fmt.Sprintf("%s in %d congruence classes, %d training experiments\n"+
+		"%d generations (%s), population %d, seed %d, %s\n"+
+		"training MAPE %.3f%% (%.2f%% before local search), %d distinct µops, volume %d",
+		portmap.Count(p.Instructions, "instruction"), p.Representatives, p.Experiments,
+		p.Generations, p.Stopped, p.Population, p.Seed, p.Elapsed.Round(time.Millisecond),
+		p.TrainingMAPE, p.EvolvedMAPE, p.DistinctUops, p.Volume)
+}
+
+// HTML returns the report as a table for a notebook, with the congruence
+// classes of more than one member.
+func (r *Result) HTML() string {
+	p := r.Report
+	var b strings.Builder
+	row := func(k, v string) {
+		b.WriteString("<tr><th style=\"text-align:left\">" + html.EscapeString(k) + "</th><td style=\"text-align:left\">" + html.EscapeString(v) + "</td></tr>")
+	}
+	b.WriteString("<table><caption>PMEvo run</caption>")
+	row("forms / congruence classes", fmt.Sprintf("%d / %d", p.Instructions, p.Representatives))
+	row("training experiments among representatives", fmt.Sprint(p.Experiments))
+	row("population / generations / stopped", fmt.Sprintf("%d / %d / %s", p.Population, p.Generations, p.Stopped))
+	row("D_avg after evolution (representatives)", fmt.Sprintf("%.2f %%", p.EvolvedMAPE))
+	row("training MAPE after the local searches (all forms)", fmt.Sprintf("%.3f %%", p.TrainingMAPE))
+	row("µop volume / distinct µops", fmt.Sprintf("%d / %d", p.Volume, p.DistinctUops))
+	row("time", p.Elapsed.Round(100*time.Millisecond).String())
+	shown := 0
+	for _, c := range r.Classes {
+		if len(c.Members) > 1 && shown < 10 {
+			row("class of "+c.Representative, strings.Join(c.Members, ", "))
+			shown++
+		}
+	}
+	b.WriteString("</table>")
+	return b.String()
+}

@@ -1,0 +1,145 @@
+package oracle
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
+)
+
+// Simulated is an Oracle that measures with a known mapping: the exact
+// bottleneck throughput (package throughput), optionally with
+// multiplicative Gaussian noise — the result is t·(1 + Noise·z) with z
+// standard normal, redrawn per call, never below 1 % of t — and the µops
+// the experiment retires (Measurement.Uops), as a µop counter would count
+// them. Use it to test whether an inference algorithm recovers a mapping
+// (thesis §3.3).
+type Simulated struct {
+	Model *throughput.Model
+	Noise float64 // relative standard deviation, e.g. 0.02 for 2 %
+
+	mapping *portmap.Mapping
+	mu      sync.Mutex
+	rng     *rand.Rand
+}
+
+// Simulate returns a simulated oracle for m with the given noise and random
+// seed. Later changes to m do not affect it.
+func Simulate(m *portmap.Mapping, noise float64, seed uint64) *Simulated {
+	m = m.Clone()
+	return &Simulated{Model: throughput.NewModel(m), Noise: noise, mapping: m, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// Measure returns the (noisy) simulated inverse throughput of e and its
+// µop count.
+func (s *Simulated) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	if err := ctx.Err(); err != nil {
+		return portmap.Measurement{}, err
+	}
+	t, err := s.Model.Cycles(e)
+	if err != nil {
+		return portmap.Measurement{}, unmappedError(s.mapping, e, err)
+	}
+	m := portmap.Measurement{Experiment: e, Cycles: t, Uops: float64(uopsOf(s.mapping, e))}
+	if s.Noise != 0 {
+		s.mu.Lock()
+		z := s.rng.NormFloat64()
+		s.mu.Unlock()
+		m.Cycles = max(t*(1+s.Noise*z), 0.01*t)
+	}
+	return m, nil
+}
+
+// Mapping returns the simulated mapping.
+func (s *Simulated) Mapping() *portmap.Mapping { return s.mapping }
+
+// uopsOf returns the number of µops one execution of e issues under m.
+func uopsOf(m *portmap.Mapping, e portmap.Experiment) int {
+	n := 0
+	for _, it := range e.Items() {
+		uops, _ := m.Uops(it.Insn)
+		for _, u := range uops {
+			n += it.Count * u.Count
+		}
+	}
+	return n
+}
+
+// unmappedError wraps err of an experiment with an instruction m does not
+// map as an *InsnError naming it.
+func unmappedError(m *portmap.Mapping, e portmap.Experiment, err error) error {
+	for _, it := range e.Items() {
+		if !m.Has(it.Insn) {
+			return &InsnError{Insn: it.Insn, Err: err}
+		}
+	}
+	return err
+}
+
+// MappingPredictor predicts with a port mapping: the bottleneck formula
+// of package throughput (thesis Thm 5.2), optionally capped by a front-end
+// bound. It is what every inferred or published mapping is evaluated with.
+type MappingPredictor struct {
+	// Label is the Name; FromMapping sets it to the mapping's name.
+	Label string
+	// FrontEnd, when not zero, bounds the throughput by the instructions or
+	// µops the core issues per cycle (see throughput.FrontEnd).
+	FrontEnd throughput.FrontEnd
+
+	model *throughput.Model
+}
+
+// FromMapping returns the predictor of mapping m. Later changes to m do not
+// affect it. Experiments with an instruction m does not map are reported as
+// unsupported.
+func FromMapping(m *portmap.Mapping) *MappingPredictor {
+	name := m.Name()
+	if name == "" {
+		name = "mapping"
+	}
+	return &MappingPredictor{Label: name, model: throughput.NewModel(m)}
+}
+
+// Name returns p.Label.
+func (p *MappingPredictor) Name() string { return p.Label }
+
+// Predict returns the modeled inverse throughputs of exps, evaluated in
+// parallel; see Predictor for unsupported experiments.
+func (p *MappingPredictor) Predict(ctx context.Context, exps []portmap.Experiment) ([]float64, error) {
+	md := p.model
+	if p.FrontEnd != (throughput.FrontEnd{}) {
+		md = md.WithFrontEnd(p.FrontEnd)
+	}
+	var failures []portmap.Failure
+	var ok []portmap.Experiment
+	var at []int
+	for i, e := range exps {
+		if _, err := md.Index(e); err != nil {
+			failures = append(failures, portmap.Failure{Index: i, Experiment: e, Insn: unmapped(md, e), Reason: err.Error()})
+			continue
+		}
+		ok = append(ok, e)
+		at = append(at, i)
+	}
+	pred, err := md.Predict(ctx, ok)
+	if err != nil {
+		return nil, err
+	}
+	values := make([]float64, len(exps))
+	for k, i := range at {
+		values[i] = pred[k]
+	}
+	return Unsupported(p.Label, values, failures)
+}
+
+// unmapped returns the first instruction of e that md cannot index.
+func unmapped(md *throughput.Model, e portmap.Experiment) string {
+	for _, it := range e.Items() {
+		if _, err := md.Index(portmap.NewExperiment(it.Insn)); err != nil {
+			return it.Insn
+		}
+	}
+	return ""
+}
