@@ -215,9 +215,6 @@ func Run(opts Options) ([]Row, error) {
 	return rows, nil
 }
 
-// sink keeps the timed evaluations from being optimized away.
-var sink int64
-
 // chunk is the number of bottleneck evaluations between two clock reads.
 const chunk = 32
 
@@ -304,7 +301,7 @@ func Measure(cases []Case, share float64, hotTime time.Duration) (Row, error) {
 			round++
 		}
 	}
-	sink += acc
+	runtime.KeepAlive(acc) // keeps the timed evaluations from being optimized away
 	row := Row{
 		Cases:           n,
 		LPNanos:         float64(lpTime.Nanoseconds()) / float64(n),

@@ -9,14 +9,16 @@
 // ports (MappingGraph) or as an instruction × port matrix (MappingMatrix),
 // and line charts with logarithmic axes and error bars (Curves), such as
 // the LP-versus-bottleneck timing written by bench/cmd/lpvsbottleneck.
-// Every figure is one call away from its data (NewHeatmap,
-// PredictionHeatmap, PortPressureOf, …), implements Figure — PNG, SVG and
+// Every figure is one call away from its data (NewHeatmap of a
+// metrics.Evaluation, PortPressureOf, …), implements Figure — PNG, SVG and
 // Save(path) choosing the format by the extension — and the interactive
 // ones implement Interactive with HTML. Constructors never fail: a problem
 // with the data is kept, reported by Err and by every rendering method, so
 // that a notebook cell can end in the call itself; AsPNG, AsSVG and AsHTML
 // wrap a figure into a value that a notebook kernel displays in that
-// format.
+// format, and View gives library values their pictures in a notebook (a
+// Mapping its graph, a Schedule its port pressure, an Evaluation its heat
+// map), so that the kernel needs no knowledge of the library.
 //
 // The interactive charts need no network: the Apache ECharts library
 // (version EChartsVersion, Apache-2.0, fetched from the npm registry; see

@@ -136,10 +136,8 @@ func loadInsns(arg string) ([]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if _, err := isa.ParseScheme(line); err != nil {
-			if _, err2 := isa.ParsePMEvo(line); err2 != nil {
-				return nil, fmt.Errorf("%s:%d: %q is neither an iwho scheme nor a PMEvo name: %v", arg, n, line, err)
-			}
+		if _, err := isa.ParseName(line); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", arg, n, err)
 		}
 		out = append(out, line)
 	}

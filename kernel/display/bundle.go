@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -147,8 +146,3 @@ func (b Bundle) With(mime string, data any) Bundle {
 
 // String returns b's text/plain representation.
 func (b Bundle) String() string { return b.PlainText() }
-
-// escape returns s with the HTML special characters escaped.
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
-}

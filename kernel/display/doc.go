@@ -4,11 +4,12 @@
 // cells show them. Render picks the richest representation of a value: a
 // Bundle is shown as it is; a value with an HTML, Markdown, SVG, PNG or JSON
 // method (the HTMLer, … interfaces, which interpreted types can implement) is
-// shown through it; the portlab library's types have their own readable
-// forms (a Mapping as a port table beside a bipartite graph, a Schedule as a
-// port-pressure chart, a Result and an Experiment as short tables); the
-// figures of the plots package, gonum plots and images become PNG; anything
-// else is formatted with fmt.
+// shown through it. The package knows no type of the portlab library:
+// library values render themselves through those methods, and those best
+// shown with a picture (a Mapping with its graph, a Schedule as its
+// port-pressure chart, an Evaluation with its heat map) get it from
+// plots.View; the figures of the plots package, gonum plots and images
+// become PNG; anything else is formatted with fmt.
 //
 // In a cell, Show publishes values while the cell runs, ShowAs and Update
 // maintain a display that changes in place (a progress line), Input asks the

@@ -41,7 +41,7 @@ type Output interface {
 type Options struct {
 	// CaptureStdio redirects the process's standard output and error into
 	// the session, so that compiled library code that prints reaches the
-	// cell's Output, and makes the session display.Standalone, so that
+	// cell's Output, and makes the session display's publisher (display.SetPublisher), so that
 	// compiled code that shows things (display.ProgressBar) reaches it too.
 	// Only one session of a process may set it; the kernel does, tests and
 	// the REPL do not.

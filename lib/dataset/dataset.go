@@ -1,5 +1,8 @@
 package dataset
 
+// manifest.go is rewritten from the local data directory (PORTLAB_DATA):
+//go:generate go test -run TestManifestLocal -update
+
 import (
 	"context"
 	"crypto/sha256"

@@ -130,6 +130,19 @@ func PMEvo(ctx context.Context, o oracle.Oracle, insns []string, progress func(o
 	if err := run(Singletons(insns)); err != nil {
 		return set, failures, err
 	}
+	ratio := measuredRatioPairs(insns, set)
+	pairs := Pairs(insns)
+	total = len(insns) + len(pairs) + len(ratio)
+	if err := run(pairs); err != nil {
+		return set, failures, err
+	}
+	err := run(ratio)
+	return set, failures, err
+}
+
+// measuredRatioPairs returns the ratio pairs of the instructions of insns
+// whose singleton set measured (in order; those without are left out).
+func measuredRatioPairs(insns []string, set *portmap.ExperimentSet) []portmap.Experiment {
 	single := SingletonCycles(set)
 	var ok []string
 	for _, s := range insns {
@@ -137,17 +150,8 @@ func PMEvo(ctx context.Context, o oracle.Oracle, insns []string, progress func(o
 			ok = append(ok, s)
 		}
 	}
-	ratio, err := RatioPairs(ok, single)
-	if err != nil {
-		return set, failures, err
-	}
-	pairs := Pairs(insns)
-	total = len(insns) + len(pairs) + len(ratio)
-	if err := run(pairs); err != nil {
-		return set, failures, err
-	}
-	err = run(ratio)
-	return set, failures, err
+	ratio, _ := RatioPairs(ok, single) // every instruction of ok has a positive singleton
+	return ratio
 }
 
 // Names lists the design names Build understands, for usage texts.
@@ -173,16 +177,9 @@ func Build(ctx context.Context, spec string, insns []string, o oracle.Oracle) ([
 		if err != nil {
 			return nil, err
 		}
-		single := SingletonCycles(set)
-		var ok []string
-		for _, s := range insns {
-			if single[s] > 0 {
-				ok = append(ok, s)
-			}
-		}
-		ratio, err := RatioPairs(ok, single)
-		if err != nil || spec == "ratio" {
-			return ratio, err
+		ratio := measuredRatioPairs(insns, set)
+		if spec == "ratio" {
+			return ratio, nil
 		}
 		return append(append(Singletons(insns), Pairs(insns)...), ratio...), nil
 	case strings.HasPrefix(spec, "random:"):

@@ -1,5 +1,5 @@
 // Package measure benchmarks instruction sequences on the host: it is the
-// experimental half of port-mapping research (seed 004 §4.2, thesis §3.2.1
+// experimental half of port-mapping research (PMEvo, PLDI 2020, §4.2; thesis §3.2.1
 // and Appendix D). A Kernel is a loop body in Intel syntax; Assemble turns
 // a batch of kernels into one object with a single run of the system
 // assembler (GNU as), wrapping each body in a function that saves the

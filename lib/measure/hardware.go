@@ -10,6 +10,7 @@ import (
 
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -81,13 +82,9 @@ func (h *Hardware) form(name string) (isa.Form, error) {
 	if f, ok := h.forms[name]; ok {
 		return f, nil
 	}
-	f, err := isa.ParseScheme(name)
+	f, err := isa.ParseName(name)
 	if err != nil {
-		f2, err2 := isa.ParsePMEvo(name)
-		if err2 != nil {
-			return isa.Form{}, fmt.Errorf("measure: %q is neither an iwho scheme (%v) nor a PMEvo name (%v)", name, err, err2)
-		}
-		f = f2
+		return isa.Form{}, &oracle.InsnError{Insn: name, Err: fmt.Errorf("measure: %w", err)}
 	}
 	h.forms[name] = f
 	return f, nil

@@ -1,6 +1,6 @@
 // Package portmap models port mappings: how an out-of-order processor splits
-// instructions into µops and which execution ports can run each µop (seed
-// 004 §3, Ritter's thesis Ch. 3). An Architecture names the ports (at most
+// instructions into µops and which execution ports can run each µop (PMEvo,
+// PLDI 2020, §3; Ritter's thesis Ch. 3). An Architecture names the ports (at most
 // 64, so that a set of ports is a 64-bit PortSet) and the instruction forms.
 // A Mapping gives each instruction a multiset of µops, each µop identified
 // by the set of ports that can execute it (thesis Remark 3.13): the general
@@ -9,7 +9,8 @@
 // instruction. An Experiment is a multiset of instructions — order and
 // dependencies are abstracted away — kept in canonical form so that its Key
 // identifies it; an ExperimentSet holds measured experiments (Measurement:
-// cycles per execution of the multiset, plus other tools' stored
+// cycles per execution of the multiset, the spread of the timings and µop
+// counts where the oracle knows them, plus other tools' stored
 // predictions). Throughput itself is computed by package throughput.
 //
 // Mappings and experiments are read and written in three formats. portlab's
@@ -23,7 +24,8 @@
 //	 "experiments": [{"insns": {"add": 2, "mul": 1}, "cycles": 1.5, "others": {"IACA": 2}}]}
 //
 // PMEvo's artifact JSON ("kind": "Mapping3", "Mapping2", "ExperimentList") is
-// read and written as is, and uops.info port notation ("1*p0156+2*p23",
+// read and written as is, the campaign files of package measure (JSON lines,
+// one Record per experiment, see ReadCampaign) are read as experiment sets, and uops.info port notation ("1*p0156+2*p23",
 // "1*FP23", "[ALU0,ALU1]") is parsed and printed by ParseUsage and
 // FormatUsage; UopsInfoMapping builds a mapping for one microarchitecture from
 // the iwho extract of uops.info. Bad input yields a *FormatError naming the

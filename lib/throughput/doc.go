@@ -2,8 +2,8 @@
 // for an experiment: the average number of core cycles per execution of the
 // experiment's multiset when the core repeats it forever and schedules µops
 // optimally on their ports (thesis Defs. 3.5 and 3.11). Two exact methods are
-// provided. LP solves the linear program of seed 004 Def. 3 / thesis Thms 3.7
-// and 3.12 with gonum's simplex method and returns an optimal Schedule — the
+// provided. LP solves the linear program of PMEvo (PLDI 2020) Def. 3 /
+// thesis Thms 3.7 and 3.12 with gonum's simplex method and returns an optimal Schedule — the
 // mass of each µop on each port, hence the port pressure. Bottleneck and
 // Model evaluate the bottleneck formula of thesis Thm 5.2,
 //

@@ -19,7 +19,7 @@ type UopLoad struct {
 	OnPort []float64 // x_uk: per port index, sums to Mass
 }
 
-// Schedule is an optimal solution of the throughput LP (seed 004 Def. 3,
+// Schedule is an optimal solution of the throughput LP (PMEvo, PLDI 2020, Def. 3;
 // thesis Thms 3.7 and 3.12): an assignment of each µop's mass to its ports
 // that minimises the largest port load. Optimal assignments are not unique;
 // this is the one the simplex method finds, so only Cycles and the

@@ -2,9 +2,10 @@
 // measurements alone, with the evolutionary algorithm of PMEvo (Ritter and
 // Hack, PLDI 2020; Ritter's thesis Ch. 5). The training experiments are
 // singletons {a ↦ 1}, pairs {a ↦ 1, b ↦ 1} and ratio pairs
-// {a ↦ 1, b ↦ ⌈t(a)/t(b)⌉} (Experiments measures them with any
-// measure.Oracle: the host benchmarker, a simulation from a known mapping,
-// or a replay of a data set). Congruence groups instructions that behave
+// {a ↦ 1, b ↦ ⌈t(a)/t(b)⌉} (design.PMEvo measures them with any
+// oracle.Oracle: the host benchmarker, a simulation from a known mapping,
+// or a replay of a data set). Method puts PMEvo behind the inference
+// contract of package infer ("portlab infer pmevo"). Congruence groups instructions that behave
 // alike in every experiment, within a tolerance ε, so that only one
 // representative per class is inferred. The evolutionary algorithm keeps a
 // population of candidate mappings, makes children by recombining the µop

@@ -149,7 +149,7 @@ type Report struct {
 	Population                int
 }
 
-// Infer runs PMEvo (thesis Ch. 5, seed 004 §4) on measured experiments,
+// Infer runs PMEvo (Ritter & Hack, PLDI 2020, §4; thesis Ch. 5) on measured experiments,
 // normally singletons, pairs and ratio pairs (see Experiments): congruence
 // filtering, the evolutionary algorithm on the representatives, the local
 // search, and expansion of the result to every instruction. When ctx is

@@ -37,12 +37,25 @@ func (r *Result) HTML() string {
 	row("training MAPE after the local searches (all forms)", fmt.Sprintf("%.3f %%", p.TrainingMAPE))
 	row("µop volume / distinct µops", fmt.Sprintf("%d / %d", p.Volume, p.DistinctUops))
 	row("time", p.Elapsed.Round(100*time.Millisecond).String())
-	shown := 0
+	shown, merged := 0, 0
 	for _, c := range r.Classes {
-		if len(c.Members) > 1 && shown < 10 {
-			row("class of "+c.Representative, strings.Join(c.Members, ", "))
-			shown++
+		if len(c.Members) < 2 {
+			continue
 		}
+		merged++
+		if shown == 8 {
+			continue
+		}
+		shown++
+		members := c.Members
+		more := ""
+		if len(members) > 6 {
+			members, more = members[:6], fmt.Sprintf(" and %d more", len(members)-6)
+		}
+		row(fmt.Sprintf("class of %d", len(c.Members)), strings.Join(members, ", ")+more)
+	}
+	if merged > shown {
+		row("further classes", fmt.Sprintf("%d more of more than one form", merged-shown))
 	}
 	b.WriteString("</table>")
 	return b.String()

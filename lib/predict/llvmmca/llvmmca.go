@@ -195,23 +195,6 @@ func (p *Predictor) Source(e portmap.Experiment) (string, int, error) {
 	return src, j.copies, nil
 }
 
-// parseForm reads an instruction name: an iwho x86 scheme, a PMEvo name
-// (x86 or AArch64), or an AArch64 scheme.
-func parseForm(name string) (isa.Form, error) {
-	f, err := isa.ParseScheme(name)
-	if err == nil {
-		return f, nil
-	}
-	f, err2 := isa.ParsePMEvo(name)
-	if err2 == nil {
-		return f, nil
-	}
-	f, err3 := isa.ParseSchemeISA(isa.AArch64, name)
-	if err3 == nil {
-		return f, nil
-	}
-	return isa.Form{}, fmt.Errorf("neither an x86 scheme (%v) nor a PMEvo name (%v) nor an AArch64 scheme (%v)", err, err2, err3)
-}
 
 // job builds the loop body of e; a job that cannot be built is returned
 // done with the reason.
@@ -233,7 +216,7 @@ func (p *Predictor) job(e portmap.Experiment, forms map[string]isa.Form) *mcaJob
 			f, ok := forms[items[i].Insn]
 			if !ok {
 				var err error
-				if f, err = parseForm(items[i].Insn); err != nil {
+				if f, err = isa.ParseName(items[i].Insn); err != nil {
 					j.fail(items[i].Insn, err.Error())
 					return j
 				}

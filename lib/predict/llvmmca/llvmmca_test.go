@@ -117,7 +117,7 @@ func TestLLVMMCAUnsupported(t *testing.T) {
 	want := map[int]struct{ insn, reason string }{
 		1: {zmm, `llvm-mca -mcpu=skylake cannot analyse "vaddps zmm`},
 		3: {"frobnicate RW:GPR:64, R:GPR:64", `llvm-mca rejects "frobnicate r`},
-		4: {"not an instruction", "neither an x86 scheme"},
+		4: {"not an instruction", "neither an iwho x86 scheme"},
 		5: {"", "llvm-mca -mcpu=skylake is not a CPU of aarch64"},
 		6: {zmm, "unsupported instruction"},
 		7: {add, "an x86-64 instruction in an aarch64 experiment"}, // "_add…" sorts first
