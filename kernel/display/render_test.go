@@ -32,6 +32,7 @@ func TestLibraryValuesRenderThemselves(t *testing.T) {
 		{set, "2 measured experiments on fig3.1", "<th>dispersion</th>"},
 		{s, "cycles 1.5; port pressure", `<img alt="port pressure" src="data:image/png;base64,`},
 		{ev, "fig3.1 on fig3.1: n=2", `<img alt="heat map"`},
+		{set.Measurements[0], "{add ↦ 2, mul ↦ 1, store ↦ 1}: 1.6 cycles (min 1.5, max 1.7, dispersion 1.00%)", ""},
 		{portmap.Failure{Index: 2, Experiment: e, Insn: "add", Reason: "no"}, `experiment 2 {add ↦ 2, mul ↦ 1, store ↦ 1}: instruction "add": no`, ""},
 	} {
 		b := Render(c.v)

@@ -30,6 +30,7 @@ func init() {
 		"MustParsePMEvo":     reflect.ValueOf(isa.MustParsePMEvo),
 		"MustParseSchemeISA": reflect.ValueOf(isa.MustParseSchemeISA),
 		"ParseCPUInfo":       reflect.ValueOf(isa.ParseCPUInfo),
+		"ParseName":          reflect.ValueOf(isa.ParseName),
 		"ParsePMEvo":         reflect.ValueOf(isa.ParsePMEvo),
 		"ParseScheme":        reflect.ValueOf(isa.ParseScheme),
 		"ParseSchemeISA":     reflect.ValueOf(isa.ParseSchemeISA),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Measurement is an experiment with its measured inverse throughput and,
@@ -32,6 +33,36 @@ type Measurement struct {
 	// Others holds predictions of other tools stored with the measurement
 	// (PMEvo's "other_results": IACA, llvm-mca, Ithemal), by tool id.
 	Others map[string]float64
+}
+
+// String formats m as "EXPERIMENT: CYCLES cycles", with the spread of the
+// timings, the contention and the µop count when they are known.
+func (m Measurement) String() string {
+	s := fmt.Sprintf("%v: %.4g cycles", m.Experiment, m.Cycles)
+	var extra []string
+	if m.Max > 0 {
+		extra = append(extra, fmt.Sprintf("min %.4g, max %.4g, dispersion %.2f%%", m.Min, m.Max, 100*m.Dispersion))
+	}
+	if m.Contention != 0 {
+		extra = append(extra, fmt.Sprintf("contention %.1f%%", 100*m.Contention))
+	}
+	if m.Uops > 0 {
+		extra = append(extra, fmt.Sprintf("%.4g µops", m.Uops))
+	}
+	if len(m.Others) > 0 {
+		ids := make([]string, 0, len(m.Others))
+		for id := range m.Others {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			extra = append(extra, fmt.Sprintf("%s %.4g", id, m.Others[id]))
+		}
+	}
+	if len(extra) > 0 {
+		s += " (" + strings.Join(extra, "; ") + ")"
+	}
+	return s
 }
 
 // Failure is an experiment that could not be measured or predicted, with

@@ -195,7 +195,6 @@ func (p *Predictor) Source(e portmap.Experiment) (string, int, error) {
 	return src, j.copies, nil
 }
 
-
 // job builds the loop body of e; a job that cannot be built is returned
 // done with the reason.
 func (p *Predictor) job(e portmap.Experiment, forms map[string]isa.Form) *mcaJob {
