@@ -3,6 +3,7 @@ package measure
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/portlab/portlab/lib/isa"
@@ -54,15 +55,28 @@ func TestHardwareSanity(t *testing.T) {
 			t.Logf("%s: %.3f cycles", name, got)
 		}
 	}
+	// cycles is the median of three independent measurements of e: one
+	// measurement can be off when another tenant shares the core while
+	// the calibration chain or the kernel runs.
+	cycles := func(e portmap.Experiment) float64 {
+		t.Helper()
+		var cs []float64
+		for range 3 {
+			c, err := oracle.Cycles(ctx, h, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs = append(cs, c)
+		}
+		slices.Sort(cs)
+		return cs[1]
+	}
 	host, err := isa.HostSupport()
 	if err != nil {
 		t.Fatal(err)
 	}
 	imul := portmap.NewExperiment("imul RW:GPR:64, R:GPR:64")
-	c, err := oracle.Cycles(ctx, h, imul)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := cycles(imul)
 	// One multiplier port on Intel cores (port 1); Zen 5 multiplies on three
 	// of its six integer ALUs.
 	switch {
@@ -77,10 +91,7 @@ func TestHardwareSanity(t *testing.T) {
 		t.Errorf("measurement detail: %+v, %v", m, err)
 	}
 	vadd := portmap.NewExperiment("vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15")
-	c, err = oracle.Cycles(ctx, h, vadd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c = cycles(vadd)
 	check("vaddps ymm throughput", c, 0.5, 0.15)
 	// Latency chains.
 	for _, l := range []struct {
@@ -94,10 +105,15 @@ func TestHardwareSanity(t *testing.T) {
 		if err := h.Timer.Load(ctx, []Kernel{{Name: l.scheme, Body: body}}, h.Vector); err != nil {
 			t.Fatal(err)
 		}
-		m, err := h.Timer.Measure(ctx, 0)
-		if err != nil {
-			t.Fatal(err)
+		var cs []float64
+		for range 3 {
+			m, err := h.Timer.Measure(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs = append(cs, m.Cycles/50)
 		}
-		check("latency of "+l.scheme, m.Cycles/50, l.want, 0.1)
+		slices.Sort(cs)
+		check("latency of "+l.scheme, cs[1], l.want, 0.1)
 	}
 }
