@@ -21,6 +21,7 @@ import (
 const measureUsage = `portlab measure — measure instruction throughput on this machine
 
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl [flags]
+  portlab measure -insns FILE|curated[:N] -check [-layout L]
 
   -insns     instruction forms, one per line (iwho schemes such as
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
@@ -34,6 +35,13 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              resumes where it stopped
   -pmevo     also write the results as a PMEvo ExperimentList
   -cpu       CPU to pin the worker to (default 0)
+  -check     the measurement's self-check instead of a campaign: every form
+             is measured under the operand layout and under alternatives
+             (every written register treated as read; memory operands in
+             one cache line per pool); forms whose result changes have a
+             hidden dependency or a memory effect and are listed
+  -layout    default | as-declared (write-only operands taken as declared,
+             the allocation of earlier portlab versions) | one-line
 `
 
 func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -45,8 +53,23 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "campaign file (JSON lines)")
 	pmevo := fs.String("pmevo", "", "write a PMEvo ExperimentList here")
 	cpu := fs.Int("cpu", 0, "CPU to pin the worker to")
+	check := fs.Bool("check", false, "self-check of the operand layout")
+	layoutArg := fs.String("layout", "default", "operand layout")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var layout operands.Layout
+	switch *layoutArg {
+	case "default":
+	case "as-declared":
+		layout.AsDeclared = true
+	case "one-line":
+		layout.OneLine = true
+	default:
+		return fmt.Errorf("-layout %q: want default, as-declared or one-line", *layoutArg)
+	}
+	if *check && *insnsArg != "" {
+		return checkLayouts(ctx, *insnsArg, *cpu, layout, stdout, stderr)
 	}
 	if *insnsArg == "" || *out == "" {
 		fs.Usage()
@@ -61,6 +84,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer hw.Close()
+	hw.Layout = layout
 	camp, err := measure.OpenCampaign(*out, hw)
 	if err != nil {
 		return err
@@ -99,6 +123,43 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return portmap.WritePMEvoExperiments(*pmevo, all)
 	}
 	return nil
+}
+
+// checkLayouts runs the self-check of the operand layout on the forms of
+// insnsArg and prints the forms whose results change.
+func checkLayouts(ctx context.Context, insnsArg string, cpu int, layout operands.Layout, stdout, stderr io.Writer) error {
+	insns, err := loadInsns(insnsArg)
+	if err != nil {
+		return err
+	}
+	hw, err := measure.NewHardware(cpu)
+	if err != nil {
+		return err
+	}
+	defer hw.Close()
+	hw.Layout = layout
+	bar := newProgressBar(stderr)
+	checks, failures, err := hw.CheckLayouts(ctx, insns, 0.1, func(done, total int) {
+		bar.update(fmt.Sprintf("%d/%d forms", done, total), int64(done), int64(total))
+	})
+	bar.finish()
+	changed := 0
+	for _, c := range checks {
+		if c.Changed() {
+			changed++
+			fmt.Fprintln(stdout, c)
+		}
+	}
+	fmt.Fprintf(stdout, "self-check: %s, %d changed under another layout (> 10 %% and > 3× the dispersion, twice), %d could not be built\n",
+		portmap.Count(len(checks), "form"), changed, len(failures))
+	for i, f := range failures {
+		if i == 5 {
+			fmt.Fprintf(stdout, "  … and %d more\n", len(failures)-5)
+			break
+		}
+		fmt.Fprintf(stdout, "  %s: %s\n", f.Insn, f.Reason)
+	}
+	return err
 }
 
 // loadInsns reads instruction names from a file (one per line, # comments)

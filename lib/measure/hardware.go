@@ -32,6 +32,9 @@ type Hardware struct {
 	// contended (defaults 0.05 and 2).
 	MaxContention float64
 	Retries       int
+	// Layout places the operands (the zero Layout is the default; see
+	// CheckLayouts for the others' use).
+	Layout operands.Layout
 
 	mu     sync.Mutex
 	forms  map[string]isa.Form
@@ -94,10 +97,10 @@ func (h *Hardware) form(name string) (isa.Form, error) {
 func (h *Hardware) Body(e portmap.Experiment) ([]string, int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.body(e)
+	return h.body(e, h.Layout)
 }
 
-func (h *Hardware) body(e portmap.Experiment) ([]string, int, error) {
+func (h *Hardware) body(e portmap.Experiment, layout operands.Layout) ([]string, int, error) {
 	if e.Len() == 0 {
 		return nil, 0, fmt.Errorf("measure: empty experiment")
 	}
@@ -127,7 +130,7 @@ func (h *Hardware) body(e portmap.Experiment) ([]string, int, error) {
 	for c := 0; c < copies; c++ {
 		forms = append(forms, seq...)
 	}
-	body, err := operands.Instantiate(forms)
+	body, err := operands.InstantiateLayout(forms, layout)
 	return body, copies, err
 }
 
@@ -151,7 +154,7 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 		if _, dup := h.unroll[key]; dup {
 			continue
 		}
-		body, copies, err := h.body(e)
+		body, copies, err := h.body(e, h.Layout)
 		if err != nil {
 			h.failed[key] = err.Error()
 			continue
@@ -235,6 +238,13 @@ func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, er
 		}
 		k = h.loaded[key]
 	}
+	return h.timeKernel(ctx, k, h.unroll[key])
+}
+
+// timeKernel times loaded kernel k, which holds copies copies of its
+// experiment, taking it again after a pause while it is contended, and
+// returns the timing per copy.
+func (h *Hardware) timeKernel(ctx context.Context, k, copies int) (Timing, error) {
 	m, err := h.Timer.Measure(ctx, k)
 	for try := 0; err == nil && m.Contention > h.MaxContention && try < h.Retries; try++ {
 		// Another tenant is using the core's ports: wait and try again.
@@ -251,7 +261,7 @@ func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, er
 	if err != nil {
 		return Timing{}, err
 	}
-	c := float64(h.unroll[key])
+	c := float64(copies)
 	m.Cycles /= c
 	m.Median /= c
 	m.Min /= c

@@ -50,7 +50,7 @@ func InstantiateAArch64(forms []isa.Form) ([]string, error) {
 type a64alloc struct {
 	time    int
 	lastUse map[string]int // "x5", "v3" → timestamp
-	memNext int
+	memNext [3]int         // round robin of the W, R and RW memory pools
 }
 
 func (a *a64alloc) instantiate(f isa.Form) (string, error) {
@@ -161,14 +161,11 @@ func (a *a64alloc) register(o isa.Operand) (string, error) {
 }
 
 func (a *a64alloc) memory(o isa.Operand) string {
-	slot := memSlotR
-	switch o.Access {
-	case isa.W:
-		slot = memSlotW
-	case isa.RW:
-		slot = memSlotFirst + a.memNext%(memSlots-memSlotFirst)
-		a.memNext++
+	access := o.Access
+	if access != isa.W && access != isa.RW {
+		access = isa.R
 	}
+	slot := Layout{}.slot(&a.memNext, access)
 	disp := strconv.Itoa(slot * slotBytes)
 	if o.Addr != "" {
 		r := strings.NewReplacer("((MEM:64))", "x28", "((DIV:64))", "x26", "((MIMM:16))", "#"+disp)

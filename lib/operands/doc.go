@@ -8,7 +8,14 @@
 // and read-write pools, a read-only operand always reads a register no
 // instruction writes, a write-only one writes a register no instruction
 // reads, and read-write operands are spread over as many registers as
-// possible, least recently used first.
+// possible, least recently used first. Two corrections to the thesis: a
+// write-only operand that really reads its register (cmov, setcc, 8- and
+// 16-bit writes, legacy-SSE scalar writes that keep the upper lanes) is
+// allocated as read-write, since the one write-only register would chain
+// every copy into a latency; and stores and loads rotate over distinct
+// cache lines of one page (stores to one line measure a memory effect, not
+// the store ports). A Layout selects other placements for the
+// measurement's self-check (measure.CheckLayouts).
 //
 // Instantiate and InstantiateAArch64 allocate a list of forms (repeat the
 // forms first to unroll: each copy gets fresh registers); InstantiateChain

@@ -1,6 +1,7 @@
 package operands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,10 +21,112 @@ func TestInstantiateThesisExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"add rax, 43", "add dword ptr [r14+128], ecx", "sub edx, r12d", "vmulpd xmm13, xmm14, xmm15",
-		"add rbx, 43", "add dword ptr [r14+192], ecx", "sub esi, r12d", "vmulpd xmm13, xmm14, xmm15",
+		"add rax, 43", "add dword ptr [r14+1024], ecx", "sub edx, r12d", "vmulpd xmm13, xmm14, xmm15",
+		"add rbx, 43", "add dword ptr [r14+1088], ecx", "sub esi, r12d", "vmulpd xmm13, xmm14, xmm15",
 	}
 	if strings.Join(body, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(body, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// unrolled instantiates four copies of the form with the given scheme.
+func unrolled(t *testing.T, scheme string, l Layout) []string {
+	t.Helper()
+	f := isa.MustParseSchemeISA(isa.X86, scheme)
+	body, err := InstantiateLayout([]isa.Form{f, f, f, f}, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// destination returns the first operand of an instantiated instruction.
+func destination(insn string) string {
+	_, ops, _ := strings.Cut(insn, " ")
+	d, _, _ := strings.Cut(ops, ",")
+	return d
+}
+
+// TestMergingWritesDoNotChain checks that a write-only operand that really
+// reads its register (cmov keeps it when the condition is false, setcc and
+// 16-bit writes merge into the full register, bsr keeps it for a zero
+// source, legacy-SSE scalar operations keep the upper lanes) gets a fresh
+// register in every copy, while true writes share the one write-only
+// register.
+func TestMergingWritesDoNotChain(t *testing.T) {
+	for _, tc := range []struct {
+		scheme string
+		fresh  bool
+	}{
+		{"cmove W:GPR:64, R:GPR:64", true},
+		{"sete W:al,bl,bpl,cl,dil,dl,r10b,r11b,r12b,r13b,r14b,r15b,r8b,r9b,sil,spl", true},
+		{"mov W:GPR:16, R:GPR:16", true},
+		{"bsr W:GPR:64, R:GPR:64", true},
+		{"sqrtss W:XMM0..15, R:XMM0..15", true},
+		{"movss W:XMM0..15, R:XMM0..15", true},
+		{"mov W:GPR:64, R:GPR:64", false},
+		{"mov W:GPR:32, R:GPR:32", false},
+		{"movss W:XMM0..15, dword ptr R:MEM(32)", false},
+		{"vsqrtss W:XMM0..15, R:XMM0..15, R:XMM0..15", false},
+	} {
+		body := unrolled(t, tc.scheme, Layout{})
+		seen := map[string]bool{}
+		for _, insn := range body {
+			seen[destination(insn)] = true
+		}
+		if fresh := len(seen) == len(body); fresh != tc.fresh {
+			t.Errorf("%s: destinations %v, want fresh registers: %v", tc.scheme, body, tc.fresh)
+		}
+		// Under WritesRead every written register is fresh.
+		body = unrolled(t, tc.scheme, Layout{WritesRead: true})
+		seen = map[string]bool{}
+		for _, insn := range body {
+			seen[destination(insn)] = true
+		}
+		if len(seen) != len(body) {
+			t.Errorf("%s with WritesRead: destinations %v, want four registers", tc.scheme, body)
+		}
+	}
+}
+
+// TestMemoryLayout checks that consecutive stores, loads and
+// read-modify-writes go to distinct cache lines of one page, disjoint
+// between the pools, and that OneLine puts each pool into one line.
+func TestMemoryLayout(t *testing.T) {
+	lines := func(body []string) map[int]bool {
+		set := map[int]bool{}
+		for _, insn := range body {
+			i := strings.Index(insn, "[r14+")
+			if i < 0 {
+				t.Fatalf("no memory operand in %q", insn)
+			}
+			var off int
+			if _, err := fmt.Sscanf(insn[i:], "[r14+%d]", &off); err != nil {
+				t.Fatalf("%q: %v", insn, err)
+			}
+			if off%64 != 0 || off < 0 || off+64 > BufferSize || BufferSize > 4096 {
+				t.Errorf("%q: offset %d is not a cache line of the first page", insn, off)
+			}
+			set[off/64] = true
+		}
+		return set
+	}
+	pools := map[string]map[int]bool{}
+	for _, scheme := range []string{"mov qword ptr W:MEM(64), R:GPR:64", "mov W:GPR:64, qword ptr R:MEM(64)", "add qword ptr RW:MEM(64), R:GPR:64"} {
+		got := lines(unrolled(t, scheme, Layout{}))
+		if len(got) != 4 {
+			t.Errorf("%s: four copies use lines %v, want four distinct lines", scheme, got)
+		}
+		for other, o := range pools {
+			for l := range got {
+				if o[l] {
+					t.Errorf("%s and %s share cache line %d", scheme, other, l)
+				}
+			}
+		}
+		pools[scheme] = got
+		if one := lines(unrolled(t, scheme, Layout{OneLine: true})); len(one) != 1 {
+			t.Errorf("%s with OneLine: lines %v, want one", scheme, one)
+		}
 	}
 }

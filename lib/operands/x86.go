@@ -32,16 +32,101 @@ var (
 	maskRW = []string{"k2", "k3", "k4", "k5", "k6", "k7"}
 )
 
-// Memory slots are 64-byte aligned blocks of the buffer: slot 0 for
-// write-only, slot 1 for read-only and 2…63 (within one 4 KiB page) for
-// read-write memory operands.
+// Memory slots are 64-byte aligned blocks (cache lines) of one 4 KiB page
+// of the buffer: slots 0–7 for write-only, 8–15 for read-only and 16–63 for
+// read-write memory operands. Each pool is used round robin, so that
+// consecutive stores and loads go to different cache lines (stores to one
+// line can be merged or committed faster than stores to many, which is a
+// memory effect, not the store port's throughput); all slots stay within
+// one page, so that no load aliases a store 4 KiB away.
 const (
 	memSlotW     = 0
-	memSlotR     = 1
-	memSlotFirst = 2
+	memSlotsW    = 8
+	memSlotR     = 8
+	memSlotsR    = 8
+	memSlotFirst = 16
 	memSlots     = 64
 	slotBytes    = 64
 )
+
+// Layout chooses how operands are placed. The zero Layout is the default
+// of Instantiate; the others exist for the self-check of the measurement
+// (a form whose throughput changes under another layout has a hidden
+// dependency or a memory effect, see measure.CheckLayouts).
+type Layout struct {
+	// WritesRead allocates every written register from the read-write
+	// pool, least recently used first, as if it were also read. A
+	// throughput that improves under it reveals a write that really
+	// reads the register's old value (a merge or a conditional write the
+	// form does not declare).
+	WritesRead bool
+	// OneLine puts all memory operands of one access kind into one cache
+	// line (write-only, read-only and read-write each their own), the
+	// layout of earlier portlab versions. A throughput that changes under
+	// it is a memory effect.
+	OneLine bool
+	// AsDeclared takes every operand's access as the form declares it,
+	// so that a write-only operand that really reads its register (see
+	// Instantiate) comes from the one-register write-only pool and chains
+	// all copies: the allocation of earlier portlab versions, kept so that
+	// the self-check can show what it got wrong.
+	AsDeclared bool
+}
+
+// slot returns the memory slot of the next operand with the given access
+// (isa.W, isa.R, or isa.RW) and advances that pool's round robin.
+func (l Layout) slot(next *[3]int, access isa.Access) int {
+	first, n, k := memSlotR, memSlotsR, 1
+	switch access {
+	case isa.W:
+		first, n, k = memSlotW, memSlotsW, 0
+	case isa.RW:
+		first, n, k = memSlotFirst, memSlots-memSlotFirst, 2
+	}
+	if l.OneLine {
+		n = 1
+	}
+	s := first + next[k]%n
+	next[k]++
+	return s
+}
+
+// readsDestination reports whether operand o of f, declared write-only,
+// in fact reads the register's old value, so that instantiating it from
+// the write-only pool (one register) would chain every copy through that
+// register and measure a latency: conditional moves (the destination is
+// kept when the condition is false), 8- and 16-bit general-purpose
+// registers (a partial write merges into the full register), bsf/bsr (the
+// destination is kept for a zero source), and legacy-SSE scalar and
+// half-register operations, which keep the rest of the XMM register (a
+// scalar load from memory zeroes it instead).
+func readsDestination(f isa.Form, o isa.Operand) bool {
+	if o.Kind != isa.KindReg || o.Access != isa.W || o.Fixed != "" {
+		return false
+	}
+	m := f.Mnemonic
+	switch o.Class {
+	case isa.GPR:
+		return strings.HasPrefix(m, "cmov") || o.Width == 8 || o.Width == 16 || m == "bsf" || m == "bsr"
+	case isa.XMM:
+		if strings.HasPrefix(m, "v") {
+			return false // VEX and EVEX forms name the merged source explicitly
+		}
+		switch m {
+		case "movlps", "movhps", "movlpd", "movhpd":
+			return true
+		case "movss", "movsd":
+			for _, x := range f.Operands {
+				if x.Kind == isa.KindMem {
+					return false
+				}
+			}
+			return true
+		}
+		return strings.HasSuffix(m, "ss") || strings.HasSuffix(m, "sd")
+	}
+	return false
+}
 
 // X86Init returns the instructions that give the registers with fixed roles
 // their values before a benchmark loop: rcx (read-only, the shift count cl)
@@ -108,9 +193,10 @@ func isReserved(reg string) bool {
 
 // allocator is the LRU operand allocation of thesis Algorithm 3.1.
 type allocator struct {
+	layout   Layout
 	time     int
-	lastUse  map[string]int // representative → timestamp
-	memNext  int
+	lastUse  map[string]int       // representative → timestamp
+	memNext  [3]int               // round robin of the W, R and RW memory pools
 	chainReg map[isa.Class]string // latency mode: one register per class
 }
 
@@ -119,11 +205,18 @@ func newAllocator() *allocator { return &allocator{lastUse: map[string]int{}} }
 // Instantiate returns one instruction per form, in order, with operands
 // chosen so that the sequence has as few read-after-write dependencies as
 // possible: the thesis' Algorithm 3.1 (LRU allocation over read-only,
-// write-only and read-write pools). Immediates get isa.ImmediateValue.
-// Repeat the forms before instantiating to unroll: each copy then gets
-// fresh registers.
+// write-only and read-write pools), with write-only operands that really
+// read their register (cmov, setcc, partial and merging writes) treated as
+// read-write. Immediates get isa.ImmediateValue. Repeat the forms before
+// instantiating to unroll: each copy then gets fresh registers.
 func Instantiate(forms []isa.Form) ([]string, error) {
+	return InstantiateLayout(forms, Layout{})
+}
+
+// InstantiateLayout is Instantiate with the operands placed by l.
+func InstantiateLayout(forms []isa.Form, l Layout) ([]string, error) {
 	a := newAllocator()
+	a.layout = l
 	out := make([]string, len(forms))
 	for i, f := range forms {
 		s, err := a.instantiate(f)
@@ -205,16 +298,16 @@ func (a *allocator) operand(f isa.Form, i int, o isa.Operand) (string, error) {
 }
 
 func (a *allocator) memory(o isa.Operand) string {
-	slot := memSlotR
+	var slot int
 	switch {
-	case o.Access == isa.W:
-		slot = memSlotW
-	case o.Access == isa.RW || (o.Access == isa.R && a.chainReg != nil):
-		// LRU over the read-write slots is round robin.
-		slot = memSlotFirst + a.memNext%(memSlots-memSlotFirst)
-		a.memNext++
 	case o.Access == 0: // lea: only the address
 		slot = memSlotR
+	case o.Access == isa.R && a.chainReg != nil:
+		// Latency mode: loads read what the stores wrote.
+		slot = a.layout.slot(&a.memNext, isa.RW)
+	default:
+		// LRU over a pool of slots is round robin.
+		slot = a.layout.slot(&a.memNext, o.Access)
 	}
 	addr := "[r14+" + strconv.Itoa(slot*slotBytes) + "]"
 	if o.Addr != "" {
@@ -260,8 +353,11 @@ func (a *allocator) register(f isa.Form, i int, o isa.Operand) (string, error) {
 		return reg, err
 	}
 	access := o.Access
-	if o.Class == isa.K && o.Access == isa.W {
+	switch {
+	case o.Class == isa.K && o.Access == isa.W:
 		access = isa.RW // results go to k2–k7
+	case o.Access == isa.W && (a.layout.WritesRead || !a.layout.AsDeclared && readsDestination(f, o)):
+		access = isa.RW
 	}
 	best, bestT := "", 0
 	for _, c := range cands {

@@ -1,0 +1,178 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// alternative is an operand layout the self-check compares with the
+// hardware's own.
+type alternative struct {
+	name  string
+	means string
+	apply func(operands.Layout) operands.Layout
+}
+
+var alternatives = []alternative{
+	{"writes-read", "a write that reads its register: a hidden dependency",
+		func(l operands.Layout) operands.Layout { l.WritesRead = true; return l }},
+	{"other-lines", "a memory effect: the result depends on which cache lines the stores and loads use",
+		func(l operands.Layout) operands.Layout { l.OneLine = !l.OneLine; return l }},
+}
+
+// LayoutCheck is the self-check of one instruction form: its throughput
+// (cycles per instance, measured as a singleton) under the default
+// operand layout and under each alternative layout.
+type LayoutCheck struct {
+	Form    string
+	Default portmap.Measurement
+	// Alternatives are the measurements under the alternative layouts,
+	// which Layouts names: "writes-read" (every written register from the
+	// read-write pool) and "other-lines" (OneLine toggled).
+	Alternatives []portmap.Measurement
+	Layouts      []string
+	// Finding says which layout changed the result, by how much and
+	// what that means; "" when none did.
+	Finding string
+}
+
+// Changed reports whether an alternative layout changed the result.
+func (c LayoutCheck) Changed() bool { return c.Finding != "" }
+
+func (c LayoutCheck) String() string {
+	s := fmt.Sprintf("%s: %.3f", c.Form, c.Default.Cycles)
+	for i, m := range c.Alternatives {
+		s += fmt.Sprintf(", %s %.3f", c.Layouts[i], m.Cycles)
+	}
+	if c.Finding != "" {
+		s += ": " + c.Finding
+	}
+	return s
+}
+
+// CheckLayouts is the measurement's self-check: it measures every form as
+// a singleton under the hardware's operand layout (h.Layout) and under each
+// alternative (every written register treated as read; the memory pools
+// in one cache line each, or spread when h.Layout has OneLine), interleaved so that a slow period of the machine hits all layouts
+// of a form alike. A form whose cycles under an alternative differ from the
+// default by more than tol (relative) and by more than three times the
+// measurements' dispersion is measured again, and reported in Finding when
+// the difference persists: under the default layout it has a dependency or
+// a memory effect that is not its throughput, and its default result must
+// not be stored as one. Forms that cannot be built are returned as errors
+// in the failures. progress, if not nil, is called after each form.
+func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64, progress func(done, total int)) ([]LayoutCheck, []portmap.Failure, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	layouts := []operands.Layout{h.Layout}
+	for _, a := range alternatives {
+		layouts = append(layouts, a.apply(h.Layout))
+	}
+	type built struct {
+		form   string
+		copies int
+		first  int // index of its default kernel; alternatives follow
+	}
+	var forms2 []built
+	var kernels []Kernel
+	var failures []portmap.Failure
+	for i, name := range forms {
+		e := portmap.NewExperiment(name)
+		var ks []Kernel
+		copies := 0
+		var err error
+		for _, l := range layouts {
+			var body []string
+			body, copies, err = h.body(e, l)
+			if err != nil {
+				break
+			}
+			ks = append(ks, Kernel{Name: e.String(), Body: body, Init: operands.X86Init()})
+		}
+		if err != nil {
+			failures = append(failures, portmap.Failure{Index: i, Experiment: e, Insn: name, Reason: err.Error()})
+			continue
+		}
+		forms2 = append(forms2, built{name, copies, len(kernels)})
+		kernels = append(kernels, ks...)
+	}
+	// The prepared experiments are replaced by the check's kernels.
+	h.loaded, h.unroll, h.failed = map[string]int{}, map[string]int{}, map[string]string{}
+	if len(kernels) == 0 {
+		return nil, failures, nil
+	}
+	if err := h.Timer.Load(ctx, kernels, h.Vector); err != nil {
+		return nil, failures, fmt.Errorf("measure: self-check: %w", err)
+	}
+	measure := func(b built, k int) (portmap.Measurement, error) {
+		t, err := h.timeKernel(ctx, b.first+k, b.copies)
+		if err != nil {
+			return portmap.Measurement{}, err
+		}
+		return portmap.Measurement{Experiment: portmap.NewExperiment(b.form), Cycles: t.Cycles, Min: t.Min, Max: t.Max, Dispersion: t.Dispersion, Contention: t.Contention}, nil
+	}
+	var checks []LayoutCheck
+	for n, b := range forms2 {
+		if err := ctx.Err(); err != nil {
+			return checks, failures, err
+		}
+		c := LayoutCheck{Form: b.form}
+		ms := make([]portmap.Measurement, len(layouts))
+		var err error
+		for k := range layouts {
+			if ms[k], err = measure(b, k); err != nil {
+				break
+			}
+		}
+		if err != nil {
+			failures = append(failures, portmap.Failure{Index: indexOf(forms, b.form), Experiment: portmap.NewExperiment(b.form), Insn: b.form, Reason: err.Error()})
+			continue
+		}
+		// A difference must survive a second measurement of both sides.
+		var found []string
+		for k := 1; k < len(layouts); k++ {
+			if !differ(ms[0], ms[k], tol) {
+				continue
+			}
+			again0, err0 := measure(b, 0)
+			againK, errK := measure(b, k)
+			if err0 != nil || errK != nil || !differ(again0, againK, tol) {
+				continue
+			}
+			alt := alternatives[k-1]
+			found = append(found, fmt.Sprintf("%s %+.0f%% (%.3f → %.3f cycles): %s", alt.name,
+				100*(againK.Cycles/again0.Cycles-1), again0.Cycles, againK.Cycles, alt.means))
+		}
+		c.Default, c.Alternatives = ms[0], ms[1:]
+		for _, a := range alternatives {
+			c.Layouts = append(c.Layouts, a.name)
+		}
+		c.Finding = strings.Join(found, "; ")
+		checks = append(checks, c)
+		if progress != nil {
+			progress(n+1, len(forms2))
+		}
+	}
+	return checks, failures, nil
+}
+
+// differ reports whether a and b differ by more than tol relative to a and
+// by more than three times their combined dispersion.
+func differ(a, b portmap.Measurement, tol float64) bool {
+	d := math.Abs(b.Cycles-a.Cycles) / a.Cycles
+	return d > tol && d > 3*(a.Dispersion+b.Dispersion)
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
