@@ -126,7 +126,8 @@ func TestHardwareSanity(t *testing.T) {
 // latency of at least one cycle where the throughput is at most half a
 // cycle on every recent x86 core — and the check must say so; with the
 // default layout, which treats those writes as reads, nothing may change.
-// Register-only forms must not change under the memory alternative.
+// The memory alternative, the same code for register-only forms, is not
+// measured for them.
 func TestCheckLayoutsFindsHiddenDependencies(t *testing.T) {
 	h, err := NewHardware(0)
 	if err != nil {
@@ -165,8 +166,8 @@ func TestCheckLayoutsFindsHiddenDependencies(t *testing.T) {
 				case want && got:
 					delete(missing, c.Form)
 				}
-				if strings.Contains(c.Finding, "other-lines") {
-					t.Errorf("%s: a register-only form changed with the memory layout", c)
+				if strings.Contains(c.Finding, "other-lines") || c.Alternatives[1].Cycles != c.Default.Cycles {
+					t.Errorf("%s: the memory layout does not change a register-only form's code, so it must not be measured again", c)
 				}
 			}
 		}

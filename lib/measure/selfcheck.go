@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/portlab/portlab/lib/operands"
@@ -76,7 +77,7 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 	type built struct {
 		form   string
 		copies int
-		first  int // index of its default kernel; alternatives follow
+		kernel []int // kernel index per layout; the default's where the code is the same
 	}
 	var forms2 []built
 	var kernels []Kernel
@@ -84,21 +85,27 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 	for i, name := range forms {
 		e := portmap.NewExperiment(name)
 		var ks []Kernel
-		copies := 0
+		b := built{form: name}
 		var err error
-		for _, l := range layouts {
+		for k, l := range layouts {
 			var body []string
-			body, copies, err = h.body(e, l)
+			body, b.copies, err = h.body(e, l)
 			if err != nil {
 				break
 			}
+			if k > 0 && slices.Equal(body, ks[0].Body) {
+				// The same code: nothing to compare.
+				b.kernel = append(b.kernel, b.kernel[0])
+				continue
+			}
+			b.kernel = append(b.kernel, len(kernels)+len(ks))
 			ks = append(ks, Kernel{Name: e.String(), Body: body, Init: operands.X86Init()})
 		}
 		if err != nil {
 			failures = append(failures, portmap.Failure{Index: i, Experiment: e, Insn: name, Reason: err.Error()})
 			continue
 		}
-		forms2 = append(forms2, built{name, copies, len(kernels)})
+		forms2 = append(forms2, b)
 		kernels = append(kernels, ks...)
 	}
 	// The prepared experiments are replaced by the check's kernels.
@@ -110,7 +117,7 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 		return nil, failures, fmt.Errorf("measure: self-check: %w", err)
 	}
 	measure := func(b built, k int) (portmap.Measurement, error) {
-		t, err := h.timeKernel(ctx, b.first+k, b.copies)
+		t, err := h.timeKernel(ctx, b.kernel[k], b.copies)
 		if err != nil {
 			return portmap.Measurement{}, err
 		}
@@ -125,6 +132,10 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 		ms := make([]portmap.Measurement, len(layouts))
 		var err error
 		for k := range layouts {
+			if k > 0 && b.kernel[k] == b.kernel[0] {
+				ms[k] = ms[0]
+				continue
+			}
 			if ms[k], err = measure(b, k); err != nil {
 				break
 			}
@@ -139,8 +150,10 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 			if !differ(ms[0], ms[k], tol) {
 				continue
 			}
-			again0, err0 := measure(b, 0)
+			// In the other order, so that a slow period that began or
+			// ended between the two cannot make the difference twice.
 			againK, errK := measure(b, k)
+			again0, err0 := measure(b, 0)
 			if err0 != nil || errK != nil || !differ(again0, againK, tol) {
 				continue
 			}
