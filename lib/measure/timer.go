@@ -135,10 +135,11 @@ func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
 
 // Measure times kernel k (an index into the kernels given to Load) and
 // returns core cycles per loop iteration. Every sample of the kernel is
-// paired with a sample of the calibration chain taken right before it, and
-// the sample's cycles are its ticks divided by that calibration's ticks per
-// cycle: a change of the core clock between samples (turbo, load on the
-// other cores) cancels out.
+// bracketed by samples of the calibration chain, taken right before and
+// right after it, and the sample's cycles are its ticks divided by the
+// faster calibration's ticks per cycle: a change of the core clock between
+// samples (turbo, load on the other cores) cancels out, and a calibration
+// slowed by a disturbance does not count.
 func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if t.obj == nil {
 		return Timing{}, fmt.Errorf("measure: no kernels loaded")
@@ -172,16 +173,37 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	}
 	m := Timing{Iterations: n}
 	var tpcs []float64
-	sample := func() (float64, error) {
+	// Each sample is bracketed by calibrations, the one after a sample
+	// serving as the one before the next, and the faster of the two
+	// counts: a disturbance only ever slows the chain down, and one slowed
+	// calibration would make the sample look too fast (it did: vaddps at
+	// 0.37 cycles under load).
+	prev := math.NaN()
+	calibrate := func() (float64, error) {
 		cal, err := t.perIteration(ctx, 0, calN)
 		if err != nil {
 			return 0, fmt.Errorf("measure: calibration: %w", err)
+		}
+		prev = cal
+		return cal, nil
+	}
+	sample := func() (float64, error) {
+		before := prev
+		if math.IsNaN(before) {
+			var err error
+			if before, err = calibrate(); err != nil {
+				return 0, err
+			}
 		}
 		v, err := t.perIteration(ctx, k+firstKernel, n)
 		if err != nil {
 			return 0, err
 		}
-		tpc := cal / calibrationLength
+		after, err := calibrate()
+		if err != nil {
+			return 0, err
+		}
+		tpc := min(before, after) / calibrationLength
 		tpcs = append(tpcs, tpc)
 		return v / tpc, nil
 	}
