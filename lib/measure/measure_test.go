@@ -116,3 +116,21 @@ func hostVector() Vector {
 	}
 	return NoVector
 }
+
+// TestWorkerThatMeasuresIsRefused checks the guard against a program
+// without RunWorkerIfRequested: its copy, started as a worker, would
+// measure in turn and start copies without end; it must fail with an
+// error that names the missing call instead.
+func TestWorkerThatMeasuresIsRefused(t *testing.T) {
+	t.Setenv(EnvWorker, "1")
+	tm := NewTimer(0)
+	defer tm.Close()
+	ctx := context.Background()
+	if err := tm.Load(ctx, []Kernel{{Name: "add", Body: []string{"add rax, rbx"}}}, NoVector); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tm.Runner.Run(ctx, 0, 10, 1)
+	if err == nil || !strings.Contains(err.Error(), "RunWorkerIfRequested") {
+		t.Fatalf("err = %v, want one that names RunWorkerIfRequested", err)
+	}
+}

@@ -186,7 +186,15 @@ func (r *Runner) call(ctx context.Context, req *request, kernel string) (*respon
 	}
 }
 
+// errNoWorkerHook explains a worker that never said hello.
+const errNoWorkerHook = "a program that measures must call measure.RunWorkerIfRequested() first thing in main (or TestMain), so that its copy can run as the measurement worker"
+
 func (r *Runner) start() error {
+	if os.Getenv(EnvWorker) == "1" {
+		// A worker that went on to measure: its main lacks the hook, and
+		// starting another copy would recurse.
+		return fmt.Errorf("measure: this process was started as a measurement worker but measures itself: %s", errNoWorkerHook)
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("measure: finding the executable to start as worker: %w", err)
@@ -215,6 +223,25 @@ func (r *Runner) start() error {
 		close(done)
 	}(r.done)
 	r.loaded = false
+	// The worker's first words say that it is one.
+	hello := make(chan error, 1)
+	go func() {
+		var resp response
+		err := r.dec.Decode(&resp)
+		if err == nil && resp.Hello != workerHello {
+			err = fmt.Errorf("it answered %+v", resp)
+		}
+		hello <- err
+	}()
+	select {
+	case err = <-hello:
+	case <-time.After(10 * time.Second):
+		err = fmt.Errorf("no answer in 10 s")
+	}
+	if err != nil {
+		r.kill()
+		return fmt.Errorf("measure: %s did not start as a measurement worker (%v): %s", exe, err, errNoWorkerHook)
+	}
 	return nil
 }
 

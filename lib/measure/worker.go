@@ -28,7 +28,13 @@ type response struct {
 	Ticks []uint64
 	Nanos []int64
 	Err   string
+	Hello string // the first response of a worker: workerHello
 }
+
+// workerHello is what a worker says first, so that the parent knows the
+// process it started is one (and not a program that never calls
+// RunWorkerIfRequested).
+const workerHello = "portlab measure worker"
 
 // RunWorkerIfRequested turns the process into a measurement worker when it
 // was started as one by a Runner (EnvWorker is set), and never returns in
@@ -60,6 +66,9 @@ func workerMain() int {
 		binary.LittleEndian.PutUint32(mem[i:], 0x3f800000)
 	}
 	memBase := uintptr(unsafe.Pointer(&mem[0]))
+	if err := enc.Encode(&response{Hello: workerHello}); err != nil {
+		return 0
+	}
 	var code []byte
 	pinned := -2
 	for {
