@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -166,7 +165,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, strings.TrimRight(s.String(), "\n"))
 	}
 	fmt.Fprintln(stdout, res)
-	if errors.Is(err, context.Canceled) {
+	if ctx.Err() != nil {
+		// Interrupted (or out of time).
 		fmt.Fprintln(stdout, "interrupted: the result is the best found so far")
 		// Evaluate and save what was found; a second interrupt stops that.
 		var stop context.CancelFunc

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -83,5 +86,37 @@ func TestLoadTrainingList(t *testing.T) {
 	}
 	if _, err := loadTrainingList(a+","+filepath.Join(dir, "missing.jsonl"), &errs); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestInferInterruptedStillEvaluates interrupts an inference that would
+// run for minutes: the best mapping so far is written and evaluated, and
+// the command reports the interruption (issue 12 saw "-eval" fail with
+// "context canceled" after the files had been written).
+func TestInferInterruptedStillEvaluates(t *testing.T) {
+	dir := t.TempDir()
+	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
+	truth.MustSetUsage("add", "1*p0123").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
+		MustSetUsage("fma", "1*p01").MustSetUsage("ldadd", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
+	mfile := filepath.Join(dir, "truth.json")
+	if err := portmap.WriteMapping(mfile, truth); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(dir, "out")
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	var out, errs bytes.Buffer
+	err := run(ctx, []string{"infer", "pmevo", "-simulate", mfile, "-population", "3000", "-generations", "1000000", "-stall", "0",
+		"-eval", "random:5:200", "-out", prefix}, &out, &errs)
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want the interruption\n%s", err, out.String())
+	}
+	for _, want := range []string{"interrupted: the result is the best found so far", "wrote ", "on random:5:200: n=200"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := portmap.ReadMapping(prefix + ".json"); err != nil {
+		t.Error(err)
 	}
 }
