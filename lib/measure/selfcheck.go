@@ -37,6 +37,9 @@ type LayoutCheck struct {
 	// read-write pool) and "other-lines" (OneLine toggled).
 	Alternatives []portmap.Measurement
 	Layouts      []string
+	// SameCode marks the alternatives whose code is the default's: they
+	// are not measured, and their measurement is the default's.
+	SameCode []bool
 	// Finding says which layout changed the result, by how much and
 	// what that means; "" when none did.
 	Finding string
@@ -48,6 +51,10 @@ func (c LayoutCheck) Changed() bool { return c.Finding != "" }
 func (c LayoutCheck) String() string {
 	s := fmt.Sprintf("%s: %.3f", c.Form, c.Default.Cycles)
 	for i, m := range c.Alternatives {
+		if i < len(c.SameCode) && c.SameCode[i] {
+			s += fmt.Sprintf(", %s (same code)", c.Layouts[i])
+			continue
+		}
 		s += fmt.Sprintf(", %s %.3f", c.Layouts[i], m.Cycles)
 	}
 	if c.Finding != "" {
@@ -162,8 +169,9 @@ func (h *Hardware) CheckLayouts(ctx context.Context, forms []string, tol float64
 				100*(againK.Cycles/again0.Cycles-1), again0.Cycles, againK.Cycles, alt.means))
 		}
 		c.Default, c.Alternatives = ms[0], ms[1:]
-		for _, a := range alternatives {
+		for k, a := range alternatives {
 			c.Layouts = append(c.Layouts, a.name)
+			c.SameCode = append(c.SameCode, b.kernel[k+1] == b.kernel[0])
 		}
 		c.Finding = strings.Join(found, "; ")
 		checks = append(checks, c)
