@@ -24,6 +24,9 @@ type chunk struct {
 	// call marks the call of such a piece, which has no value to show.
 	ints func(string) bool
 	call bool
+	// lastStep is the number of the chunk's last top-level statement in
+	// the cell, from 1 (statement chunks only).
+	lastStep int
 }
 
 // A plan is a cell prepared for the interpreter.
@@ -35,6 +38,15 @@ type plan struct {
 	wrapped   bool
 	unwrapped string
 	defined   []string // names the cell declares at top level
+	// assigned lists the names the cell's statements define with :=, with
+	// the number of the top-level statement (from 1) that defines them.
+	assigned []assignment
+}
+
+// An assignment is a name a cell defines by its top-level statement step.
+type assignment struct {
+	name string
+	step int
 }
 
 type importSpec struct{ name, path string }
@@ -158,16 +170,27 @@ const stmtPrefix = "package p; func _() {\n"
 // is not changed: the caller records a chunk's imports once the chunk has
 // been evaluated) and isInt reports whether a global is an integer.
 func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) (*plan, error) {
+	return prepareCell(src, imported, isInt, nil, 0)
+}
+
+// prepareCell is prepare for the cell numbered cell (from 1; 0 for none):
+// it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
+// inserts the checkpoints that stop it after an interrupt.
+func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(string) bool, cell int) (*plan, error) {
 	chunks, err := split(src)
 	if err != nil {
 		return nil, err
 	}
 	chunks = splitBlocks(chunks, isInt)
+	if cell > 0 {
+		chunks = splitVarInits(chunks, isVar)
+	}
 	known := make(map[importSpec]bool, len(imported))
 	for k, v := range imported {
 		known[k] = v
 	}
 	p := &plan{}
+	step := 0 // top-level statements so far
 	importChunks := map[int]chunk{}
 	for ci := range chunks {
 		c := &chunks[ci]
@@ -186,6 +209,9 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 				ints = c.ints
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.src, ints)
+			if cell > 0 {
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.src, false)...)
+			}
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -239,11 +265,17 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 			ints = c.ints
 		}
 		edits := rangeEdits(fset, f, off, c.src, ints)
+		if cell > 0 {
+			edits = append(edits, cellEdits(fset, body, off, c.src, true)...)
+			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
+		}
 		for _, st := range body.List {
+			step++
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
 						p.defined = append(p.defined, id.Name)
+						p.assigned = append(p.assigned, assignment{id.Name, step})
 					}
 				}
 			}
@@ -258,6 +290,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 			}
 		}
 		c.src = applyEdits(c.src, edits)
+		c.lastStep = step
 	}
 	for ci, c := range chunks {
 		if ic, ok := importChunks[ci]; ok {
@@ -563,7 +596,14 @@ type edit struct {
 }
 
 func applyEdits(src string, edits []edit) string {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin > edits[j].begin })
+	// Later edits first; of two at the same place, the replacement first, so
+	// that an insertion there lands before its text.
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].begin != edits[j].begin {
+			return edits[i].begin > edits[j].begin
+		}
+		return edits[i].end > edits[j].end
+	})
 	for _, e := range edits {
 		src = src[:e.begin] + e.text + src[e.end:]
 	}

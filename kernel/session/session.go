@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
@@ -107,6 +108,18 @@ type Session struct {
 	restorePublisher func()
 	origErr          *os.File
 	stdinBuf         []byte
+
+	// cellSeq numbers the cells; running is the number of the cell whose
+	// statements run, 0 between cells (see Checkpoint).
+	cellSeq atomic.Int64
+	running atomic.Int64
+	steps   atomic.Int64 // top-level statements the running cell has run
+	// unassigned maps the names declared, but never assigned, by cells
+	// that stopped early to the number of that cell (execution count).
+	unassigned map[string]int
+	// deferred holds the calls of the running cell's top-level defer
+	// statements, in order.
+	deferred []func()
 }
 
 // prelude is evaluated in every new interpreter: the packages a notebook
@@ -300,12 +313,13 @@ func (s *Session) reset() error {
 	s.interp = it
 	s.imports = map[importSpec]bool{}
 	s.funcs = map[string]string{}
+	s.unassigned = map[string]int{}
 	p, err := prepare(prelude, s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
 	}
 	for _, c := range p.chunks {
-		if _, err := it.Eval(c.src); err != nil {
+		if _, err := s.evalChunk(context.Background(), c); err != nil {
 			return fmt.Errorf("session prelude: %w", err)
 		}
 		s.addImports(c.imports)
@@ -341,6 +355,11 @@ func (s *Session) exports() interp.Exports {
 			"Value":   value,
 			"Context": reflect.ValueOf(func() context.Context { return cellCtx }),
 			"Clear":   reflect.ValueOf(clearValue),
+			// Called by the rewritten cells (rewrite.go).
+			"Defer":      reflect.ValueOf(s.deferCall),
+			"Go":         reflect.ValueOf(s.goCall),
+			"Checkpoint": reflect.ValueOf(s.checkpoint),
+			"MakeLen":    reflect.ValueOf(makeLen),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -436,26 +455,68 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 }
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
-	p, err := prepare(code, s.imports, s.isGlobalInt)
+	cell := int(s.cellSeq.Add(1))
+	p, err := prepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	if e := s.checkUnassigned(p, code); e != nil {
+		return nil, e
+	}
+	before := map[string]bool{}
+	for name := range s.interp.Globals() {
+		before[name] = true
+	}
 	s.results = nil
+	// The whole cell compiles before any of it runs: a cell that fails to
+	// compile has no effect but the declarations the interpreter keeps.
+	progs := make([]*interp.Program, len(p.chunks))
 	for i, c := range p.chunks {
 		last := i == len(p.chunks)-1
-		_, err := s.evalChunk(ctx, c)
+		prog, err := s.compileChunk(c)
 		if err != nil && last && p.wrapped && isNoValueError(err) {
 			c.src = p.unwrapped
+			p.chunks[i] = c
 			p.wrapped = false
-			_, err = s.evalChunk(ctx, c)
+			prog, err = s.compileChunk(c)
 		}
 		if err != nil {
+			s.syncFrame()
+			s.steps.Store(0)
+			s.forgetUnassigned(p, before, s.count)
 			return nil, s.cellError(ctx, err, c)
 		}
 		s.addImports(c.imports)
+		progs[i] = prog
+	}
+	s.steps.Store(0)
+	s.running.Store(int64(cell))
+	defer s.running.Store(0)
+	var cellErr *Error
+	for i, prog := range progs {
+		if ctx.Err() != nil {
+			cellErr = s.cellError(ctx, ctx.Err(), p.chunks[i])
+			break
+		}
+		if _, err := s.executeChunk(ctx, prog); err != nil {
+			cellErr = s.cellError(ctx, err, p.chunks[i])
+			break
+		}
+		if c := p.chunks[i]; !c.decl && int64(c.lastStep) > s.steps.Load() {
+			s.steps.Store(int64(c.lastStep))
+		}
+	}
+	if cellErr != nil {
+		s.forgetUnassigned(p, before, s.count)
+	}
+	if err := s.runDeferred(ctx); err != nil && cellErr == nil {
+		cellErr = err
 	}
 	for _, name := range p.defined {
 		s.funcs[name] = "defined"
+	}
+	if cellErr != nil {
+		return nil, cellErr
 	}
 	if !p.wrapped || len(s.results) == 0 {
 		return nil, nil
@@ -475,23 +536,51 @@ func (s *Session) addImports(specs []importSpec) {
 	}
 }
 
-// evalChunk evaluates one chunk with its lines where they are in the cell,
-// recovering from any panic of the interpreter.
-func (s *Session) evalChunk(ctx context.Context, c chunk) (v reflect.Value, err error) {
+// compileChunk compiles one chunk with its lines where they are in the
+// cell, recovering from any panic of the interpreter.
+func (s *Session) compileChunk(c chunk) (prog *interp.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = interp.Panic{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	// One extra line: the interpreter's wrapper shares the first line.
-	src := strings.Repeat("\n", c.line) + c.src
+	return s.interp.Compile(strings.Repeat("\n", c.line) + c.src)
+}
+
+// syncFrame runs an empty statement after a chunk failed to compile: the
+// interpreter has declared the chunk's globals but sizes its memory for
+// them only when code runs, and Globals would fail until then.
+func (s *Session) syncFrame() {
+	if _, err := s.evalChunk(context.Background(), chunk{src: "_ = 0"}); err != nil {
+		fmt.Fprintf(s.LogWriter(), "portlab session: %v\n", err)
+	}
+}
+
+// executeChunk runs a compiled chunk, recovering from any panic of the
+// interpreter.
+func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = interp.Panic{Value: r, Stack: debug.Stack()}
+		}
+	}()
 	before := runtime.NumGoroutine()
-	v, err = s.interp.EvalWithContext(ctx, src)
+	v, err = s.interp.ExecuteWithContext(ctx, prog)
 	forgetCompiled(s.interp)
 	if ctx.Err() != nil {
 		settle(before)
 	}
 	return v, err
+}
+
+// evalChunk compiles and runs one chunk (the prelude).
+func (s *Session) evalChunk(ctx context.Context, c chunk) (reflect.Value, error) {
+	prog, err := s.compileChunk(c)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	return s.executeChunk(ctx, prog)
 }
 
 // settle waits, up to half a second, until the goroutine of an
@@ -592,6 +681,12 @@ func syntaxError(err error) *Error {
 		msg = fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 	}
 	return &Error{Name: "SyntaxError", Value: msg, Traceback: []string{"SyntaxError: " + msg}}
+}
+
+// isGlobal reports whether name is a global variable of the session.
+func (s *Session) isGlobal(name string) bool {
+	_, ok := s.interp.Globals()[name]
+	return ok
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

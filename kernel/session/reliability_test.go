@@ -1,0 +1,93 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTopLevelDeferRunsOnceAtCellEnd is issue 13 item 1: the interpreter
+// ran a top-level defer again at the end of every later cell.
+func TestTopLevelDeferRunsOnceAtCellEnd(t *testing.T) {
+	s := newSession(t)
+	_, rec := run(t, s, "defer fmt.Println(\"deferred-A\")\nfmt.Println(\"body\")")
+	if got := rec.text("stdout"); got != "body\ndeferred-A\n" {
+		t.Errorf("first cell printed %q, want body then deferred-A", got)
+	}
+	_, rec = run(t, s, `fmt.Println("next")`)
+	if got := rec.text("stdout"); got != "next\n" {
+		t.Errorf("second cell printed %q, want only next", got)
+	}
+	// Arguments are evaluated at the defer statement, calls run last first.
+	_, rec = run(t, s, "i := 1\ndefer fmt.Println(\"first\", i)\ni = 2\ndefer fmt.Println(\"second\", i)\nfor k := 0; k < 2; k++ { defer fmt.Println(\"loop\", k) }")
+	if got, want := rec.text("stdout"), "loop 1\nloop 0\nsecond 2\nfirst 1\n"; got != want {
+		t.Errorf("deferred calls printed %q, want %q", got, want)
+	}
+	// A cell that panics still runs its deferred calls.
+	r := s.Execute(context.Background(), "defer fmt.Println(\"cleanup\")\npanic(\"stop\")", &recorder{})
+	if r.Err == nil || r.Err.Name != "Panic" {
+		t.Fatalf("want a panic, got %+v", r.Err)
+	}
+	_, rec = run(t, s, `fmt.Println("after")`)
+	if got := rec.text("stdout"); got != "after\n" {
+		t.Errorf("the cell after a panicking one printed %q", got)
+	}
+}
+
+// TestCellCompilesWholeBeforeRunning is issue 13 item 5: a cell that
+// failed to compile ran its first statements, and a var declaration using
+// a variable defined by := failed with "variable definition loop".
+func TestCellCompilesWholeBeforeRunning(t *testing.T) {
+	s := newSession(t)
+	rec := &recorder{}
+	r := s.Execute(context.Background(), "fmt.Println(\"ran\")\nx := 1\nfunc f() int { return undefinedName }\nfmt.Println(x + f())", rec)
+	if r.Err == nil || r.Err.Name != "CompileError" || !strings.Contains(r.Err.Value, "undefinedName") {
+		t.Fatalf("want a compile error naming undefinedName, got %+v", r.Err)
+	}
+	if got := rec.text("stdout"); got != "" {
+		t.Errorf("a cell that does not compile printed %q", got)
+	}
+	_, rec = run(t, s, `type Animal struct{ Name string }
+func (a Animal) Speak() string { return a.Name + " speaks" }
+type Dog struct{ Animal }
+type Greeter interface{ Speak() string }
+fmt.Println("start")
+d := Dog{Animal{"rex"}}
+var g Greeter = d
+var h = d
+fmt.Println(g.Speak(), h.Name)`)
+	if got := rec.text("stdout"); got != "start\nrex speaks rex\n" {
+		t.Errorf("embedded-struct cell printed %q", got)
+	}
+}
+
+// TestInterruptDuringCompiledCallStopsCell is issue 13 item 4: after an
+// interrupt during a compiled call, the rest of the cell ran once the call
+// returned, printing into the next cell and defining its names.
+func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
+	if raceDetector {
+		t.Skip("yaegi's interrupted goroutine unwinds without a synchronisation the race detector sees")
+	}
+	s := newSession(t)
+	run(t, s, `import "time"`)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	first := &recorder{}
+	r := s.Execute(ctx, "time.Sleep(time.Second)\nfmt.Println(\"LEAKED\")\nleak := 1\n_ = leak", first)
+	if r.Err == nil || r.Err.Name != "Interrupted" {
+		t.Fatalf("want Interrupted, got %+v", r.Err)
+	}
+	// The next cell runs while the sleep ends.
+	_, next := run(t, s, "time.Sleep(1500 * time.Millisecond)\nfmt.Println(\"next\")")
+	if got := first.text("stdout") + next.text("stdout"); got != "next\n" {
+		t.Errorf("output after the interrupt: %q, want only next", got)
+	}
+	r = s.Execute(context.Background(), "leak + 1", &recorder{})
+	if r.Err == nil || !strings.Contains(r.Err.Value, "leak was to be defined by a statement of cell 2 that did not run") {
+		t.Errorf("using leak: want an error saying its cell stopped before it, got %+v", r.Err)
+	}
+	if r, _ := run(t, s, "leak := 5\nleak"); value(r) != "5" {
+		t.Errorf("redefined leak = %s", value(r))
+	}
+}
