@@ -75,11 +75,10 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 		edits = append(edits, edit{pos(keyword), pos(call.Lparen) + 1, head + define})
 	} else {
 		edits = append(edits, edit{pos(keyword), pos(call.Pos()), head + define})
-		sep := ""
 		if len(call.Args) > 0 {
-			sep = ", "
+			// Without arguments, the edit below replaces the parenthesis.
+			edits = append(edits, edit{pos(call.Lparen), pos(call.Lparen) + 1, ", "})
 		}
-		edits = append(edits, edit{pos(call.Lparen), pos(call.Lparen) + 1, sep})
 	}
 	// From the end of the last argument (or of the function) to the closing
 	// parenthesis: the ellipsis and a trailing comma go.
