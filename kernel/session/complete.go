@@ -345,5 +345,13 @@ func IsComplete(code string) (status, indent string) {
 		last != token.INC && last != token.DEC && last != token.SEMICOLON:
 		return "incomplete", ""
 	}
+	// Balanced and not ending in an operator: more lines cannot mend a
+	// syntax error before the end (x := := 3).
+	if _, err := prepare(code, map[importSpec]bool{}, nil); err != nil {
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 && strings.Contains(list[0].Msg, "EOF") {
+			return "incomplete", ""
+		}
+		return "invalid", ""
+	}
 	return "complete", ""
 }

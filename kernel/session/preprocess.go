@@ -419,7 +419,8 @@ var blockSeq atomic.Int64
 // blockPrefix starts the names of the functions splitBlocks creates.
 const blockPrefix = "_portlabBlock"
 
-// splitBlocks works around interpreter bugs (see also redefinition): at a cell's top level, a
+// splitBlocks works around interpreter bugs (see also redefinition): at a
+// cell's top level, a type switch that binds a name fails, and a
 // multi-value definition inside a block (for, if, switch, {…}), such as
 // `m, err := hw.Measure(ctx, e)` in a loop body, leaves its names undefined
 // (yaegi v0.16.1: "undefined: m"), while inside a function it works; and a
@@ -537,6 +538,13 @@ func rhsMentions(as *ast.AssignStmt) bool {
 // needsFunction reports whether a top-level statement must run inside a
 // function (see splitBlocks).
 func needsFunction(st ast.Stmt) bool {
+	// yaegi v0.16.1 fails with "index out of range" on a type switch that
+	// binds a name (switch t := v.(type)) outside a function.
+	if ts, ok := st.(*ast.TypeSwitchStmt); ok {
+		if as, ok := ts.Assign.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			return true
+		}
+	}
 	switch st.(type) {
 	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:

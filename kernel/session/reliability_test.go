@@ -91,3 +91,47 @@ func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
 		t.Errorf("redefined leak = %s", value(r))
 	}
 }
+
+// TestTypeSwitchAtTopLevel is issue 13 item 6: a type switch binding a
+// name outside a function failed with "index out of range".
+func TestTypeSwitchAtTopLevel(t *testing.T) {
+	s := newSession(t)
+	_, rec := run(t, s, "var iv any = 3\nswitch v := iv.(type) {\ncase int:\n\tfmt.Println(\"int\", v+1)\ncase string:\n\tfmt.Println(\"string\", v)\n}")
+	if got := rec.text("stdout"); got != "int 4\n" {
+		t.Errorf("type switch printed %q", got)
+	}
+}
+
+// TestErrorsAsCellType is issue 13 item 7: errors.As with a target of a
+// type declared in a cell panicked ("*target must be interface or
+// implement error").
+func TestErrorsAsCellType(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, `import "errors"
+type MyErr struct{ Code int }
+func (e *MyErr) Error() string { return fmt.Sprint("code ", e.Code) }
+func find() error { return &MyErr{Code: 7} }
+err := fmt.Errorf("lookup: %w", find())
+var me *MyErr
+ok := errors.As(err, &me)
+fmt.Sprint(ok, " ", me.Code)`)
+	if got := value(r); got != `"true 7"` {
+		t.Errorf("errors.As through a wrapped error: %s", got)
+	}
+	r, _ = run(t, s, "type Other struct{ A, B int }\nfunc (o Other) Error() string { return \"other\" }\nvar o Other\nerrors.As(err, &o)")
+	if got := value(r); got != "false" {
+		t.Errorf("errors.As with a type not in the chain: %s", got)
+	}
+}
+
+// TestErrorColumnOfLastExpression is issue 13 item 12: the column of an
+// error in the last expression counted the kernel's value wrapper.
+func TestErrorColumnOfLastExpression(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{"ls": "1:1: undefined: ls", "x := 1\nx + ls": "2:5: undefined: ls"} {
+		r := s.Execute(context.Background(), code, &recorder{})
+		if r.Err == nil || r.Err.Value != want {
+			t.Errorf("cell %q: error %+v, want %q", code, r.Err, want)
+		}
+	}
+}

@@ -304,6 +304,9 @@ func (s *Session) reset() error {
 	if err := it.Use(stdlib.Symbols); err != nil {
 		return err
 	}
+	if err := it.Use(stdlibFixes()); err != nil {
+		return err
+	}
 	if err := it.Use(symbols.Symbols); err != nil {
 		return err
 	}
@@ -474,7 +477,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for i, c := range p.chunks {
 		last := i == len(p.chunks)-1
 		prog, err := s.compileChunk(c)
-		if err != nil && last && p.wrapped && isNoValueError(err) {
+		if err != nil && last && p.wrapped {
+			// The expression has no value, or an error whose column the
+			// wrapping would shift: compile the chunk as written.
 			c.src = p.unwrapped
 			p.chunks[i] = c
 			p.wrapped = false
@@ -592,14 +597,6 @@ func settle(goroutines int) {
 	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// isNoValueError reports whether err says that the wrapped last expression
-// has no value (a call of a function without results).
-func isNoValueError(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "as type ()") || strings.Contains(msg, "used as value") ||
-		strings.Contains(msg, "no value") || strings.Contains(msg, "not enough arguments")
 }
 
 // position matches the line:column positions in the interpreter's messages.
