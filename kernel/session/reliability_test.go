@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/portlab/portlab/kernel/display"
 )
 
 // TestTopLevelDeferRunsOnceAtCellEnd is issue 13 item 1: the interpreter
@@ -133,5 +135,23 @@ func TestErrorColumnOfLastExpression(t *testing.T) {
 		if r.Err == nil || r.Err.Value != want {
 			t.Errorf("cell %q: error %+v, want %q", code, r.Err, want)
 		}
+	}
+}
+
+// TestCellStructsAndLibraryValuesShow is issue 13 item 13 in cells: %#v
+// of a cell struct lacked the type's name, and a dereferenced
+// *portmap.ExperimentSet showed as a raw struct.
+func TestCellStructsAndLibraryValuesShow(t *testing.T) {
+	s := newSession(t)
+	r, rec := run(t, s, "type Point struct{ X, Y int }\nfmt.Printf(\"%#v\\n\", Point{1, 2})\nfmt.Sprintf(\"%#v %v\", &Point{3, 4}, Point{5, 6})")
+	if got := value(r); got != `"&Point{X:3, Y:4} {5 6}"` {
+		t.Errorf("Sprintf %%#v: %s", got)
+	}
+	if got := rec.text("stdout"); got != "Point{X:1, Y:2}\n" {
+		t.Errorf("Printf %%#v: %q", got)
+	}
+	r, _ = run(t, s, "es := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment(\"add\"), Cycles: 1}}}\n*es")
+	if got := value(r); got != "1 measured experiment" || !r.Value.Has(display.MIMEHTML) {
+		t.Errorf("*es shows as %q (HTML %v)", got, r.Value.Has(display.MIMEHTML))
 	}
 }

@@ -314,6 +314,7 @@ func (s *Session) reset() error {
 		return err
 	}
 	s.interp = it
+	s.useFmtFixes()
 	s.imports = map[importSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}

@@ -1,7 +1,11 @@
 package session
 
 import (
+	"fmt"
+	"io"
 	"reflect"
+	"sort"
+	"strings"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -76,4 +80,65 @@ func unwrapInterp(v reflect.Value) reflect.Value {
 		w = w.Elem()
 	}
 	return w
+}
+
+// useFmtFixes replaces fmt's formatting functions in the interpreter by
+// ones that name the types declared in cells in %#v (see cellTypeNames).
+// The interpreter's Use cannot do it: a second set of symbols for fmt
+// makes it load its standard library again. So this reaches the
+// interpreter's table of compiled packages by reflection, like
+// forgetCompiled, and does nothing if a yaegi version lacks it.
+func (s *Session) useFmtFixes() {
+	stdout := cellWriter{s, "stdout"}
+	fixes := map[string]reflect.Value{
+		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
+			return s.cellTypeNames(format, fmt.Sprintf(format, a...))
+		}),
+		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
+			return io.WriteString(stdout, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+		}),
+		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
+			return io.WriteString(w, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+		}),
+	}
+	pkgs := reflect.ValueOf(s.interp).Elem().FieldByName("binPkg")
+	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
+		return
+	}
+	syms := writable(pkgs).MapIndex(reflect.ValueOf("fmt"))
+	if !syms.IsValid() || syms.Type() != reflect.TypeOf(map[string]reflect.Value{}) {
+		return
+	}
+	for name, f := range fixes {
+		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(f))
+	}
+}
+
+// cellTypeNames puts the names of the session's exported struct types in
+// out, text formatted by format, when format has a %#v verb: the
+// interpreter builds a cell's struct type as an unnamed one, which %#v
+// prints as struct { X int; Y int }{X:1, Y:2} instead of P{X:1, Y:2}.
+func (s *Session) cellTypeNames(format, out string) string {
+	if !strings.Contains(format, "#v") || !strings.Contains(out, "struct {") {
+		return out
+	}
+	type named struct{ literal, name string }
+	var types []named
+	for _, syms := range s.interp.Symbols("main") {
+		for name, v := range syms {
+			if !v.IsValid() || v.Kind() != reflect.Pointer {
+				continue
+			}
+			t := v.Type().Elem()
+			if t.Kind() == reflect.Struct && t.Name() == "" {
+				types = append(types, named{t.String(), name})
+			}
+		}
+	}
+	// Longer literals first: a type may contain another.
+	sort.Slice(types, func(i, j int) bool { return len(types[i].literal) > len(types[j].literal) })
+	for _, t := range types {
+		out = strings.ReplaceAll(out, t.literal+"{", t.name+"{")
+	}
+	return out
 }
