@@ -315,10 +315,10 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 
 // kernelInfo is the content of kernel_info_reply.
 func kernelInfo() map[string]any {
-	goVersion := runtime.Version()
-	if len(goVersion) > 2 && goVersion[:2] == "go" {
-		goVersion = goVersion[2:]
-	}
+	// Cells are Go as the interpreter implements it: the language and the
+	// standard library of Go 1.22 (yaegi v0.16.1), not the Go release that
+	// compiled the kernel (the banner names both).
+	const goVersion = "1.22"
 	return map[string]any{
 		"status":                 "ok",
 		"protocol_version":       ProtocolVersion,
@@ -333,7 +333,7 @@ func kernelInfo() map[string]any {
 			"codemirror_mode":    "go",
 			"nbconvert_exporter": "script",
 		},
-		"banner": "portlab " + Version + " — Go (yaegi) with the port-mapping library pre-loaded\n" +
+		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; library compiled with " + runtime.Version() + ") with the port-mapping library pre-loaded\n" +
 			"portmap, throughput, metrics, dataset, plots and display are imported; %help lists the magics.",
 		"help_links": []map[string]string{
 			{"text": "portlab packages", "url": "https://pkg.go.dev/github.com/portlab/portlab"},

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/scanner"
 	"go/token"
 	"reflect"
@@ -51,6 +53,7 @@ func (s *Session) checkUnassigned(p *plan, code string) *Error {
 	for _, name := range p.defined {
 		delete(s.unassigned, name)
 	}
+	local := definedNames(p)
 	var sc scanner.Scanner
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(code))
@@ -63,7 +66,7 @@ func (s *Session) checkUnassigned(p *plan, code string) *Error {
 		if tok != token.IDENT {
 			continue
 		}
-		if cell, ok := s.unassigned[lit]; ok {
+		if cell, ok := s.unassigned[lit]; ok && !local[lit] {
 			p := file.Position(pos)
 			msg := fmt.Sprintf("%d:%d: %s was to be defined by a statement of cell %d that did not run (the cell was interrupted or failed before it): run that cell again or define %s",
 				p.Line, p.Column, lit, cell, lit)
@@ -152,4 +155,65 @@ func bytesString(b float64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %s", b, units[i])
+}
+
+// definedNames returns the names a prepared cell defines anywhere, in
+// functions too (variables, parameters, results, range variables, types,
+// functions): a use of such a name may be of the cell's own.
+func definedNames(p *plan) map[string]bool {
+	names := map[string]bool{}
+	add := func(ids ...*ast.Ident) {
+		for _, id := range ids {
+			if id != nil {
+				names[id.Name] = true
+			}
+		}
+	}
+	for _, c := range p.chunks {
+		fset := token.NewFileSet()
+		var root ast.Node
+		if c.decl {
+			f, err := parser.ParseFile(fset, "", "package p\n"+c.src, 0)
+			if err != nil {
+				continue
+			}
+			root = f
+		} else {
+			body, err := parseStatements(fset, c.src)
+			if err != nil {
+				continue
+			}
+			root = body
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok == token.DEFINE {
+					for _, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							add(id)
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				if n.Tok == token.DEFINE {
+					for _, x := range []ast.Expr{n.Key, n.Value} {
+						if id, ok := x.(*ast.Ident); ok {
+							add(id)
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				add(n.Names...)
+			case *ast.Field:
+				add(n.Names...)
+			case *ast.TypeSpec:
+				add(n.Name)
+			case *ast.FuncDecl:
+				add(n.Name)
+			}
+			return true
+		})
+	}
+	return names
 }

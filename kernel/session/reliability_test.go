@@ -155,3 +155,40 @@ func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 		t.Errorf("*es shows as %q (HTML %v)", got, r.Value.Has(display.MIMEHTML))
 	}
 }
+
+// TestGenericsExplained is issue 13 item 8: yaegi v0.16.1 cannot infer a
+// type argument that appears only in a function-typed argument. The error
+// now says so and how to write the call; the explicit form and
+// approximation constraints work.
+func TestGenericsExplained(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func Map[T, U any](s []T, f func(T) U) []U {\n\tvar r []U\n\tfor _, v := range s {\n\t\tr = append(r, f(v))\n\t}\n\treturn r\n}")
+	r := s.Execute(context.Background(), "Map([]int{1, 2, 3}, func(i int) string { return fmt.Sprint(i * 2) })", &recorder{})
+	if r.Err == nil || !strings.Contains(r.Err.Value, "write them, as in Map[int, string](xs, f)") {
+		t.Errorf("inferred call: want the hint about explicit type arguments, got %+v", r.Err)
+	}
+	r, _ = run(t, s, "Map[int, string]([]int{1, 2, 3}, func(i int) string { return fmt.Sprint(i * 2) })")
+	if got := value(r); got != "[2 4 6]" {
+		t.Errorf("explicit Map = %s", got)
+	}
+	r, _ = run(t, s, "type Number interface{ ~int | ~float64 }\nfunc Sum[T Number](xs []T) T {\n\tvar t T\n\tfor _, x := range xs {\n\t\tt += x\n\t}\n\treturn t\n}\nSum([]float64{1, 2.5})")
+	if got := value(r); got != "3.5" {
+		t.Errorf("Sum with a ~int | ~float64 constraint = %s", got)
+	}
+}
+
+// TestIteratorsExplained is issue 13 item 9: ranging over a function was
+// rejected with a message about integers; the message now covers
+// iterators and says how to call them, and the iterator functions of
+// strings (Go 1.24) are there.
+func TestIteratorsExplained(t *testing.T) {
+	s := newSession(t)
+	r := s.Execute(context.Background(), "seq := func(yield func(int) bool) { yield(1) }\nfor v := range seq {\n\tfmt.Println(v)\n}", &recorder{})
+	if r.Err == nil || !strings.Contains(r.Err.Value, "Over an iterator seq, call it with the loop body") {
+		t.Errorf("range over a function: %+v", r.Err)
+	}
+	_, rec := run(t, s, "strings.SplitSeq(\"a,b,c\", \",\")(func(part string) bool {\n\tfmt.Println(part)\n\treturn part != \"b\"\n})")
+	if got := rec.text("stdout"); got != "a\nb\n" {
+		t.Errorf("strings.SplitSeq printed %q", got)
+	}
+}

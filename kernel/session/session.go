@@ -657,6 +657,9 @@ func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
 	if strings.Contains(msg, "constant definition loop") {
 		msg += " (the interpreter says this for an undefined name)"
 	}
+	if strings.Contains(msg, "undefined type for") || strings.Contains(msg, "cannot use type func(") && strings.Contains(msg, "as type func(") {
+		msg += genericHint
+	}
 	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 }
 
@@ -666,9 +669,16 @@ func isRuntimeValue(v any) bool {
 	return ok || str
 }
 
-// rangeIntMessage explains why a range-over-int loop was rejected.
-const rangeIntMessage = "for … range over an integer is not supported by the interpreter unless the range is a constant, " +
-	"len(…), cap(…) or a global integer variable: write for i := 0; i < n; i++ instead"
+// rangeIntMessage explains why a range loop was rejected: the
+// interpreter (yaegi v0.16.1) implements the range statement of Go 1.21.
+const rangeIntMessage = "for … range over an integer or over a function (an iterator such as iter.Seq) is not supported by the interpreter, " +
+	"which implements Go 1.21's range statement. Over an integer n, write for i := 0; i < n; i++ " +
+	"(the kernel rewrites the loop itself when n is a constant, len(…), cap(…) or an integer variable of the session). " +
+	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break)"
+
+// genericHint explains the interpreter's failures to infer type arguments.
+const genericHint = " (the interpreter cannot always infer type arguments from function-typed arguments: " +
+	"write them, as in Map[int, string](xs, f))"
 
 func syntaxError(err error) *Error {
 	msg := err.Error()

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"reflect"
@@ -12,9 +13,28 @@ import (
 
 // stdlibFixes replaces standard library functions that fail on the
 // interpreter's values.
+// It also adds the non-generic iterator functions of Go 1.23 and 1.24 to
+// strings and bytes, which yaegi's standard library (Go 1.22) lacks; a
+// cell calls them with the loop body as a function, since the interpreter
+// cannot range over a function: strings.SplitSeq(s, ",")(func(part string)
+// bool { …; return true }).
 func stdlibFixes() interp.Exports {
 	return interp.Exports{
 		"errors/errors": {"As": reflect.ValueOf(errorsAs)},
+		"strings/strings": {
+			"Lines":         reflect.ValueOf(strings.Lines),
+			"SplitSeq":      reflect.ValueOf(strings.SplitSeq),
+			"SplitAfterSeq": reflect.ValueOf(strings.SplitAfterSeq),
+			"FieldsSeq":     reflect.ValueOf(strings.FieldsSeq),
+			"FieldsFuncSeq": reflect.ValueOf(strings.FieldsFuncSeq),
+		},
+		"bytes/bytes": {
+			"Lines":         reflect.ValueOf(bytes.Lines),
+			"SplitSeq":      reflect.ValueOf(bytes.SplitSeq),
+			"SplitAfterSeq": reflect.ValueOf(bytes.SplitAfterSeq),
+			"FieldsSeq":     reflect.ValueOf(bytes.FieldsSeq),
+			"FieldsFuncSeq": reflect.ValueOf(bytes.FieldsFuncSeq),
+		},
 	}
 }
 
