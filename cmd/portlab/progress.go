@@ -58,11 +58,14 @@ func (b *progressBar) finish() {
 
 // plainProgress decides when progress written as plain lines deserves a
 // new line: at the first report, when the work passes another tenth, when
-// plainEvery has passed since the last line, and at the end.
+// plainEvery has passed since the last line, and at the end. A new total,
+// or less work done than before, starts a new stage (a command's bar may
+// show the measurements, then the generations).
 type plainProgress struct {
 	printed bool
 	tenth   int64
 	done    int64
+	total   int64
 	at      time.Time
 }
 
@@ -74,6 +77,9 @@ func (p *plainProgress) due(done, total int64, now time.Time) bool {
 	var tenth int64
 	if total > 0 {
 		tenth = min(10, 10*max(done, 0)/total)
+	}
+	if total != p.total || done < p.done {
+		p.printed, p.total = false, total
 	}
 	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= plainEvery
 	if ok {

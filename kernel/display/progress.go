@@ -73,11 +73,14 @@ var stdoutIsTerminal = func() bool { return term.IsTerminal(int(os.Stdout.Fd()))
 
 // plainProgress decides when progress written as plain lines deserves a
 // new line: at the first report, when the work passes another tenth, when
-// plainEvery has passed since the last line, and at the end.
+// plainEvery has passed since the last line, and at the end. A new total,
+// or less work done than before, starts a new stage (a command's bar may
+// show the measurements, then the generations).
 type plainProgress struct {
 	printed bool
 	tenth   int
 	done    int
+	total   int
 	at      time.Time
 }
 
@@ -89,6 +92,9 @@ func (p *plainProgress) due(done, total int, now time.Time) bool {
 	tenth := 0
 	if total > 0 {
 		tenth = min(10, 10*max(done, 0)/total)
+	}
+	if total != p.total || done < p.done {
+		p.printed, p.total = false, total
 	}
 	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= plainEvery
 	if ok {

@@ -41,6 +41,81 @@ type plan struct {
 	// assigned lists the names the cell's statements define with :=, with
 	// the number of the top-level statement (from 1) that defines them.
 	assigned []assignment
+	// methods are the methods the cell declares; types pairs a variable the
+	// cell defines with the name of its type, when written (x := T{…}).
+	methods []cellMethod
+	types   [][2]string
+	embeds  [][2]string // a struct type and a type it embeds
+}
+
+// A cellMethod is a method declared in a cell, for completion and
+// inspection: the interpreter's types have no methods reflect can see.
+type cellMethod struct {
+	recv, name string // receiver base type and method name
+	decl, doc  string // declaration up to the body, doc comment
+}
+
+// receiverName returns the base type name of a method's receiver, "" for
+// a function.
+func receiverName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	t := d.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// definedType returns the variable a statement defines and its type's
+// name when the statement writes it: x := T{…}, x := &T{…}, var x T.
+func definedType(st ast.Stmt) (name, typ string) {
+	typeName := func(x ast.Expr) string {
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			x = u.X
+		}
+		if cl, ok := x.(*ast.CompositeLit); ok {
+			x = cl.Type
+		} else {
+			return ""
+		}
+		if id, ok := x.(*ast.Ident); ok {
+			return id.Name
+		}
+		return ""
+	}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+			if id, ok := st.Lhs[0].(*ast.Ident); ok {
+				if t := typeName(st.Rhs[0]); t != "" {
+					return id.Name, t
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if g, ok := st.Decl.(*ast.GenDecl); ok && len(g.Specs) == 1 {
+			if vs, ok := g.Specs[0].(*ast.ValueSpec); ok && len(vs.Names) == 1 {
+				t := vs.Type
+				if star, ok := t.(*ast.StarExpr); ok {
+					t = star.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					return vs.Names[0].Name, id.Name
+				}
+				if len(vs.Values) == 1 {
+					if tn := typeName(vs.Values[0]); tn != "" {
+						return vs.Names[0].Name, tn
+					}
+				}
+			}
+		}
+	}
+	return "", ""
 }
 
 // An assignment is a name a cell defines by its top-level statement step.
@@ -236,11 +311,28 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 							}
 						case *ast.TypeSpec:
 							p.defined = append(p.defined, s.Name.Name)
+							if st, ok := s.Type.(*ast.StructType); ok {
+								for _, f := range st.Fields.List {
+									x := f.Type
+									if star, ok := x.(*ast.StarExpr); ok {
+										x = star.X
+									}
+									if id, ok := x.(*ast.Ident); ok && len(f.Names) == 0 {
+										p.embeds = append(p.embeds, [2]string{s.Name.Name, id.Name})
+									}
+								}
+							}
 						}
 					}
 				case *ast.FuncDecl:
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.defined = append(p.defined, d.Name.Name)
+					}
+					if recv := receiverName(d); recv != "" && d.Body != nil {
+						begin := fset.Position(d.Pos()).Offset - 10
+						end := fset.Position(d.Body.Lbrace).Offset - 10
+						p.methods = append(p.methods, cellMethod{recv: recv, name: d.Name.Name,
+							decl: strings.TrimSpace(c.src[begin:end]), doc: strings.TrimSpace(d.Doc.Text())})
 					}
 				}
 			}
@@ -271,6 +363,9 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 		}
 		for _, st := range body.List {
 			step++
+			if name, typ := definedType(st); name != "" {
+				p.types = append(p.types, [2]string{name, typ})
+			}
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {

@@ -192,3 +192,47 @@ func TestIteratorsExplained(t *testing.T) {
 		t.Errorf("strings.SplitSeq printed %q", got)
 	}
 }
+
+// TestCompletionAndInspectOfCellMethods is issue 13 item 11: completion on
+// a value of a cell-defined type listed its fields but not its methods, and
+// inspection of a method found nothing.
+func TestCompletionAndInspectOfCellMethods(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `type Animal struct{ Name string }
+
+// Speak says the animal's name.
+func (a Animal) Speak() string { return a.Name }
+
+type Dog struct {
+	Animal
+	Age int
+}
+
+func (d *Dog) Birthday() { d.Age++ }
+
+type counter struct{ n int }
+
+func (c *counter) Inc() { c.n++ }
+
+d := &Dog{Animal: Animal{Name: "rex"}}
+c := counter{}`)
+	for _, tc := range []struct {
+		code string
+		want []string
+	}{
+		{"d.", []string{"Age", "Animal", "Birthday", "Speak"}},
+		{"d.B", []string{"Birthday"}},
+		{"c.", []string{"Inc"}},
+	} {
+		got, _ := s.Complete(tc.code, len(tc.code))
+		for _, w := range tc.want {
+			if !contains(got, w) {
+				t.Errorf("Complete(%q) = %v, lacks %s", tc.code, got, w)
+			}
+		}
+	}
+	b, ok := s.Inspect("d.Speak", len("d.Sp"))
+	if !ok || !strings.Contains(b.PlainText(), "func (a Animal) Speak() string") || !strings.Contains(b.PlainText(), "Speak says the animal's name.") {
+		t.Errorf("Inspect(d.Speak) = %q, %v", b.PlainText(), ok)
+	}
+}

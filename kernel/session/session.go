@@ -117,6 +117,11 @@ type Session struct {
 	// unassigned maps the names declared, but never assigned, by cells
 	// that stopped early to the number of that cell (execution count).
 	unassigned map[string]int
+	// methods holds the methods declared by cells by receiver type and
+	// name; varTypes the type names of variables where cells wrote them.
+	methods  map[string]map[string]cellMethod
+	varTypes map[string]string
+	embeds   map[string][]string // struct type → the types it embeds
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -318,6 +323,9 @@ func (s *Session) reset() error {
 	s.imports = map[importSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}
+	s.methods = map[string]map[string]cellMethod{}
+	s.varTypes = map[string]string{}
+	s.embeds = map[string][]string{}
 	p, err := prepare(prelude, s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
@@ -521,6 +529,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for _, name := range p.defined {
 		s.funcs[name] = "defined"
 	}
+	s.learnTypes(p)
 	if cellErr != nil {
 		return nil, cellErr
 	}
