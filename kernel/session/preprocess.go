@@ -733,8 +733,7 @@ func shiftError(err error, delta int) error {
 // := from integer expressions (n := 10; for i := range n).
 func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
 	local := map[string]bool{}
-	var probe func(string) bool
-	probe = func(name string) bool { return local[name] || isInt != nil && isInt(name) }
+	probe := func(name string) bool { return local[name] || isInt != nil && isInt(name) }
 	ast.Inspect(f, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,20 @@ c := counter{}`)
 	b, ok := s.Inspect("d.Speak", len("d.Sp"))
 	if !ok || !strings.Contains(b.PlainText(), "func (a Animal) Speak() string") || !strings.Contains(b.PlainText(), "Speak says the animal's name.") {
 		t.Errorf("Inspect(d.Speak) = %q, %v", b.PlainText(), ok)
+	}
+}
+
+// TestFeatureTableInREADME checks that kernel/README.md holds the table of
+// Go features that %help shows.
+func TestFeatureTableInREADME(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), featureTable) {
+		t.Error("kernel/README.md lacks the current featureTable of kernel/session/features.go: copy it there")
+	}
+	if !strings.Contains(helpText, featureTable) {
+		t.Error("%help lacks the feature table")
 	}
 }

@@ -794,7 +794,7 @@ func (p publisher) Input(prompt string, password bool) (string, error) {
 	return out.Input(prompt, password)
 }
 
-func (p publisher) Context() context.Context { return cellContext{p.s} }
+func (p publisher) Context() context.Context { return cellContext(p) }
 
 // cellContext is the context of whichever cell is running: the
 // predeclared ctx of every cell.
