@@ -1,12 +1,15 @@
 package session
 
-import "syscall"
+import (
+	"sync"
+	"syscall"
+)
 
 // totalMemory returns the machine's physical memory in bytes, 0 if unknown.
-func totalMemory() uint64 {
+var totalMemory = sync.OnceValue(func() uint64 {
 	var info syscall.Sysinfo_t
 	if err := syscall.Sysinfo(&info); err != nil {
 		return 0
 	}
 	return uint64(info.Totalram) * uint64(info.Unit)
-}
+})

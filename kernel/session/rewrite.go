@@ -131,6 +131,9 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 				}
 				typ := src[pos(n.Args[0].Pos()):pos(n.Args[0].End())]
 				for _, a := range n.Args[1:] {
+					if lit, ok := a.(*ast.BasicLit); ok && len(lit.Value) < 10 {
+						continue // a small literal size: no call in hot loops
+					}
 					edits = append(edits,
 						edit{pos(a.Pos()), pos(a.Pos()), makeLenFunc + "(int("},
 						edit{pos(a.End()), pos(a.End()), "), (" + typ + ")(nil))"})
