@@ -116,7 +116,9 @@ func (s *Session) goCall(f func()) {
 			msg := fmt.Sprintf("panic in a goroutine: %v (recovered by the kernel; in compiled Go it would end the program)\n", r)
 			s.flush()
 			s.emit("stderr", msg)
-			fmt.Fprint(s.LogWriter(), "portlab kernel: "+msg)
+			if s.origErr != nil { // the kernel: its log too
+				fmt.Fprint(s.origErr, "portlab kernel: "+msg)
+			}
 		}()
 		f()
 	}()

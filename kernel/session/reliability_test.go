@@ -252,3 +252,29 @@ func TestFeatureTableInREADME(t *testing.T) {
 		t.Error("%help lacks the feature table")
 	}
 }
+
+// TestGoStatementsKeepGoSemantics checks the rewriting of go statements
+// (which recovers their panics): the function and arguments are evaluated
+// at the statement, and a panic is reported on the cell's stderr.
+func TestGoStatementsKeepGoSemantics(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, `import "sync"
+var wg sync.WaitGroup
+results := make([]int, 3)
+for i := 0; i < 3; i++ {
+	wg.Add(1)
+	go func(k int) {
+		defer wg.Done()
+		results[k] = k * k
+	}(i)
+}
+wg.Wait()
+results`)
+	if got := value(r); got != "[0 1 4]" {
+		t.Errorf("goroutines with arguments: %s", got)
+	}
+	_, rec := run(t, s, "import \"time\"\ngo func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)")
+	if got := rec.text("stderr"); !strings.Contains(got, "panic in a goroutine: boom") {
+		t.Errorf("stderr %q lacks the goroutine's panic", got)
+	}
+}
