@@ -102,7 +102,7 @@ func (s *Session) runDeferred(ctx context.Context) *Error {
 
 // goCall runs f in a new goroutine (goFunc, for every go statement of a
 // cell). A panic in f does not end the process, as it would in Go: it is
-// reported on the running cell's standard error and the kernel's log.
+// reported on the running cell's standard error and, in the kernel, its log.
 func (s *Session) goCall(f func()) {
 	go func() {
 		defer func() {
