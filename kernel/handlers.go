@@ -55,6 +55,10 @@ func (k *Kernel) execute(m *Message, reply func(string, any)) {
 		cancel()
 	}()
 	out := &cellOutput{k: k, req: m, ctx: ctx, allowStdin: req.AllowStdin, silent: req.Silent}
+	if k.crashNotice != "" && !req.Silent {
+		k.publish("stream", m, map[string]any{"name": "stderr", "text": k.crashNotice})
+		k.crashNotice = ""
+	}
 	var r session.Result
 	if store {
 		r = k.sess.Execute(ctx, req.Code, out)

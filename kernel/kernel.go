@@ -8,6 +8,7 @@ import (
 	"hash"
 	"io"
 	"log"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -27,6 +28,10 @@ type Options struct {
 	// Log receives the kernel's diagnostics; nil means the process's
 	// original standard error.
 	Log io.Writer
+	// PreviousCrash is what the Go runtime printed when the previous
+	// kernel of the notebook died (see KeepCrashOutput); the kernel logs it
+	// and shows it on the standard error of the first cell it runs.
+	PreviousCrash string
 }
 
 // Kernel is a running Jupyter kernel. Start it with New, run it with Run.
@@ -51,6 +56,9 @@ type Kernel struct {
 	abortBefore time.Time // execute requests sent before are aborted…
 	abortSeen   time.Time // …while they arrive within abortWindow of each other
 
+	// crashNotice is shown by the next executed cell, then cleared.
+	crashNotice string
+
 	stdinReplies chan *Message
 	done         chan struct{}
 	doneOnce     sync.Once
@@ -62,6 +70,14 @@ func Serve(ctx context.Context, connectionFile string, opts Options) error {
 	ci, err := ReadConnectionFile(connectionFile)
 	if err != nil {
 		return err
+	}
+	crash, previous, err := KeepCrashOutput(connectionFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "portlab kernel: the runtime's crash output is not kept: %v\n", err)
+	}
+	defer crash.Close()
+	if opts.PreviousCrash == "" {
+		opts.PreviousCrash = previous
 	}
 	k, err := New(ctx, ci, opts)
 	if err != nil {
@@ -90,6 +106,10 @@ func New(ctx context.Context, ci ConnectionInfo, opts Options) (*Kernel, error) 
 		logw = k.sess.LogWriter()
 	}
 	k.log = log.New(logw, "portlab kernel: ", log.LstdFlags)
+	if opts.PreviousCrash != "" {
+		k.crashNotice = crashNotice(opts.PreviousCrash)
+		k.log.Print(k.crashNotice)
+	}
 	k.ctx, k.cancel = context.WithCancel(ctx)
 	k.shell = zmq4.NewRouter(k.ctx)
 	k.control = zmq4.NewRouter(k.ctx)
@@ -295,10 +315,10 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 
 // kernelInfo is the content of kernel_info_reply.
 func kernelInfo() map[string]any {
-	goVersion := runtime.Version()
-	if len(goVersion) > 2 && goVersion[:2] == "go" {
-		goVersion = goVersion[2:]
-	}
+	// Cells are Go as the interpreter implements it: the language and the
+	// standard library of Go 1.22 (yaegi v0.16.1), not the Go release that
+	// compiled the kernel (the banner names both).
+	const goVersion = "1.22"
 	return map[string]any{
 		"status":                 "ok",
 		"protocol_version":       ProtocolVersion,
@@ -313,7 +333,7 @@ func kernelInfo() map[string]any {
 			"codemirror_mode":    "go",
 			"nbconvert_exporter": "script",
 		},
-		"banner": "portlab " + Version + " — Go (yaegi) with the port-mapping library pre-loaded\n" +
+		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; library compiled with " + runtime.Version() + ") with the port-mapping library pre-loaded\n" +
 			"portmap, throughput, metrics, dataset, plots and display are imported; %help lists the magics.",
 		"help_links": []map[string]string{
 			{"text": "portlab packages", "url": "https://pkg.go.dev/github.com/portlab/portlab"},

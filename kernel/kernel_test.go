@@ -49,9 +49,7 @@ type client struct {
 
 func startKernel(t testing.TB) *client {
 	t.Helper()
-	ports := freePorts(t, 5)
-	ci := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: ports[0], ControlPort: ports[1],
-		StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4], Key: "test-key", SignatureScheme: "hmac-sha256"}
+	ci := testConnection(t)
 	sess, err := session.New(session.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -61,9 +59,31 @@ func startKernel(t testing.TB) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &client{t: t, ci: ci, kernel: k, runErr: make(chan error, 1), session: uuid.NewString(),
-		received: map[zmq4.Socket]chan *Message{}}
+	c := dial(t, ci)
+	c.kernel = k
 	go func() { c.runErr <- k.Run() }()
+	t.Cleanup(func() {
+		k.Close()
+		cancel()
+		sess.Close()
+	})
+	c.waitReady()
+	return c
+}
+
+// testConnection returns connection information with free ports.
+func testConnection(t testing.TB) ConnectionInfo {
+	ports := freePorts(t, 5)
+	return ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: ports[0], ControlPort: ports[1],
+		StdinPort: ports[2], IOPubPort: ports[3], HBPort: ports[4], Key: "test-key", SignatureScheme: "hmac-sha256"}
+}
+
+// dial connects a client to the kernel of ci.
+func dial(t testing.TB, ci ConnectionInfo) *client {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &client{t: t, ci: ci, runErr: make(chan error, 1), session: uuid.NewString(),
+		received: map[zmq4.Socket]chan *Message{}}
 	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("shell-"+c.session[:8])))
 	c.control = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("control-"+c.session[:8])))
 	c.stdin = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity("shell-"+c.session[:8])))
@@ -105,25 +125,27 @@ func startKernel(t testing.TB) *client {
 		for _, s := range []zmq4.Socket{c.shell, c.control, c.stdin, c.iopub} {
 			s.Close()
 		}
-		k.Close()
 		cancel()
-		sess.Close()
 	})
-	// IOPub subscriptions take effect asynchronously: ask for kernel info
-	// until its statuses arrive.
-	deadline := time.Now().Add(5 * time.Second)
+	return c
+}
+
+// waitReady asks for kernel info until the kernel's IOPub statuses arrive
+// (IOPub subscriptions take effect asynchronously).
+func (c *client) waitReady() {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		id := c.send(c.shell, "kernel_info_request", map[string]any{})
 		c.recv(c.shell, "kernel_info_reply", id)
 		select {
 		case <-c.received[c.iopub]:
 			c.drainIOPub()
-			return c
+			return
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	t.Fatal("no IOPub messages from the kernel")
-	return nil
+	c.t.Fatal("no IOPub messages from the kernel")
 }
 
 type testWriter struct{ t testing.TB }

@@ -36,7 +36,12 @@ func cmdKernel(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	k, err := kernel.New(ctx, ci, kernel.Options{})
+	crash, previous, err := kernel.KeepCrashOutput(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "portlab kernel: the runtime's crash output is not kept: %v\n", err)
+	}
+	defer crash.Close()
+	k, err := kernel.New(ctx, ci, kernel.Options{PreviousCrash: previous})
 	if err != nil {
 		return err
 	}

@@ -274,6 +274,12 @@ func newTermLines(f *os.File, out io.Writer, histFile string, sess *session.Sess
 				common = common[:len(common)-1]
 			}
 		}
+		if len(matches) > 1 && len(common) <= pos-start {
+			// Nothing to add: list the candidates above the prompt (the
+			// terminal redraws the line after a write).
+			fmt.Fprintf(t, "%s\n", strings.Join(matches, "  "))
+			return "", 0, false
+		}
 		return line[:start] + common + line[pos:], start + len(common), true
 	}
 	return &termLines{f: f, state: state, term: t, history: h}, nil

@@ -107,6 +107,12 @@ func TestREPLInTmux(t *testing.T) {
 		t.Errorf("the SVG was not saved: %v", err)
 	}
 
+	// Tab on an ambiguous prefix lists the candidates (issue 13 item 11).
+	p.tmux("send-keys", "-t", "repl", "-l", "throughput.Bo")
+	p.tmux("send-keys", "-t", "repl", "Tab")
+	p.waitFor("Bottleneck  Bound")
+	p.tmux("send-keys", "-t", "repl", "C-u")
+
 	// Ctrl-D ends the REPL and saves the history.
 	p.tmux("send-keys", "-t", "repl", "C-d")
 	deadline := time.Now().Add(10 * time.Second)

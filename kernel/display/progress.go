@@ -3,10 +3,13 @@ package display
 import (
 	"fmt"
 	"html"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // ProgressBar is a progress bar in the running cell's output, updated in
@@ -21,6 +24,9 @@ type ProgressBar struct {
 	last   time.Time
 	shown  bool
 	period time.Duration
+	// plain says when a line is due where the bar cannot be redrawn in
+	// place (standard output is not a terminal).
+	plain plainProgress
 }
 
 var progressSeq atomic.Int64
@@ -49,8 +55,52 @@ func (b *ProgressBar) Set(done, total int, note string) {
 	}
 	b.last = now
 	bundle := b.bundle(done, total, note, now.Sub(b.start))
-	current().Publish(bundle, b.id, b.shown)
+	pub := current()
+	if pub == standalone && !stdoutIsTerminal() {
+		// A log or a pipe would keep every frame: a line now and then.
+		if b.plain.due(done, total, now) {
+			pub.Publish(bundle, "", false)
+		}
+		return
+	}
+	pub.Publish(bundle, b.id, b.shown)
 	b.shown = true
+}
+
+// stdoutIsTerminal reports whether the process's standard output is a
+// terminal (a variable for the tests).
+var stdoutIsTerminal = func() bool { return term.IsTerminal(int(os.Stdout.Fd())) }
+
+// plainProgress decides when progress written as plain lines deserves a
+// new line: at the first report, when the work passes another tenth, when
+// plainEvery has passed since the last line, and at the end. A new total,
+// or less work done than before, starts a new stage (a command's bar may
+// show the measurements, then the generations).
+type plainProgress struct {
+	printed bool
+	tenth   int
+	done    int
+	total   int
+	at      time.Time
+}
+
+// plainEvery is the longest time between two plain progress lines while
+// the work advances.
+const plainEvery = 10 * time.Second
+
+func (p *plainProgress) due(done, total int, now time.Time) bool {
+	tenth := 0
+	if total > 0 {
+		tenth = min(10, 10*max(done, 0)/total)
+	}
+	if total != p.total || done < p.done {
+		p.printed, p.total = false, total
+	}
+	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= plainEvery
+	if ok {
+		p.printed, p.tenth, p.done, p.at = true, tenth, done, now
+	}
+	return ok
 }
 
 func (b *ProgressBar) bundle(done, total int, note string, elapsed time.Duration) Bundle {

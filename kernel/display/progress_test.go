@@ -2,6 +2,8 @@ package display
 
 import (
 	"context"
+	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +55,37 @@ func TestProgressBar(t *testing.T) {
 	}
 	if h := half.Data[MIMEHTML].(string); !strings.Contains(h, `<progress value="5" max="10"`) {
 		t.Errorf("html %q", h)
+	}
+}
+
+// TestProgressBarPlainLinesOffTerminal is issue 13 item 14 for the text
+// publisher: off a terminal, the bar writes a line per tenth of the work
+// instead of redrawing itself with \r frames.
+func TestProgressBarPlainLinesOffTerminal(t *testing.T) {
+	defer SetPublisher(nil)()
+	saved := stdoutIsTerminal
+	stdoutIsTerminal = func() bool { return false }
+	defer func() { stdoutIsTerminal = saved }()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	b := NewProgressBar("campaign")
+	b.period = 0
+	for i := 0; i <= 500; i++ {
+		b.Set(i, 500, "")
+	}
+	os.Stdout = stdout
+	w.Close()
+	data, _ := io.ReadAll(r)
+	out := string(data)
+	if strings.ContainsAny(out, "\r\033") {
+		t.Fatalf("terminal control characters in %q", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 11 || !strings.Contains(lines[10], "100% 500/500") {
+		t.Errorf("%d lines, want one per tenth:\n%s", len(lines), out)
 	}
 }

@@ -3,6 +3,7 @@ package display
 import (
 	"errors"
 	"fmt"
+	"html"
 	"image"
 	"reflect"
 	"strings"
@@ -75,7 +76,13 @@ func Render(v any) Bundle {
 		b.Data[MIMEText] = "<figure>"
 		return b
 	}
+	v = withPointerMethods(v)
 	text := Format(v)
+	if !hasRichMethod(v) {
+		if h, ok := structHTML(v); ok {
+			return MIME(MIMEHTML, h, text)
+		}
+	}
 	b := richBundle(v, text)
 	// A value may have more than one of the methods.
 	if x, ok := v.(Markdowner); ok && !b.Has(MIMEMarkdown) {
@@ -97,7 +104,7 @@ func short(text, alt string) string {
 // quoted, errors show their message, values with a String method use it,
 // and anything else is formatted with %v.
 func Format(v any) string {
-	v = unwrap(v)
+	v = withPointerMethods(unwrap(v))
 	switch x := v.(type) {
 	case nil:
 		return "<nil>"
@@ -113,7 +120,143 @@ func Format(v any) string {
 	case fmt.Stringer:
 		return x.String()
 	}
+	if t, ok := structText(v); ok {
+		return t
+	}
 	return fmt.Sprintf("%v", v)
+}
+
+// withPointerMethods returns a pointer to a copy of v when v is a value
+// (such as a dereferenced *portmap.ExperimentSet) whose String or rich
+// methods have pointer receivers, so that it shows as its pointer does;
+// otherwise it returns v.
+func withPointerMethods(v any) any {
+	if v == nil || hasRichMethod(v) {
+		return v
+	}
+	if _, ok := v.(fmt.Stringer); ok {
+		return v
+	}
+	if _, ok := v.(error); ok {
+		return v
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		return v
+	}
+	p := reflect.New(rv.Type())
+	p.Elem().Set(rv)
+	pv := p.Interface()
+	if _, ok := pv.(fmt.Stringer); ok || hasRichMethod(pv) {
+		return pv
+	}
+	return v
+}
+
+// hasRichMethod reports whether v renders itself.
+func hasRichMethod(v any) bool {
+	switch v.(type) {
+	case HTMLer, SVGer, PNGer, Markdowner, JSONer, Renderer:
+		return true
+	}
+	return false
+}
+
+// namedStruct returns the struct value of v, a struct or a non-nil pointer
+// to one, when its type is a named type of a compiled package (a library
+// type without a String method; the interpreter's own types have no
+// name).
+func namedStruct(v any) (reflect.Value, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct || rv.Type().Name() == "" || rv.Type().PkgPath() == "" {
+		return reflect.Value{}, false
+	}
+	return rv, true
+}
+
+// structText formats a library struct without a String method as
+// pkg.Type{Field: value, …}, each exported field formatted by Format (so
+// that fields that are library values show as themselves).
+func structText(v any) (string, bool) {
+	rv, ok := namedStruct(v)
+	if !ok || hasRichMethod(v) || !hasExportedField(rv.Type()) {
+		return "", false
+	}
+	t := rv.Type()
+	var parts []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		parts = append(parts, f.Name+": "+fieldText(rv.Field(i)))
+	}
+	prefix := ""
+	if reflect.ValueOf(v).Kind() == reflect.Pointer {
+		prefix = "&"
+	}
+	return prefix + t.String() + "{" + strings.Join(parts, ", ") + "}", true
+}
+
+// fieldText formats a struct field: Format for values that show
+// themselves, %v otherwise (nested structs are not expanded).
+func fieldText(f reflect.Value) string {
+	if !f.CanInterface() {
+		return "?"
+	}
+	x := f.Interface()
+	if x == nil || IsNil(x) {
+		return fmt.Sprintf("%v", x)
+	}
+	switch y := withPointerMethods(x).(type) {
+	case fmt.Stringer:
+		return y.String()
+	case error:
+		return y.Error()
+	case string:
+		return fmt.Sprintf("%q", y)
+	}
+	return fmt.Sprintf("%v", x)
+}
+
+// hasExportedField reports whether the struct type t has an exported field.
+func hasExportedField(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			return true
+		}
+	}
+	return false
+}
+
+// structHTML renders a library struct without rich methods as a table of
+// its exported fields, each shown by its own HTML method when it has one.
+func structHTML(v any) (string, bool) {
+	rv, ok := namedStruct(v)
+	if !ok || !hasExportedField(rv.Type()) {
+		return "", false
+	}
+	t := rv.Type()
+	var b strings.Builder
+	fmt.Fprintf(&b, "<table><caption style=\"text-align:left\"><code>%s</code></caption>", html.EscapeString(t.String()))
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		cell := html.EscapeString(fieldText(rv.Field(i)))
+		if x := rv.Field(i); x.CanInterface() && !IsNil(x.Interface()) {
+			if h, ok := withPointerMethods(x.Interface()).(HTMLer); ok {
+				cell = h.HTML()
+			}
+		}
+		fmt.Fprintf(&b, "<tr><th style=\"text-align:left;vertical-align:top\">%s</th><td style=\"text-align:left\">%s</td></tr>", f.Name, cell)
+	}
+	b.WriteString("</table>")
+	return b.String(), true
 }
 
 // Values returns the bundle of the results of one expression: the bundle of

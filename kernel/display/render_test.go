@@ -2,6 +2,7 @@ package display
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,5 +47,43 @@ func TestLibraryValuesRenderThemselves(t *testing.T) {
 		if strings.Contains(b.PlainText(), "{0x") || strings.Contains(b.PlainText(), "&{") {
 			t.Errorf("%T shows as a raw struct: %s", c.v, b.PlainText())
 		}
+	}
+}
+
+// measured stands for a library result whose methods have pointer
+// receivers (as *portmap.ExperimentSet).
+type measured struct{ n int }
+
+func (m *measured) String() string { return fmt.Sprintf("%d measured", m.n) }
+func (m *measured) HTML() string   { return fmt.Sprintf("<i>%d measured</i>", m.n) }
+
+// outcome stands for a library struct without methods (as
+// *measure.Outcome).
+type outcome struct {
+	Set     *measured
+	Resumed int
+	Note    string
+	hidden  int
+}
+
+// TestValuesWithPointerMethodsAndPlainStructs is issue 13 item 13: a dereferenced
+// value whose methods have pointer receivers, and a library struct without
+// methods, showed as raw structs ({<nil> [...]}, &{0x… 0}).
+func TestValuesWithPointerMethodsAndPlainStructs(t *testing.T) {
+	b := Render(measured{3})
+	if b.PlainText() != "3 measured" || b.Data[MIMEHTML] != "<i>3 measured</i>" {
+		t.Errorf("value with pointer methods: %q %q", b.PlainText(), b.Data[MIMEHTML])
+	}
+	o := &outcome{Set: &measured{2}, Resumed: 1, Note: "ok", hidden: 5}
+	b = Render(o)
+	if got, want := b.PlainText(), `&display.outcome{Set: 2 measured, Resumed: 1, Note: "ok"}`; got != want {
+		t.Errorf("struct text %q, want %q", got, want)
+	}
+	h, _ := b.Data[MIMEHTML].(string)
+	if !strings.Contains(h, "<i>2 measured</i>") || !strings.Contains(h, "<th style=\"text-align:left;vertical-align:top\">Resumed</th>") || strings.Contains(h, "hidden") {
+		t.Errorf("struct HTML %q", h)
+	}
+	if got := Format(*o); got != `display.outcome{Set: 2 measured, Resumed: 1, Note: "ok"}` {
+		t.Errorf("Format of the struct value: %q", got)
 	}
 }

@@ -141,7 +141,88 @@ func (s *Session) members(expr string) []string {
 	if !ok {
 		return nil
 	}
-	return fieldsAndMethods(v.Type())
+	out := fieldsAndMethods(v.Type())
+	for _, m := range s.cellMethodsOf(expr, v.Type()) {
+		out = append(out, m.name)
+	}
+	return out
+}
+
+// learnTypes records the methods and variable types a cell declared.
+func (s *Session) learnTypes(p *plan) {
+	for _, name := range p.defined { // redeclared: forget what was known
+		delete(s.embeds, name)
+		delete(s.varTypes, name)
+	}
+	for _, m := range p.methods {
+		if s.methods[m.recv] == nil {
+			s.methods[m.recv] = map[string]cellMethod{}
+		}
+		s.methods[m.recv][m.name] = m
+	}
+	for _, t := range p.types {
+		s.varTypes[t[0]] = t[1]
+	}
+	for _, e := range p.embeds {
+		s.embeds[e[0]] = append(s.embeds[e[0]], e[1])
+	}
+}
+
+// cellTypesOf returns the names of the cell-declared types that t, the
+// type of the value of expr, is, and those it embeds.
+func (s *Session) cellTypesOf(expr string, t reflect.Type) []string {
+	var names []string
+	if name, ok := s.varTypes[expr]; ok {
+		names = append(names, name)
+	}
+	byType := map[reflect.Type]string{}
+	for _, syms := range s.interp.Symbols("main") {
+		for name, v := range syms {
+			if v.IsValid() && v.Kind() == reflect.Pointer {
+				byType[v.Type().Elem()] = name
+			}
+		}
+	}
+	var visit func(t reflect.Type, depth int)
+	visit = func(t reflect.Type, depth int) {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if name, ok := byType[t]; ok {
+			names = append(names, name)
+		}
+		if t.Kind() != reflect.Struct || depth > 3 {
+			return
+		}
+		for i := range t.NumField() {
+			if f := t.Field(i); f.Anonymous {
+				visit(f.Type, depth+1)
+			}
+		}
+	}
+	visit(t, 0)
+	// Embedded cell types, as the cells wrote them.
+	for i := 0; i < len(names) && i < 64; i++ {
+		names = append(names, s.embeds[names[i]]...)
+	}
+	return names
+}
+
+// cellMethodsOf returns the cell-declared methods of the value of expr,
+// whose type is t (its embedded types' included).
+func (s *Session) cellMethodsOf(expr string, t reflect.Type) []cellMethod {
+	var out []cellMethod
+	seen := map[string]bool{}
+	for _, name := range s.cellTypesOf(expr, t) {
+		for _, m := range s.methods[name] {
+			if !seen[m.name] {
+				seen[m.name] = true
+				out = append(out, m)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
 }
 
 // globalValue evaluates a dotted chain of a global and its fields without
@@ -263,6 +344,15 @@ func (s *Session) describe(expr string) (string, bool) {
 			if m, ok := reflect.PointerTo(base).MethodByName(name); ok {
 				return fmt.Sprintf("method %s.%s %s", t, name, m.Type), true
 			}
+			for _, m := range s.cellMethodsOf(strings.Join(parts[:len(parts)-1], "."), t) {
+				if m.name == name {
+					text := m.decl
+					if m.doc != "" {
+						text += "\n\n" + m.doc
+					}
+					return text, true
+				}
+			}
 		}
 	}
 	if v, ok := s.globalValue(expr); ok {
@@ -344,6 +434,14 @@ func IsComplete(code string) (status, indent string) {
 	case last.IsOperator() && last != token.RPAREN && last != token.RBRACK && last != token.RBRACE &&
 		last != token.INC && last != token.DEC && last != token.SEMICOLON:
 		return "incomplete", ""
+	}
+	// Balanced and not ending in an operator: more lines cannot mend a
+	// syntax error before the end (x := := 3).
+	if _, err := prepare(code, map[importSpec]bool{}, nil); err != nil {
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 && strings.Contains(list[0].Msg, "EOF") {
+			return "incomplete", ""
+		}
+		return "invalid", ""
 	}
 	return "complete", ""
 }

@@ -75,6 +75,8 @@ func TestIsComplete(t *testing.T) {
 		{"x := 'ab", "invalid"},
 		{"%time", "complete"},
 		{"x++", "complete"},
+		{"x := := 3", "invalid"},
+		{"func f() int { return 1 }\nf()", "complete"},
 	}
 	for _, c := range cases {
 		if got, _ := IsComplete(c.code); got != c.want {

@@ -22,6 +22,7 @@ const helpText = "## portlab Go kernel\n\n" +
 	"a `plots` figure shows as PNG (`plots.AsSVG`, `plots.AsHTML` for the other forms).\n" +
 	"* `min`, `max` and `clear` are provided; `for i := range n` works when `n` is a constant, `len(…)` or a global integer.\n" +
 	"* Redefining a function does not change functions already compiled that call it: re-run those cells too.\n\n" +
+	"### Go in cells\n\n" + featureTable + "\n" +
 	"Magics: `%help` this text · `%doc name` documentation of a name in the pager · `%reset` forget all variables and definitions · " +
 	"`%time` (first line of a cell, or `%time expr`) time the cell · `%who` list the cell-defined names.\n"
 

@@ -24,6 +24,9 @@ type chunk struct {
 	// call marks the call of such a piece, which has no value to show.
 	ints func(string) bool
 	call bool
+	// lastStep is the number of the chunk's last top-level statement in
+	// the cell, from 1 (statement chunks only).
+	lastStep int
 }
 
 // A plan is a cell prepared for the interpreter.
@@ -35,6 +38,90 @@ type plan struct {
 	wrapped   bool
 	unwrapped string
 	defined   []string // names the cell declares at top level
+	// assigned lists the names the cell's statements define with :=, with
+	// the number of the top-level statement (from 1) that defines them.
+	assigned []assignment
+	// methods are the methods the cell declares; types pairs a variable the
+	// cell defines with the name of its type, when written (x := T{…}).
+	methods []cellMethod
+	types   [][2]string
+	embeds  [][2]string // a struct type and a type it embeds
+}
+
+// A cellMethod is a method declared in a cell, for completion and
+// inspection: the interpreter's types have no methods reflect can see.
+type cellMethod struct {
+	recv, name string // receiver base type and method name
+	decl, doc  string // declaration up to the body, doc comment
+}
+
+// receiverName returns the base type name of a method's receiver, "" for
+// a function.
+func receiverName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	t := d.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// definedType returns the variable a statement defines and its type's
+// name when the statement writes it: x := T{…}, x := &T{…}, var x T.
+func definedType(st ast.Stmt) (name, typ string) {
+	typeName := func(x ast.Expr) string {
+		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			x = u.X
+		}
+		if cl, ok := x.(*ast.CompositeLit); ok {
+			x = cl.Type
+		} else {
+			return ""
+		}
+		if id, ok := x.(*ast.Ident); ok {
+			return id.Name
+		}
+		return ""
+	}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE && len(st.Lhs) == 1 && len(st.Rhs) == 1 {
+			if id, ok := st.Lhs[0].(*ast.Ident); ok {
+				if t := typeName(st.Rhs[0]); t != "" {
+					return id.Name, t
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if g, ok := st.Decl.(*ast.GenDecl); ok && len(g.Specs) == 1 {
+			if vs, ok := g.Specs[0].(*ast.ValueSpec); ok && len(vs.Names) == 1 {
+				t := vs.Type
+				if star, ok := t.(*ast.StarExpr); ok {
+					t = star.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					return vs.Names[0].Name, id.Name
+				}
+				if len(vs.Values) == 1 {
+					if tn := typeName(vs.Values[0]); tn != "" {
+						return vs.Names[0].Name, tn
+					}
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// An assignment is a name a cell defines by its top-level statement step.
+type assignment struct {
+	name string
+	step int
 }
 
 type importSpec struct{ name, path string }
@@ -158,16 +245,27 @@ const stmtPrefix = "package p; func _() {\n"
 // is not changed: the caller records a chunk's imports once the chunk has
 // been evaluated) and isInt reports whether a global is an integer.
 func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) (*plan, error) {
+	return prepareCell(src, imported, isInt, nil, 0)
+}
+
+// prepareCell is prepare for the cell numbered cell (from 1; 0 for none):
+// it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
+// inserts the checkpoints that stop it after an interrupt.
+func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(string) bool, cell int) (*plan, error) {
 	chunks, err := split(src)
 	if err != nil {
 		return nil, err
 	}
 	chunks = splitBlocks(chunks, isInt)
+	if cell > 0 {
+		chunks = splitVarInits(chunks, isVar)
+	}
 	known := make(map[importSpec]bool, len(imported))
 	for k, v := range imported {
 		known[k] = v
 	}
 	p := &plan{}
+	step := 0 // top-level statements so far
 	importChunks := map[int]chunk{}
 	for ci := range chunks {
 		c := &chunks[ci]
@@ -186,6 +284,9 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 				ints = c.ints
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.src, ints)
+			if cell > 0 {
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.src, false)...)
+			}
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -210,11 +311,28 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 							}
 						case *ast.TypeSpec:
 							p.defined = append(p.defined, s.Name.Name)
+							if st, ok := s.Type.(*ast.StructType); ok {
+								for _, f := range st.Fields.List {
+									x := f.Type
+									if star, ok := x.(*ast.StarExpr); ok {
+										x = star.X
+									}
+									if id, ok := x.(*ast.Ident); ok && len(f.Names) == 0 {
+										p.embeds = append(p.embeds, [2]string{s.Name.Name, id.Name})
+									}
+								}
+							}
 						}
 					}
 				case *ast.FuncDecl:
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.defined = append(p.defined, d.Name.Name)
+					}
+					if recv := receiverName(d); recv != "" && d.Body != nil {
+						begin := fset.Position(d.Pos()).Offset - 10
+						end := fset.Position(d.Body.Lbrace).Offset - 10
+						p.methods = append(p.methods, cellMethod{recv: recv, name: d.Name.Name,
+							decl: strings.TrimSpace(c.src[begin:end]), doc: strings.TrimSpace(d.Doc.Text())})
 					}
 				}
 			}
@@ -239,11 +357,20 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 			ints = c.ints
 		}
 		edits := rangeEdits(fset, f, off, c.src, ints)
+		if cell > 0 {
+			edits = append(edits, cellEdits(fset, body, off, c.src, true)...)
+			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
+		}
 		for _, st := range body.List {
+			step++
+			if name, typ := definedType(st); name != "" {
+				p.types = append(p.types, [2]string{name, typ})
+			}
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
 						p.defined = append(p.defined, id.Name)
+						p.assigned = append(p.assigned, assignment{id.Name, step})
 					}
 				}
 			}
@@ -258,6 +385,7 @@ func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) 
 			}
 		}
 		c.src = applyEdits(c.src, edits)
+		c.lastStep = step
 	}
 	for ci, c := range chunks {
 		if ic, ok := importChunks[ci]; ok {
@@ -386,7 +514,8 @@ var blockSeq atomic.Int64
 // blockPrefix starts the names of the functions splitBlocks creates.
 const blockPrefix = "_portlabBlock"
 
-// splitBlocks works around interpreter bugs (see also redefinition): at a cell's top level, a
+// splitBlocks works around interpreter bugs (see also redefinition): at a
+// cell's top level, a type switch that binds a name fails, and a
 // multi-value definition inside a block (for, if, switch, {…}), such as
 // `m, err := hw.Measure(ctx, e)` in a loop body, leaves its names undefined
 // (yaegi v0.16.1: "undefined: m"), while inside a function it works; and a
@@ -504,6 +633,13 @@ func rhsMentions(as *ast.AssignStmt) bool {
 // needsFunction reports whether a top-level statement must run inside a
 // function (see splitBlocks).
 func needsFunction(st ast.Stmt) bool {
+	// yaegi v0.16.1 fails with "index out of range" on a type switch that
+	// binds a name (switch t := v.(type)) outside a function.
+	if ts, ok := st.(*ast.TypeSwitchStmt); ok {
+		if as, ok := ts.Assign.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			return true
+		}
+	}
 	switch st.(type) {
 	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
@@ -563,7 +699,14 @@ type edit struct {
 }
 
 func applyEdits(src string, edits []edit) string {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin > edits[j].begin })
+	// Later edits first; of two at the same place, the replacement first, so
+	// that an insertion there lands before its text.
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].begin != edits[j].begin {
+			return edits[i].begin > edits[j].begin
+		}
+		return edits[i].end > edits[j].end
+	})
 	for _, e := range edits {
 		src = src[:e.begin] + e.text + src[e.end:]
 	}
@@ -590,8 +733,7 @@ func shiftError(err error, delta int) error {
 // := from integer expressions (n := 10; for i := range n).
 func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
 	local := map[string]bool{}
-	var probe func(string) bool
-	probe = func(name string) bool { return local[name] || isInt != nil && isInt(name) }
+	probe := func(name string) bool { return local[name] || isInt != nil && isInt(name) }
 	ast.Inspect(f, func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
@@ -107,6 +108,23 @@ type Session struct {
 	restorePublisher func()
 	origErr          *os.File
 	stdinBuf         []byte
+
+	// cellSeq numbers the cells; running is the number of the cell whose
+	// statements run, 0 between cells (see Checkpoint).
+	cellSeq atomic.Int64
+	running atomic.Int64
+	steps   atomic.Int64 // top-level statements the running cell has run
+	// unassigned maps the names declared, but never assigned, by cells
+	// that stopped early to the number of that cell (execution count).
+	unassigned map[string]int
+	// methods holds the methods declared by cells by receiver type and
+	// name; varTypes the type names of variables where cells wrote them.
+	methods  map[string]map[string]cellMethod
+	varTypes map[string]string
+	embeds   map[string][]string // struct type → the types it embeds
+	// deferred holds the calls of the running cell's top-level defer
+	// statements, in order.
+	deferred []func()
 }
 
 // prelude is evaluated in every new interpreter: the packages a notebook
@@ -291,6 +309,9 @@ func (s *Session) reset() error {
 	if err := it.Use(stdlib.Symbols); err != nil {
 		return err
 	}
+	if err := it.Use(stdlibFixes()); err != nil {
+		return err
+	}
 	if err := it.Use(symbols.Symbols); err != nil {
 		return err
 	}
@@ -298,14 +319,19 @@ func (s *Session) reset() error {
 		return err
 	}
 	s.interp = it
+	s.useFmtFixes()
 	s.imports = map[importSpec]bool{}
 	s.funcs = map[string]string{}
+	s.unassigned = map[string]int{}
+	s.methods = map[string]map[string]cellMethod{}
+	s.varTypes = map[string]string{}
+	s.embeds = map[string][]string{}
 	p, err := prepare(prelude, s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
 	}
 	for _, c := range p.chunks {
-		if _, err := it.Eval(c.src); err != nil {
+		if _, err := s.evalChunk(context.Background(), c); err != nil {
 			return fmt.Errorf("session prelude: %w", err)
 		}
 		s.addImports(c.imports)
@@ -341,6 +367,11 @@ func (s *Session) exports() interp.Exports {
 			"Value":   value,
 			"Context": reflect.ValueOf(func() context.Context { return cellCtx }),
 			"Clear":   reflect.ValueOf(clearValue),
+			// Called by the rewritten cells (rewrite.go).
+			"Defer":      reflect.ValueOf(s.deferCall),
+			"Go":         reflect.ValueOf(s.goCall),
+			"Checkpoint": reflect.ValueOf(s.checkpoint),
+			"MakeLen":    reflect.ValueOf(makeLen),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -436,26 +467,71 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 }
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
-	p, err := prepare(code, s.imports, s.isGlobalInt)
+	cell := int(s.cellSeq.Add(1))
+	p, err := prepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	if e := s.checkUnassigned(p, code); e != nil {
+		return nil, e
+	}
+	before := map[string]bool{}
+	for name := range s.interp.Globals() {
+		before[name] = true
+	}
 	s.results = nil
+	// The whole cell compiles before any of it runs: a cell that fails to
+	// compile has no effect but the declarations the interpreter keeps.
+	progs := make([]*interp.Program, len(p.chunks))
 	for i, c := range p.chunks {
 		last := i == len(p.chunks)-1
-		_, err := s.evalChunk(ctx, c)
-		if err != nil && last && p.wrapped && isNoValueError(err) {
+		prog, err := s.compileChunk(c)
+		if err != nil && last && p.wrapped {
+			// The expression has no value, or an error whose column the
+			// wrapping would shift: compile the chunk as written.
 			c.src = p.unwrapped
+			p.chunks[i] = c
 			p.wrapped = false
-			_, err = s.evalChunk(ctx, c)
+			prog, err = s.compileChunk(c)
 		}
 		if err != nil {
+			s.syncFrame()
+			s.steps.Store(0)
+			s.forgetUnassigned(p, before, s.count)
 			return nil, s.cellError(ctx, err, c)
 		}
 		s.addImports(c.imports)
+		progs[i] = prog
+	}
+	s.steps.Store(0)
+	s.running.Store(int64(cell))
+	defer s.running.Store(0)
+	var cellErr *Error
+	for i, prog := range progs {
+		if ctx.Err() != nil {
+			cellErr = s.cellError(ctx, ctx.Err(), p.chunks[i])
+			break
+		}
+		if _, err := s.executeChunk(ctx, prog); err != nil {
+			cellErr = s.cellError(ctx, err, p.chunks[i])
+			break
+		}
+		if c := p.chunks[i]; !c.decl && int64(c.lastStep) > s.steps.Load() {
+			s.steps.Store(int64(c.lastStep))
+		}
+	}
+	if cellErr != nil {
+		s.forgetUnassigned(p, before, s.count)
+	}
+	if err := s.runDeferred(ctx); err != nil && cellErr == nil {
+		cellErr = err
 	}
 	for _, name := range p.defined {
 		s.funcs[name] = "defined"
+	}
+	s.learnTypes(p)
+	if cellErr != nil {
+		return nil, cellErr
 	}
 	if !p.wrapped || len(s.results) == 0 {
 		return nil, nil
@@ -475,23 +551,51 @@ func (s *Session) addImports(specs []importSpec) {
 	}
 }
 
-// evalChunk evaluates one chunk with its lines where they are in the cell,
-// recovering from any panic of the interpreter.
-func (s *Session) evalChunk(ctx context.Context, c chunk) (v reflect.Value, err error) {
+// compileChunk compiles one chunk with its lines where they are in the
+// cell, recovering from any panic of the interpreter.
+func (s *Session) compileChunk(c chunk) (prog *interp.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = interp.Panic{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	// One extra line: the interpreter's wrapper shares the first line.
-	src := strings.Repeat("\n", c.line) + c.src
+	return s.interp.Compile(strings.Repeat("\n", c.line) + c.src)
+}
+
+// syncFrame runs an empty statement after a chunk failed to compile: the
+// interpreter has declared the chunk's globals but sizes its memory for
+// them only when code runs, and Globals would fail until then.
+func (s *Session) syncFrame() {
+	if _, err := s.evalChunk(context.Background(), chunk{src: "_ = 0"}); err != nil {
+		fmt.Fprintf(s.LogWriter(), "portlab session: %v\n", err)
+	}
+}
+
+// executeChunk runs a compiled chunk, recovering from any panic of the
+// interpreter.
+func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = interp.Panic{Value: r, Stack: debug.Stack()}
+		}
+	}()
 	before := runtime.NumGoroutine()
-	v, err = s.interp.EvalWithContext(ctx, src)
+	v, err = s.interp.ExecuteWithContext(ctx, prog)
 	forgetCompiled(s.interp)
 	if ctx.Err() != nil {
 		settle(before)
 	}
 	return v, err
+}
+
+// evalChunk compiles and runs one chunk (the prelude).
+func (s *Session) evalChunk(ctx context.Context, c chunk) (reflect.Value, error) {
+	prog, err := s.compileChunk(c)
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	return s.executeChunk(ctx, prog)
 }
 
 // settle waits, up to half a second, until the goroutine of an
@@ -503,14 +607,6 @@ func settle(goroutines int) {
 	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// isNoValueError reports whether err says that the wrapped last expression
-// has no value (a call of a function without results).
-func isNoValueError(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "as type ()") || strings.Contains(msg, "used as value") ||
-		strings.Contains(msg, "no value") || strings.Contains(msg, "not enough arguments")
 }
 
 // position matches the line:column positions in the interpreter's messages.
@@ -570,6 +666,9 @@ func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
 	if strings.Contains(msg, "constant definition loop") {
 		msg += " (the interpreter says this for an undefined name)"
 	}
+	if strings.Contains(msg, "undefined type for") || strings.Contains(msg, "cannot use type func(") && strings.Contains(msg, "as type func(") {
+		msg += genericHint
+	}
 	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 }
 
@@ -579,9 +678,16 @@ func isRuntimeValue(v any) bool {
 	return ok || str
 }
 
-// rangeIntMessage explains why a range-over-int loop was rejected.
-const rangeIntMessage = "for … range over an integer is not supported by the interpreter unless the range is a constant, " +
-	"len(…), cap(…) or a global integer variable: write for i := 0; i < n; i++ instead"
+// rangeIntMessage explains why a range loop was rejected: the
+// interpreter (yaegi v0.16.1) implements the range statement of Go 1.21.
+const rangeIntMessage = "for … range over an integer or over a function (an iterator such as iter.Seq) is not supported by the interpreter, " +
+	"which implements Go 1.21's range statement. Over an integer n, write for i := 0; i < n; i++ " +
+	"(the kernel rewrites the loop itself when n is a constant, len(…), cap(…) or an integer variable of the session). " +
+	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break)"
+
+// genericHint explains the interpreter's failures to infer type arguments.
+const genericHint = " (the interpreter cannot always infer type arguments from function-typed arguments: " +
+	"write them, as in Map[int, string](xs, f))"
 
 func syntaxError(err error) *Error {
 	msg := err.Error()
@@ -592,6 +698,12 @@ func syntaxError(err error) *Error {
 		msg = fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 	}
 	return &Error{Name: "SyntaxError", Value: msg, Traceback: []string{"SyntaxError: " + msg}}
+}
+
+// isGlobal reports whether name is a global variable of the session.
+func (s *Session) isGlobal(name string) bool {
+	_, ok := s.interp.Globals()[name]
+	return ok
 }
 
 // isGlobalInt reports whether name is a global integer of the session.
@@ -682,7 +794,7 @@ func (p publisher) Input(prompt string, password bool) (string, error) {
 	return out.Input(prompt, password)
 }
 
-func (p publisher) Context() context.Context { return cellContext{p.s} }
+func (p publisher) Context() context.Context { return cellContext(p) }
 
 // cellContext is the context of whichever cell is running: the
 // predeclared ctx of every cell.

@@ -31,7 +31,7 @@ class PortlabKernelTests(jupyter_kernel_test.KernelTests):
 
     complete_code_samples = ["x := 1", 'fmt.Println("a")', "func f() {}"]
     incomplete_code_samples = ["func f() {", "x := 1 +", "for i := 0; i < 3; i++ {\n\tfmt.Println(i)"]
-    invalid_code_samples = ["x := (1))", "}"]
+    invalid_code_samples = ["x := (1))", "}", "x := := 3"]
 
     code_page_something = "%doc throughput.Bottleneck"
 

@@ -1,0 +1,221 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// errStopped is the panic that ends the rest of an interrupted cell at its
+// next checkpoint.
+var errStopped = errors.New("the cell was interrupted")
+
+// checkpoint stops the statements of cell when it is no longer the running
+// cell or has been interrupted, and otherwise records that the cell has
+// run step top-level statements. The preprocessed cells call it between
+// top-level statements (checkpointFunc).
+func (s *Session) checkpoint(cell, step int) {
+	if s.running.Load() != int64(cell) || (cellContext{s}).Err() != nil {
+		panic(errStopped)
+	}
+	s.steps.Store(int64(step))
+}
+
+// forgetUnassigned records the names the cell of plan p would have
+// defined in statements it did not reach (it was interrupted or failed):
+// the interpreter has declared them, with zero values, and a later cell
+// that uses them is told so (checkUnassigned). Names the session had
+// before are left alone.
+func (s *Session) forgetUnassigned(p *plan, before map[string]bool, cell int) {
+	reached := int(s.steps.Load())
+	for _, a := range p.assigned {
+		if a.step > reached && !before[a.name] {
+			s.unassigned[a.name] = cell
+		}
+	}
+}
+
+// checkUnassigned returns an error naming the first name the cell uses
+// that an interrupted or failed cell declared without assigning it; the
+// names the cell defines are no longer unassigned.
+func (s *Session) checkUnassigned(p *plan, code string) *Error {
+	if len(s.unassigned) == 0 {
+		return nil
+	}
+	for _, name := range p.defined {
+		delete(s.unassigned, name)
+	}
+	local := definedNames(p)
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	file := fset.AddFile("cell", -1, len(code))
+	sc.Init(file, []byte(code), nil, 0)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return nil
+		}
+		if tok != token.IDENT {
+			continue
+		}
+		if cell, ok := s.unassigned[lit]; ok && !local[lit] {
+			p := file.Position(pos)
+			msg := fmt.Sprintf("%d:%d: %s was to be defined by a statement of cell %d that did not run (the cell was interrupted or failed before it): run that cell again or define %s",
+				p.Line, p.Column, lit, cell, lit)
+			return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+		}
+	}
+}
+
+// deferCall records a call of a top-level defer statement of the running
+// cell (deferFunc); runDeferred makes it when the cell ends.
+func (s *Session) deferCall(f func()) {
+	s.deferred = append(s.deferred, f)
+}
+
+// runDeferred makes the calls recorded by deferCall, last first, and
+// forgets them. It returns the first panic of one of them.
+func (s *Session) runDeferred(ctx context.Context) *Error {
+	var first *Error
+	for len(s.deferred) > 0 {
+		f := s.deferred[len(s.deferred)-1]
+		s.deferred = s.deferred[:len(s.deferred)-1]
+		func() {
+			defer func() {
+				if r := recover(); r != nil && first == nil {
+					first = s.cellError(ctx, interp.Panic{Value: r, Stack: debug.Stack()}, chunk{})
+				}
+			}()
+			f()
+		}()
+	}
+	return first
+}
+
+// goCall runs f in a new goroutine (goFunc, for every go statement of a
+// cell). A panic in f does not end the process, as it would in Go: it is
+// reported on the running cell's standard error and, in the kernel, its log.
+func (s *Session) goCall(f func()) {
+	go func() {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if p, ok := r.(interp.Panic); ok {
+				r = p.Value
+			}
+			msg := fmt.Sprintf("panic in a goroutine: %v (recovered by the kernel; in compiled Go it would end the program)\n", r)
+			s.flush()
+			s.emit("stderr", msg)
+			if s.origErr != nil { // the kernel: its log too
+				fmt.Fprint(s.origErr, "portlab kernel: "+msg)
+			}
+		}()
+		f()
+	}()
+}
+
+// makeLen returns n, the length or capacity of a make of the type of zero
+// (makeLenFunc, for the make calls of a cell), after checking that the
+// allocation fits in the machine's memory: the Go runtime ends the process
+// when an allocation fails, with nothing the kernel could report.
+func makeLen(n int, zero any) int {
+	if n <= 0 || zero == nil {
+		return n
+	}
+	t := reflect.TypeOf(zero)
+	var size uintptr
+	switch t.Kind() {
+	case reflect.Slice, reflect.Chan:
+		size = t.Elem().Size()
+	case reflect.Map:
+		size = t.Key().Size() + t.Elem().Size()
+	}
+	limit := totalMemory()
+	if size == 0 || limit == 0 || uint64(n) <= limit/uint64(size) {
+		return n
+	}
+	panic(fmt.Errorf("make(%v, %d) needs %s, more than the %s of memory of this machine (the Go runtime would end the kernel)",
+		t, n, bytesString(float64(n)*float64(size)), bytesString(float64(limit))))
+}
+
+// bytesString formats a number of bytes in binary units.
+func bytesString(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.1f %s", b, units[i])
+}
+
+// definedNames returns the names a prepared cell defines anywhere, in
+// functions too (variables, parameters, results, range variables, types,
+// functions): a use of such a name may be of the cell's own.
+func definedNames(p *plan) map[string]bool {
+	names := map[string]bool{}
+	add := func(ids ...*ast.Ident) {
+		for _, id := range ids {
+			if id != nil {
+				names[id.Name] = true
+			}
+		}
+	}
+	for _, c := range p.chunks {
+		fset := token.NewFileSet()
+		var root ast.Node
+		if c.decl {
+			f, err := parser.ParseFile(fset, "", "package p\n"+c.src, 0)
+			if err != nil {
+				continue
+			}
+			root = f
+		} else {
+			body, err := parseStatements(fset, c.src)
+			if err != nil {
+				continue
+			}
+			root = body
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				if n.Tok == token.DEFINE {
+					for _, l := range n.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							add(id)
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				if n.Tok == token.DEFINE {
+					for _, x := range []ast.Expr{n.Key, n.Value} {
+						if id, ok := x.(*ast.Ident); ok {
+							add(id)
+						}
+					}
+				}
+			case *ast.ValueSpec:
+				add(n.Names...)
+			case *ast.Field:
+				add(n.Names...)
+			case *ast.TypeSpec:
+				add(n.Name)
+			case *ast.FuncDecl:
+				add(n.Name)
+			}
+			return true
+		})
+	}
+	return names
+}

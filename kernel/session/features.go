@@ -1,0 +1,22 @@
+package session
+
+// featureTable says, for the Go features cells may expect, what the
+// interpreter (yaegi v0.16.1) and the kernel do. %help shows it and
+// kernel/README.md holds the same table (a test compares them).
+const featureTable = `| Go feature | in a cell |
+|---|---|
+| Go version | the language and standard library of Go 1.22 (what yaegi v0.16.1 implements; ` + "`kernel_info`" + ` says 1.22); the library is compiled with the Go that built the kernel |
+| packages of Go 1.23+ | ` + "`strings`/`bytes`" + ` ` + "`Lines`, `SplitSeq`, `SplitAfterSeq`, `FieldsSeq`, `FieldsFuncSeq`" + ` are added; ` + "`iter`, `slices.Collect`, `maps.Keys`, `math/rand/v2.N`" + ` and other generic additions are missing (yaegi's generics fail on ` + "`iter.Seq`" + ` signatures): collect keys with a loop and sort them with ` + "`slices.Sort`" + `, use ` + "`math/rand/v2.IntN`" + ` |
+| ` + "`for v := range seq`" + ` over a function (iterator) | rejected with a message: call the iterator with the body, ` + "`seq(func(v T) bool { …; return true })`" + ` |
+| ` + "`for i := range n`" + ` over an integer | rewritten to a three-clause loop when n is a constant, ` + "`len`/`cap`" + `, or an integer variable of the session or the cell; otherwise rejected with a message |
+| generics | generic functions and types, constraints such as ` + "`~int \\| ~float64`" + `; a type argument that only a function-typed argument gives must be written: ` + "`Map[int, string](xs, f)`" + ` (the error says so) |
+| type switches | work; a top-level ` + "`switch v := x.(type)`" + ` runs inside a generated function (yaegi fails on it at top level) |
+| ` + "`errors.As`" + ` | works with error types declared in cells when the error's static type is ` + "`error`" + ` (a function returning ` + "`error`" + `); ` + "`fmt.Errorf(\"%w\", &MyErr{})`" + ` with the concrete pointer loses the wrap: assign it to an ` + "`error`" + ` variable first |
+| ` + "`%#v`" + ` of a cell struct | names exported cell types (` + "`P{X:1}`" + `) in ` + "`fmt.Sprintf/Printf/Fprintf`" + ` |
+| goroutines | ` + "`go f(x)`" + ` works; a panic in the goroutine is reported on the cell's stderr and the kernel's log instead of ending the kernel |
+| top-level ` + "`defer`" + ` | runs once when its cell ends (also after a panic), last first; function and arguments are evaluated at the statement, as in Go; ` + "`recover`" + ` in it does not stop the cell's panic |
+| ` + "`make`" + ` | a slice, map or channel larger than the machine's memory is a panic that says so; the kernel survives |
+| compile errors | a cell compiles whole before anything runs: a cell with an error runs nothing |
+| interrupt | stops interpreted loops within a second; a compiled call (` + "`time.Sleep`" + `, library code without ` + "`ctx`" + `) finishes, then the rest of the cell is skipped; names the cell did not reach are reported when used |
+| fatal runtime errors | (out of memory in compiled code, concurrent map writes) end the process; the next kernel of the notebook shows the runtime's message |
+`

@@ -1,0 +1,276 @@
+package session
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+)
+
+// The rewrites below make cells behave like Go where the interpreter does
+// not (yaegi v0.16.1). They only insert text or replace keywords and
+// punctuation, so that they nest (a make inside a go statement) and keep the
+// cell's lines; each returns edits relative to src.
+
+// Names of the session functions the rewritten cells call.
+const (
+	deferFunc      = "_portlab.Defer"
+	goFunc         = "_portlab.Go"
+	checkpointFunc = "_portlab.Checkpoint"
+	makeLenFunc    = "_portlab.MakeLen"
+)
+
+// builtinCalls are the builtins that cannot be used as function values.
+var builtinCalls = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true, "new": true,
+	"panic": true, "print": true, "println": true, "real": true, "recover": true,
+}
+
+// deferredCall rewrites the call of a go or defer statement so that the
+// function value and the arguments are evaluated where the statement is,
+// as Go does, and the call is handed to wrap (goFunc or deferFunc) as a
+// func(): `go f(a, b)` becomes
+//
+//	_portlab.Go(func() func() { _f, _a0, _a1 := f, a, b; return func() { _f(_a0, _a1) } }())
+//
+// keyword is the position of `go` or `defer`.
+func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.CallExpr, wrap string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	builtin := false
+	if id, ok := call.Fun.(*ast.Ident); ok && builtinCalls[id.Name] {
+		builtin = true
+	}
+	var names []string
+	fn := "_f"
+	if builtin {
+		fn = call.Fun.(*ast.Ident).Name
+	} else {
+		names = append(names, "_f")
+	}
+	var args []string
+	for i := range call.Args {
+		a := fmt.Sprintf("_a%d", i)
+		names = append(names, a)
+		args = append(args, a)
+	}
+	ellipsis := ""
+	if call.Ellipsis.IsValid() {
+		ellipsis = "..."
+	}
+	body := fmt.Sprintf("return func() { %s(%s%s) }", fn, strings.Join(args, ", "), ellipsis)
+	head := wrap + "(func() func() { "
+	if len(names) == 0 {
+		// A builtin without arguments: nothing to evaluate first.
+		return []edit{
+			{pos(keyword), pos(call.Pos()), head + body + "; _ = "},
+			{pos(call.End()), pos(call.End()), " }())"},
+		}
+	}
+	define := strings.Join(names, ", ") + " := "
+	var edits []edit
+	if builtin {
+		// Drop the builtin's name and the parenthesis: only the arguments stay.
+		edits = append(edits, edit{pos(keyword), pos(call.Lparen) + 1, head + define})
+	} else {
+		edits = append(edits, edit{pos(keyword), pos(call.Pos()), head + define})
+		if len(call.Args) > 0 {
+			// Without arguments, the edit below replaces the parenthesis.
+			edits = append(edits, edit{pos(call.Lparen), pos(call.Lparen) + 1, ", "})
+		}
+	}
+	// From the end of the last argument (or of the function) to the closing
+	// parenthesis: the ellipsis and a trailing comma go.
+	last := call.Fun.End()
+	if len(call.Args) > 0 {
+		last = call.Args[len(call.Args)-1].End()
+	}
+	edits = append(edits, edit{pos(last), pos(call.Rparen) + 1, "; " + body + " }())"})
+	return edits
+}
+
+// cellEdits returns the rewrites of a chunk's syntax tree: every go
+// statement runs through goFunc (a panic in the goroutine is reported
+// instead of ending the process), every make of a slice, map or channel
+// type checks its size with makeLenFunc, and, when topLevel, every defer
+// outside a function literal runs through deferFunc (once, when the cell
+// ends; the interpreter would run it again after every later cell).
+func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel bool) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	var visit func(n ast.Node, inFunc bool)
+	visit = func(n ast.Node, inFunc bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				if !inFunc {
+					visit(n.Body, true)
+					return false
+				}
+			case *ast.FuncDecl:
+				if n.Body != nil && !inFunc {
+					visit(n.Body, true)
+					return false
+				}
+			case *ast.GoStmt:
+				edits = append(edits, deferredCall(fset, off, n.Go, n.Call, goFunc)...)
+			case *ast.DeferStmt:
+				if topLevel && !inFunc {
+					edits = append(edits, deferredCall(fset, off, n.Defer, n.Call, deferFunc)...)
+				}
+			case *ast.CallExpr:
+				id, ok := n.Fun.(*ast.Ident)
+				if !ok || id.Name != "make" || len(n.Args) < 2 {
+					return true
+				}
+				switch n.Args[0].(type) {
+				case *ast.ArrayType, *ast.MapType, *ast.ChanType:
+				default:
+					return true
+				}
+				typ := src[pos(n.Args[0].Pos()):pos(n.Args[0].End())]
+				for _, a := range n.Args[1:] {
+					if lit, ok := a.(*ast.BasicLit); ok && len(lit.Value) < 10 {
+						continue // a small literal size: no call in hot loops
+					}
+					edits = append(edits,
+						edit{pos(a.Pos()), pos(a.Pos()), makeLenFunc + "(int("},
+						edit{pos(a.End()), pos(a.End()), "), (" + typ + ")(nil))"})
+				}
+			}
+			return true
+		})
+	}
+	visit(root, false)
+	return edits
+}
+
+// checkpointEdits inserts a call of checkpointFunc after every top-level
+// statement of body but the last: when the cell was interrupted while a
+// compiled call ran, the interpreter resumes the rest of the cell once that
+// call returns (even during a later cell); the checkpoint stops it there.
+//
+// The statements are numbered from first; the checkpoint after statement
+// k records that the cell has run k statements.
+func checkpointEdits(fset *token.FileSet, body *ast.BlockStmt, off int, cell, first int) []edit {
+	var edits []edit
+	for i, st := range body.List[:max(len(body.List)-1, 0)] {
+		if _, ok := st.(*ast.EmptyStmt); ok {
+			continue
+		}
+		end := fset.Position(st.End()).Offset - off
+		edits = append(edits, edit{end, end, fmt.Sprintf("; %s(%d, %d)", checkpointFunc, cell, first+i)})
+	}
+	return edits
+}
+
+// splitVarInits works around an interpreter bug: a top-level var
+// declaration whose initial value uses a global variable made by an earlier
+// evaluation (`d := Dog{}` then `var g Greeter = d`) fails with "variable
+// definition loop" when it runs. Such a declaration becomes a declaration
+// without value and an assignment statement after the declarations
+// (`var g Greeter` and `g = d`); an untyped one (`var g = d`) becomes a
+// definition (`g := d`). isVar reports whether a name is a global variable
+// of the session or defined with := earlier in the cell.
+func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
+	var out []chunk
+	defined := map[string]bool{}
+	mentionsVar := func(exprs []ast.Expr) bool {
+		found := false
+		for _, e := range exprs {
+			ast.Inspect(e, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.SelectorExpr:
+					ast.Inspect(n.X, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && (defined[id.Name] || isVar != nil && isVar(id.Name)) {
+							found = true
+						}
+						return !found
+					})
+					return false
+				case *ast.FuncLit:
+					return false
+				case *ast.Ident:
+					if defined[n.Name] || isVar != nil && isVar(n.Name) {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	for _, c := range chunks {
+		fset := token.NewFileSet()
+		if !c.decl {
+			if f, err := parseStatements(fset, c.src); err == nil {
+				for _, st := range f.List {
+					if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+						for _, l := range as.Lhs {
+							if id, ok := l.(*ast.Ident); ok {
+								defined[id.Name] = true
+							}
+						}
+					}
+				}
+			}
+			out = append(out, c)
+			continue
+		}
+		f, err := parser.ParseFile(fset, "", "package p\n"+c.src, parser.ParseComments)
+		if err != nil {
+			out = append(out, c) // prepare reports it
+			continue
+		}
+		const off = len("package p\n")
+		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+		var edits []edit
+		var stmts []chunk
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) == 0 || len(vs.Names) != len(vs.Values) || !mentionsVar(vs.Values) {
+					continue
+				}
+				names := c.src[pos(vs.Names[0].Pos()):pos(vs.Names[len(vs.Names)-1].End())]
+				values := c.src[pos(vs.Values[0].Pos()):pos(vs.Values[len(vs.Values)-1].End())]
+				line := c.line + strings.Count(c.src[:pos(vs.Pos())], "\n")
+				keep := ""
+				op := " := "
+				if vs.Type != nil {
+					keep = names + " " + c.src[pos(vs.Type.Pos()):pos(vs.Type.End())]
+					op = " = "
+				}
+				if keep == "" && len(g.Specs) == 1 {
+					// The whole declaration goes.
+					edits = append(edits, edit{pos(g.Pos()), pos(g.End()), strings.Repeat("\n", strings.Count(c.src[pos(g.Pos()):pos(g.End())], "\n"))})
+				} else {
+					edits = append(edits, edit{pos(vs.Pos()), pos(vs.End()), keep + strings.Repeat("\n", strings.Count(c.src[pos(vs.Pos()):pos(vs.End())], "\n"))})
+				}
+				stmts = append(stmts, chunk{src: names + op + values, line: line})
+			}
+		}
+		if len(stmts) == 0 {
+			out = append(out, c)
+			continue
+		}
+		c.src = applyEdits(c.src, edits)
+		out = append(out, c)
+		out = append(out, stmts...)
+	}
+	return out
+}
+
+// parseStatements parses src as the statements of a function body.
+func parseStatements(fset *token.FileSet, src string) (*ast.BlockStmt, error) {
+	f, err := parser.ParseFile(fset, "", stmtPrefix+src+"\n}", parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	return f.Decls[0].(*ast.FuncDecl).Body, nil
+}

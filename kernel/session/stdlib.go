@@ -1,0 +1,164 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// stdlibFixes replaces standard library functions that fail on the
+// interpreter's values.
+// It also adds the non-generic iterator functions of Go 1.23 and 1.24 to
+// strings and bytes, which yaegi's standard library (Go 1.22) lacks; a
+// cell calls them with the loop body as a function, since the interpreter
+// cannot range over a function: strings.SplitSeq(s, ",")(func(part string)
+// bool { …; return true }).
+func stdlibFixes() interp.Exports {
+	return interp.Exports{
+		"errors/errors": {"As": reflect.ValueOf(errorsAs)},
+		"strings/strings": {
+			"Lines":         reflect.ValueOf(strings.Lines),
+			"SplitSeq":      reflect.ValueOf(strings.SplitSeq),
+			"SplitAfterSeq": reflect.ValueOf(strings.SplitAfterSeq),
+			"FieldsSeq":     reflect.ValueOf(strings.FieldsSeq),
+			"FieldsFuncSeq": reflect.ValueOf(strings.FieldsFuncSeq),
+		},
+		"bytes/bytes": {
+			"Lines":         reflect.ValueOf(bytes.Lines),
+			"SplitSeq":      reflect.ValueOf(bytes.SplitSeq),
+			"SplitAfterSeq": reflect.ValueOf(bytes.SplitAfterSeq),
+			"FieldsSeq":     reflect.ValueOf(bytes.FieldsSeq),
+			"FieldsFuncSeq": reflect.ValueOf(bytes.FieldsFuncSeq),
+		},
+	}
+}
+
+// errorsAs is errors.As for cells. The interpreter hands an error of a
+// type declared in a cell to compiled code as a wrapper struct whose first
+// field, IValue, holds the value; errors.As checks the wrapper's type
+// against the target and panics ("*target must be interface or implement
+// error") because the target's reflect type has no methods. errorsAs also
+// tries the wrapped value, and checks target as errors.As does otherwise.
+func errorsAs(err error, target any) bool {
+	if target == nil {
+		panic("errors: target cannot be nil")
+	}
+	val := reflect.ValueOf(target)
+	if val.Kind() != reflect.Pointer || val.IsNil() {
+		panic("errors: target must be a non-nil pointer")
+	}
+	want := val.Type().Elem()
+	for err != nil {
+		v := reflect.ValueOf(err)
+		candidates := []reflect.Value{v}
+		if w := unwrapInterp(v); w.IsValid() {
+			candidates = append(candidates, w)
+		}
+		for _, c := range candidates {
+			if c.Type().AssignableTo(want) {
+				val.Elem().Set(c)
+				return true
+			}
+		}
+		if x, ok := err.(interface{ As(any) bool }); ok && x.As(target) {
+			return true
+		}
+		switch x := err.(type) {
+		case interface{ Unwrap() error }:
+			err = x.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range x.Unwrap() {
+				if e != nil && errorsAs(e, target) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unwrapInterp returns the interpreted value inside one of the
+// interpreter's interface wrappers (a struct whose first field is IValue),
+// or the zero Value.
+func unwrapInterp(v reflect.Value) reflect.Value {
+	for v.Kind() == reflect.Pointer && !v.IsNil() && v.Elem().Kind() == reflect.Struct {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct || v.NumField() == 0 || v.Type().Field(0).Name != "IValue" {
+		return reflect.Value{}
+	}
+	w := v.Field(0)
+	if w.Kind() == reflect.Interface {
+		w = w.Elem()
+	}
+	return w
+}
+
+// useFmtFixes replaces fmt's formatting functions in the interpreter by
+// ones that name the types declared in cells in %#v (see cellTypeNames).
+// The interpreter's Use cannot do it: a second set of symbols for fmt
+// makes it load its standard library again. So this reaches the
+// interpreter's table of compiled packages by reflection, like
+// forgetCompiled, and does nothing if a yaegi version lacks it.
+func (s *Session) useFmtFixes() {
+	stdout := cellWriter{s, "stdout"}
+	fixes := map[string]reflect.Value{
+		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
+			return s.cellTypeNames(format, fmt.Sprintf(format, a...))
+		}),
+		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
+			return io.WriteString(stdout, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+		}),
+		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
+			return io.WriteString(w, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+		}),
+	}
+	pkgs := reflect.ValueOf(s.interp).Elem().FieldByName("binPkg")
+	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
+		return
+	}
+	syms := writable(pkgs).MapIndex(reflect.ValueOf("fmt"))
+	if !syms.IsValid() || syms.Type() != reflect.TypeOf(map[string]reflect.Value{}) {
+		return
+	}
+	for name, f := range fixes {
+		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(f))
+	}
+}
+
+// cellTypeNames puts the names of the session's exported struct types in
+// out, text formatted by format, when format has a %#v verb: the
+// interpreter builds a cell's struct type as an unnamed one, which %#v
+// prints as struct { X int; Y int }{X:1, Y:2} instead of P{X:1, Y:2}.
+func (s *Session) cellTypeNames(format, out string) string {
+	if !strings.Contains(format, "#v") || !strings.Contains(out, "struct {") {
+		return out
+	}
+	type named struct{ literal, name string }
+	var types []named
+	for _, syms := range s.interp.Symbols("main") {
+		for name, v := range syms {
+			if !v.IsValid() || v.Kind() != reflect.Pointer {
+				continue
+			}
+			t := v.Type().Elem()
+			if t.Kind() == reflect.Struct && t.Name() == "" {
+				types = append(types, named{t.String(), name})
+			}
+		}
+	}
+	// Longer literals first: a type may contain another.
+	sort.Slice(types, func(i, j int) bool { return len(types[i].literal) > len(types[j].literal) })
+	for _, t := range types {
+		out = strings.ReplaceAll(out, t.literal+"{", t.name+"{")
+	}
+	return out
+}
