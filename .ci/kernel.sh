@@ -40,8 +40,8 @@ echo "== Jupyter conformance suite (jupyter_kernel_test) against the portlab ker
 echo "== notebooks executed with the portlab kernel"
 n=0
 for nb in notebooks/*.ipynb; do
-	timeout 300 /usr/bin/python3 -m nbconvert --to html --execute \
-		--ExecutePreprocessor.kernel_name=portlab --ExecutePreprocessor.timeout=120 \
+	timeout 900 /usr/bin/python3 -m nbconvert --to html --execute \
+		--ExecutePreprocessor.kernel_name=portlab --ExecutePreprocessor.timeout=600 \
 		--output-dir "$tmp/html" "$nb"
 	n=$((n + 1))
 done
