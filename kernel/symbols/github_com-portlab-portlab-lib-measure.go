@@ -33,6 +33,7 @@ func init() {
 		"FaultError":    reflect.ValueOf((*measure.FaultError)(nil)),
 		"Hardware":      reflect.ValueOf((*measure.Hardware)(nil)),
 		"Kernel":        reflect.ValueOf((*measure.Kernel)(nil)),
+		"LayoutCheck":   reflect.ValueOf((*measure.LayoutCheck)(nil)),
 		"Object":        reflect.ValueOf((*measure.Object)(nil)),
 		"Outcome":       reflect.ValueOf((*measure.Outcome)(nil)),
 		"Runner":        reflect.ValueOf((*measure.Runner)(nil)),

@@ -18,6 +18,10 @@ func init() {
 		"Instantiate":        reflect.ValueOf(operands.Instantiate),
 		"InstantiateAArch64": reflect.ValueOf(operands.InstantiateAArch64),
 		"InstantiateChain":   reflect.ValueOf(operands.InstantiateChain),
+		"InstantiateLayout":  reflect.ValueOf(operands.InstantiateLayout),
 		"X86Init":            reflect.ValueOf(operands.X86Init),
+
+		// type definitions
+		"Layout": reflect.ValueOf((*operands.Layout)(nil)),
 	}
 }
