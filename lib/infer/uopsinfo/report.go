@@ -116,7 +116,7 @@ func (r *Report) finish(m *portmap.Mapping) {
 		}
 		if in.Outcome.Mapped() {
 			if err := m.Set(in.Insn, in.Found...); err != nil {
-				panic(err) // the ports come from the counters, whose length was checked
+				in.Outcome, in.Reason = Inconsistent, err.Error()
 			}
 		}
 	}
