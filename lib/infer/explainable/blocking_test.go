@@ -133,3 +133,69 @@ func TestFindBlockingErrors(t *testing.T) {
 		t.Errorf("epsilon 0.3: %v", err)
 	}
 }
+
+// TestDecomposeSKL runs stage 5 on the uops.info Skylake mapping with the
+// true mapping of one blocking instruction per port set (what stages 3 and
+// 4 would find): every multi-µop instruction whose µops all have a
+// blocking instruction and that 100 copies can flood is decomposed exactly
+// from cycles and µop counts alone; no instruction is decomposed wrongly.
+func TestDecomposeSKL(t *testing.T) {
+	datasettest.Need(t)
+	truth, err := dataset.Mapping("uops.info:SKL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := truthClasses(truth)
+	blockers := portmap.MustMapping("SKL blockers", truth.Ports()...)
+	largest := 0
+	for _, insn := range truth.Instructions() {
+		if q, ok := single[insn]; ok && !hasPorts(blockers, q) {
+			blockers.Set(insn, portmap.Uop{Ports: q, Count: 1})
+			largest = max(largest, q.Len())
+		}
+	}
+	var multi []string
+	for _, insn := range truth.Instructions() {
+		if _, ok := single[insn]; !ok {
+			multi = append(multi, insn)
+		}
+	}
+	decs, m, err := Decompose(t.Context(), oracle.Simulate(truth, 0, 1), multi, blockers, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(decs) != len(multi) {
+		t.Fatalf("%d decompositions of %d instructions", len(decs), len(multi))
+	}
+	complete, problems := 0, map[string]int{}
+	for _, d := range decs {
+		handleable := truth.NumUops(d.Insn)*largest <= 100
+		uops, _ := truth.Uops(d.Insn)
+		for _, u := range uops {
+			handleable = handleable && hasPorts(blockers, u.Ports)
+		}
+		switch {
+		case d.Complete && m.Usage(d.Insn) != truth.Usage(d.Insn):
+			t.Errorf("%s decomposed as %s, truth %s", d.Insn, m.Usage(d.Insn), truth.Usage(d.Insn))
+		case d.Complete:
+			complete++
+		case handleable:
+			t.Errorf("%s (%s) handleable but: %s", d.Insn, truth.Usage(d.Insn), d.Problem)
+		case strings.HasPrefix(d.Problem, "found "):
+			problems["µops on port sets no blocking instruction's contains"]++
+		default:
+			problems["counts not whole (the flooding condition fails)"]++
+		}
+	}
+	t.Logf("%d multi-µop instructions, %d decomposed exactly from throughput and µop counts; the others: %v", len(multi), complete, problems)
+}
+
+// hasPorts reports whether a blocking instruction of m has port set q.
+func hasPorts(m *portmap.Mapping, q portmap.PortSet) bool {
+	for _, insn := range m.Instructions() {
+		if u, _ := m.Uops(insn); len(u) == 1 && u[0].Ports == q {
+			return true
+		}
+	}
+	return false
+}

@@ -13,8 +13,11 @@
 //
 // FindBlocking implements stages 0 to 2 and records the evidence for each
 // decision: the measurements alone, the pair experiments and which
-// instructions were left out and why. Stages 3 to 5 are not implemented
-// yet, so the package does not infer a mapping and registers no method.
+// instructions were left out and why. Decompose implements stage 5 given
+// the mapping of the blocking instructions, with the pair of measurements
+// that witnesses each µop found. Stages 3 and 4 are not implemented yet,
+// so the package does not infer a mapping on its own and registers no
+// method.
 // Stage 2 assumes that the front end is no bottleneck for the candidates:
 // when it admits no more instructions per cycle than a candidate has ports,
 // different port sets of that size look the same (thesis §6.2.3).
