@@ -38,3 +38,25 @@ func ExampleFindBlocking() {
 	// {b, e}: 1 cycles, alone 1: same ports true
 	// f excluded: 2 µops
 }
+
+// Stage 5 on thesis Example 6.4 (Fig. 6.2), without per-port counters: a
+// blocks {p1,p2}, b blocks {p2,p3}, and c = u1 + u2 slows each of them
+// down by one µop on their ports: (t₂ − t₁)·|Q| = 1.
+func ExampleDecompose() {
+	m := portmap.MustMapping("fig6.2", "p1", "p2", "p3")
+	m.MustSetUsage("a", "1*[p1,p2]").MustSetUsage("b", "1*[p2,p3]").MustSetUsage("c", "1*[p1,p2]+1*[p2,p3]")
+	blockers := portmap.MustMapping("blockers", "p1", "p2", "p3")
+	blockers.MustSetUsage("a", "1*[p1,p2]").MustSetUsage("b", "1*[p2,p3]")
+	decs, inferred, err := explainable.Decompose(context.Background(), oracle.Simulate(m, 0, 1), []string{"c"}, blockers, 0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, w := range decs[0].Witnesses {
+		fmt.Printf("%d × %s: %v cycles, with c %v: %d µop on %v\n", w.Copies, w.Blocker, w.Blocked, w.WithInsn, w.Uops, blockers.Arch().PortNames(w.Ports))
+	}
+	fmt.Println("c:", inferred.Usage("c"), decs[0].Complete)
+	// Output:
+	// 10 × a: 5 cycles, with c 5.5: 1 µop on [p1 p2]
+	// 10 × b: 5 cycles, with c 5.5: 1 µop on [p2 p3]
+	// c: 1*p12+1*p23 true
+}
