@@ -12,15 +12,18 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/infer/explainable/explainable"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Decompose":       reflect.ValueOf(explainable.Decompose),
 		"DefaultEpsilon":  reflect.ValueOf(constant.MakeFromLiteral("0.01999999999999999999959342418531793583724720519967377185821533203", token.FLOAT, 0)),
 		"ErrNoUopCounter": reflect.ValueOf(&explainable.ErrNoUopCounter).Elem(),
 		"FindBlocking":    reflect.ValueOf(explainable.FindBlocking),
 
 		// type definitions
-		"Blocking":  reflect.ValueOf((*explainable.Blocking)(nil)),
-		"Candidate": reflect.ValueOf((*explainable.Candidate)(nil)),
-		"Class":     reflect.ValueOf((*explainable.Class)(nil)),
-		"Excluded":  reflect.ValueOf((*explainable.Excluded)(nil)),
-		"Pair":      reflect.ValueOf((*explainable.Pair)(nil)),
+		"Blocking":      reflect.ValueOf((*explainable.Blocking)(nil)),
+		"Candidate":     reflect.ValueOf((*explainable.Candidate)(nil)),
+		"Class":         reflect.ValueOf((*explainable.Class)(nil)),
+		"Decomposition": reflect.ValueOf((*explainable.Decomposition)(nil)),
+		"Excluded":      reflect.ValueOf((*explainable.Excluded)(nil)),
+		"Pair":          reflect.ValueOf((*explainable.Pair)(nil)),
+		"Witness":       reflect.ValueOf((*explainable.Witness)(nil)),
 	}
 }
