@@ -19,6 +19,7 @@ import (
 
 	// The inference methods register themselves with package infer.
 	_ "github.com/portlab/portlab/lib/infer/pmevo"
+	_ "github.com/portlab/portlab/lib/infer/uopsinfo"
 )
 
 const inferUsage = `portlab infer NAME — infer a port mapping with the inference method NAME
@@ -36,7 +37,8 @@ Methods: %s
                 for more experiments get them from the data or fail
   -simulate     instead, ask a simulation of mapping M (file or data-set
                 name, e.g. pmevo:SKL/uops_info) with relative noise σ (e.g.
-                0.02) about all of M's instructions
+                0.02) about all of M's instructions; with per-port µop
+                counters for methods that read them (uopsinfo)
   -measure      instead, measure on this machine what the method asks, the
                 instructions of -insns (as portlab measure reads them), with
                 results kept in -campaign so that a rerun resumes
@@ -111,7 +113,11 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if p.Ports == 0 {
 			p.Ports = truth.NumPorts()
 		}
-		p.Oracle, p.Instructions = oracle.Simulate(truth, *noise, *seed), truth.Instructions()
+		sim := oracle.Simulate(truth, *noise, *seed)
+		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
+			sim.PortCounters = true
+		}
+		p.Oracle, p.Instructions = sim, truth.Instructions()
 	case *live:
 		if *insnsArg == "" {
 			return fmt.Errorf("infer %s -measure needs -insns", method.Name())

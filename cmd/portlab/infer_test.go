@@ -120,3 +120,58 @@ func TestInferInterruptedStillEvaluates(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestInferUopsInfo runs uops.info's algorithm from the command line: the
+// simulation gets per-port counters because the method asks for them, the
+// store (two µops, no single-µop instruction on the store-data port) is
+// reported, not guessed, and replayed data without counters is refused.
+func TestInferUopsInfo(t *testing.T) {
+	dir := t.TempDir()
+	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
+	truth.MustSetUsage("add", "1*p01").MustSetUsage("mul", "1*p1").MustSetUsage("ld", "1*p2").
+		MustSetUsage("fma", "2*p01+1*p1").MustSetUsage("ldadd", "1*p2+1*p01").MustSetUsage("store", "1*p2+1*p3")
+	mfile := filepath.Join(dir, "truth.json")
+	if err := portmap.WriteMapping(mfile, truth); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(dir, "out")
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "uopsinfo", "-simulate", mfile, "-eval", "random:3:50", "-out", prefix}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	for _, want := range []string{"3 blocking instructions for 3 port sets", "6 instructions: 3 blocking, 2 resolved, 1 incomplete",
+		"incomplete store: found 1 of its 2 µops", "on random:3:50: n="} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	m, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, insn := range truth.Instructions() {
+		if insn == "store" {
+			if m.Has(insn) {
+				t.Errorf("store mapped as %s", m.Usage(insn))
+			}
+		} else if m.Usage(insn) != truth.Usage(insn) {
+			t.Errorf("%s = %s, want %s", insn, m.Usage(insn), truth.Usage(insn))
+		}
+	}
+	report, err := os.ReadFile(prefix + ".report.json")
+	if err != nil || !strings.Contains(string(report), `"Outcome": "incomplete"`) {
+		t.Errorf("report: %v\n%.300s", err, report)
+	}
+
+	// Measurements without per-port counts.
+	efile := filepath.Join(dir, "exps.json")
+	if err := os.WriteFile(efile, []byte(`{"kind":"ExperimentList","arch":{"kind":"Architecture","insns":["add","mul"],"ports":["0","1"],"name":"toy"},"exps":[`+
+		`{"kind":"Experiment","iseq":["add"],"result":{"cycles":0.5}},{"kind":"Experiment","iseq":["mul"],"result":{"cycles":1}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = run(t.Context(), []string{"infer", "uopsinfo", "-experiments", efile}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "no per-port µop counts") {
+		t.Errorf("data without port counters: %v", err)
+	}
+}

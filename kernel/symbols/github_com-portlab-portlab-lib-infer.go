@@ -19,16 +19,18 @@ func init() {
 		"Register":         reflect.ValueOf(infer.Register),
 
 		// type definitions
-		"FlagSetter": reflect.ValueOf((*infer.FlagSetter)(nil)),
-		"Method":     reflect.ValueOf((*infer.Method)(nil)),
-		"Problem":    reflect.ValueOf((*infer.Problem)(nil)),
-		"Result":     reflect.ValueOf((*infer.Result)(nil)),
-		"Settings":   reflect.ValueOf((*infer.Settings)(nil)),
-		"Status":     reflect.ValueOf((*infer.Status)(nil)),
+		"FlagSetter":      reflect.ValueOf((*infer.FlagSetter)(nil)),
+		"Method":          reflect.ValueOf((*infer.Method)(nil)),
+		"PortCounterUser": reflect.ValueOf((*infer.PortCounterUser)(nil)),
+		"Problem":         reflect.ValueOf((*infer.Problem)(nil)),
+		"Result":          reflect.ValueOf((*infer.Result)(nil)),
+		"Settings":        reflect.ValueOf((*infer.Settings)(nil)),
+		"Status":          reflect.ValueOf((*infer.Status)(nil)),
 
 		// interface wrapper definitions
-		"_FlagSetter": reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_FlagSetter)(nil)),
-		"_Method":     reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_Method)(nil)),
+		"_FlagSetter":      reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_FlagSetter)(nil)),
+		"_Method":          reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_Method)(nil)),
+		"_PortCounterUser": reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_PortCounterUser)(nil)),
 	}
 }
 
@@ -54,4 +56,14 @@ func (W _github_com_portlab_portlab_lib_infer_Method) Infer(ctx context.Context,
 }
 func (W _github_com_portlab_portlab_lib_infer_Method) Name() string {
 	return W.WName()
+}
+
+// _github_com_portlab_portlab_lib_infer_PortCounterUser is an interface wrapper for PortCounterUser type
+type _github_com_portlab_portlab_lib_infer_PortCounterUser struct {
+	IValue            interface{}
+	WUsesPortCounters func() bool
+}
+
+func (W _github_com_portlab_portlab_lib_infer_PortCounterUser) UsesPortCounters() bool {
+	return W.WUsesPortCounters()
 }

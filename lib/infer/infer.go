@@ -76,6 +76,16 @@ type FlagSetter interface {
 	SetFlags(fs *flag.FlagSet)
 }
 
+// PortCounterUser is implemented by methods that read per-port µop counts
+// (portmap.Measurement.PortUops) from the problem's oracle, such as
+// uops.info's blocking-instruction algorithm (package infer/uopsinfo).
+// Whoever builds the oracle turns the counters on for them where it can
+// (the command line's -simulate does, see oracle.Simulated); other methods
+// need not pay for them.
+type PortCounterUser interface {
+	UsesPortCounters() bool
+}
+
 // Result is an inferred mapping with how it came about.
 type Result struct {
 	// Method is the name of the method that produced the result.

@@ -79,3 +79,25 @@ func ExampleMeasureAll() {
 	// {store ↦ 2}: 1.95 cycles, 2 µops
 	// experiment 1 {div ↦ 1}: instruction "div": portmap: experiment {div ↦ 1}: unknown instruction "div" (not in architecture "fig3.1")
 }
+
+func ExampleSimulateWithPortCounters() {
+	// Per-port µop counters of a simulated machine, as uops.info reads them
+	// on Intel cores: the adds share p1 and p2 with the mul so that both
+	// ports are busy 1.5 cycles.
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	o := oracle.SimulateWithPortCounters(m, 0, 1)
+	x, err := o.Measure(context.Background(), portmap.NewExperiment("add", "add", "mul", "store"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(x.Cycles, "cycles,", x.Uops, "µops")
+	for k, n := range x.PortUops {
+		fmt.Printf("%s: %v µops\n", m.Ports()[k], n)
+	}
+	// Output:
+	// 1.5 cycles, 4 µops
+	// p1: 1.5 µops
+	// p2: 1.5 µops
+	// p3: 1 µops
+}

@@ -122,6 +122,50 @@ func TestSimulated(t *testing.T) {
 	}
 }
 
+func TestSimulatedPortCounters(t *testing.T) {
+	ctx := t.Context()
+	e := portmap.NewExperiment("add", "add", "mul", "store")
+	if m, _ := Simulate(toy(), 0, 1).Measure(ctx, e); m.PortUops != nil {
+		t.Errorf("port counters off: PortUops %v, want nil", m.PortUops)
+	}
+	exact := SimulateWithPortCounters(toy(), 0, 1)
+	// mul and one add fill p1 and p2 for 1.5 cycles together; the balanced
+	// schedule splits the adds so that both carry 1.5 µops.
+	m, err := exact.Measure(ctx, e)
+	if err != nil || m.Cycles != 1.5 || m.Uops != 4 || len(m.PortUops) != 3 || m.PortUops[0] != 1.5 || m.PortUops[1] != 1.5 || m.PortUops[2] != 1 {
+		t.Fatalf("exact: %+v, %v; want 1.5 cycles, 4 µops, [1.5 1.5 1] per port", m, err)
+	}
+	if want := "µops per port [1.5 1.5 1]"; !strings.Contains(m.String(), want) {
+		t.Errorf("%v: lacks %q", m, want)
+	}
+	// Two muls and an add: p1 is the bottleneck (2 cycles) and the add runs
+	// on p2 in every optimal schedule.
+	if m, _ := exact.Measure(ctx, portmap.NewExperiment("mul", "mul", "add")); m.PortUops[0] != 2 || m.PortUops[1] != 1 || m.PortUops[2] != 0 {
+		t.Errorf("{mul ↦ 2, add ↦ 1}: per port %v, want [2 1 0]", m.PortUops)
+	}
+	noisy := SimulateWithPortCounters(toy(), 0.02, 3)
+	var sum [3]float64
+	const n = 2000
+	for i := 0; i < n; i++ {
+		m, err := noisy.Measure(ctx, portmap.NewExperiment("add", "add", "mul"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.PortUops[2] != 0 {
+			t.Fatalf("noise put %v µops on p3, which no µop of the experiment can use", m.PortUops[2])
+		}
+		for k, u := range m.PortUops {
+			sum[k] += u
+		}
+	}
+	if math.Abs(sum[0]/n-1.5) > 0.005 || math.Abs(sum[1]/n-1.5) > 0.005 {
+		t.Errorf("noisy mean per port %v, want about [1.5 1.5 0]", []float64{sum[0] / n, sum[1] / n, sum[2] / n})
+	}
+	if _, err := exact.Measure(ctx, portmap.NewExperiment("div", "add")); err == nil {
+		t.Error("unmapped instruction with port counters: no error")
+	}
+}
+
 func TestReplay(t *testing.T) {
 	ctx := t.Context()
 	e := portmap.NewExperiment("add", "add", "mul", "store")

@@ -36,7 +36,8 @@ type Measurement struct {
 }
 
 // String formats m as "EXPERIMENT: CYCLES cycles", with the spread of the
-// timings, the contention and the µop count when they are known.
+// timings, the contention, the µop count and the µops per port when they
+// are known.
 func (m Measurement) String() string {
 	s := fmt.Sprintf("%v: %.4g cycles", m.Experiment, m.Cycles)
 	var extra []string
@@ -48,6 +49,13 @@ func (m Measurement) String() string {
 	}
 	if m.Uops > 0 {
 		extra = append(extra, fmt.Sprintf("%.4g µops", m.Uops))
+	}
+	if m.PortUops != nil {
+		per := make([]string, len(m.PortUops))
+		for k, n := range m.PortUops {
+			per[k] = fmt.Sprintf("%.4g", n)
+		}
+		extra = append(extra, "µops per port ["+strings.Join(per, " ")+"]")
 	}
 	if len(m.Others) > 0 {
 		ids := make([]string, 0, len(m.Others))

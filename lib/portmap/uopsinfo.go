@@ -81,10 +81,17 @@ func UopsInfoMapping(schemes []UopsInfoScheme, uarch string) (*Mapping, error) {
 		ports = append(ports, p)
 	}
 	sort.Slice(ports, func(a, b int) bool { return naturalLess(ports[a], ports[b]) })
-	m, err := NewMapping(uarch, ports...)
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.name
+	}
+	// All instructions at once: adding them one by one copies the
+	// architecture each time.
+	a, err := NewArchitecture(uarch, ports, names)
 	if err != nil {
 		return nil, err
 	}
+	m := NewMappingFor(a)
 	for _, e := range entries {
 		uops := make([]Uop, len(e.usage))
 		for j, nu := range e.usage {

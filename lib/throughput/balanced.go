@@ -2,6 +2,7 @@ package throughput
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/portlab/portlab/lib/portmap"
 	"gonum.org/v1/gonum/mat"
@@ -195,4 +196,40 @@ func distributeGroup(group []int, masks []portmap.PortSet, mass []int64, load []
 		x[group[cl.g]][cl.k] = max(0, sol[c])
 	}
 	return nil
+}
+
+// PortLoads returns the µops each port executes per execution of e in the
+// balanced optimal schedule (see Balanced): dst[k] is the load of port k,
+// as a per-port µop counter would count it, and the loads sum to the µops
+// of e. The loads are exact fractions and unique; they ignore the front-end
+// bound (they are the ports' share of the work, not a timing). PortLoads
+// needs no LP and is two orders of magnitude faster than Balanced. dst is
+// reused when it has room for the ports (nil: allocate). It returns an
+// error naming an instruction the mapping does not map.
+func (md *Model) PortLoads(e portmap.Experiment, dst []float64) ([]float64, error) {
+	x, err := md.Index(e)
+	if err != nil {
+		return nil, err
+	}
+	if cap(dst) < md.nports {
+		dst = make([]float64, md.nports)
+	}
+	dst = dst[:md.nports]
+	clear(dst)
+	var masks []portmap.PortSet
+	var mass []int64
+	for _, t := range x.Terms {
+		for u := md.off[t.Insn]; u < md.off[t.Insn+1]; u++ {
+			w := int64(t.Count) * md.ucount[u]
+			if j := slices.Index(masks, md.umask[u]); j >= 0 {
+				mass[j] += w
+			} else if w > 0 {
+				masks, mass = append(masks, md.umask[u]), append(mass, w)
+			}
+		}
+	}
+	for p, l := range waterLevels(masks, mass) {
+		dst[p] = float64(l.Num) / float64(l.Den)
+	}
+	return dst, nil
 }

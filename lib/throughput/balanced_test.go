@@ -87,3 +87,38 @@ func desc(v []float64) []float64 {
 	slices.Reverse(s)
 	return s
 }
+
+// TestPortLoadsAreBalancedPressure checks PortLoads against the pressure of
+// Balanced on random cases, reusing one destination slice.
+func TestPortLoadsAreBalancedPressure(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var dst []float64
+	for c := 0; c < 500; c++ {
+		m, e := randomCase(r, 1+r.IntN(10), 1+r.IntN(8), 1+r.IntN(6))
+		b, err := Balanced(m, e)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		dst, err = NewModel(m).PortLoads(e, dst)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		if !slices.Equal(dst, b.Pressure) {
+			t.Fatalf("case %d %v: loads %v, balanced pressure %v", c, e, dst, b.Pressure)
+		}
+		var sum float64
+		for _, l := range dst {
+			sum += l
+		}
+		uops := 0.0
+		for _, u := range b.Uops {
+			uops += u.Mass
+		}
+		if math.Abs(sum-uops) > 1e-9 {
+			t.Fatalf("case %d %v: loads sum to %v, the experiment has %v µops", c, e, sum, uops)
+		}
+	}
+	if _, err := NewModel(fig31(t)).PortLoads(exp(t, map[string]int{"add": 1}).With("nop", 1), nil); err == nil {
+		t.Error("PortLoads of an unmapped instruction: no error")
+	}
+}

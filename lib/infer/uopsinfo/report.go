@@ -1,0 +1,243 @@
+package uopsinfo
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Outcome is what the method concluded about an instruction.
+type Outcome int
+
+const (
+	pending Outcome = iota // not yet measured with blocking instructions
+
+	// Blocking: the instruction has one µop, on the ports it uses alone;
+	// it blocks them for the others.
+	Blocking
+	// Resolved: the µops found with the blocking instructions add up to
+	// the µops it retires and use the ports it uses alone.
+	Resolved
+	// Incomplete: fewer µops were found than it retires; the others run on
+	// port sets that no single-µop instruction blocks.
+	Incomplete
+	// Inconsistent: the counters disagree with the port-mapping model: a
+	// count that is not a whole number, µops left over that are negative
+	// or more than the instruction retires, ports used alone that no µop
+	// found uses.
+	Inconsistent
+	// Failed: a measurement failed.
+	Failed
+)
+
+var outcomeNames = [...]string{"pending", "blocking", "resolved", "incomplete", "inconsistent", "failed"}
+
+// String returns the outcome's name, e.g. "resolved".
+func (o Outcome) String() string {
+	if o < 0 || int(o) >= len(outcomeNames) {
+		return fmt.Sprintf("Outcome(%d)", int(o))
+	}
+	return outcomeNames[o]
+}
+
+// MarshalText returns the outcome's name, for the report's JSON.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// Mapped reports whether an instruction with this outcome is in the
+// inferred mapping (Blocking and Resolved).
+func (o Outcome) Mapped() bool { return o == Blocking || o == Resolved }
+
+// Blocker is a blocking instruction: one µop that runs on Ports.
+type Blocker struct {
+	Ports portmap.PortSet
+	Insn  string
+	// Others are the other single-µop instructions on the same ports, in
+	// the problem's order; the method uses the first, Insn.
+	Others []string `json:",omitempty"`
+}
+
+// Step is one measurement of an instruction with Copies copies of the
+// blocking instruction for Ports, and what it showed.
+type Step struct {
+	Blocker string
+	Ports   portmap.PortSet
+	Copies  int
+	// OnPorts is the µops counted on Ports per execution of the
+	// experiment; Subsets the µops of the instruction found before on
+	// proper subsets of Ports; Surplus = OnPorts − Copies − Subsets, the
+	// µops whose port set is exactly Ports; Uops its whole number.
+	OnPorts float64
+	Subsets int
+	Surplus float64
+	Uops    int
+}
+
+// Insn is the method's account of one instruction.
+type Insn struct {
+	Insn    string
+	Outcome Outcome
+	// Reason says why the outcome is not Blocking or Resolved, with the
+	// values that show it.
+	Reason string `json:",omitempty"`
+	// Cycles, Uops and PortUops are its measurement alone; Used are the
+	// ports it uses alone.
+	Cycles   float64
+	Uops     float64
+	PortUops []float64
+	Used     portmap.PortSet
+	// Found are the µops found (for a blocking instruction: its one µop);
+	// they are its decomposition when Outcome.Mapped().
+	Found []portmap.Uop `json:",omitempty"`
+	// Steps are its measurements with blocking instructions, in order.
+	Steps []Step `json:",omitempty"`
+
+	total int // µops it retires alone (whole number)
+}
+
+// Report is the method's account of a run: the blocking instructions found
+// and every instruction's measurements and outcome.
+type Report struct {
+	// Ports names the ports, in the order of the counters.
+	Ports    []string
+	Blockers []Blocker
+	// Insns lists the instructions in the problem's order.
+	Insns []Insn
+}
+
+// finish maps the instructions whose outcome allows it into m, and gives
+// the ones left pending by an interrupted run a reason.
+func (r *Report) finish(m *portmap.Mapping) {
+	for i := range r.Insns {
+		in := &r.Insns[i]
+		if in.Outcome == pending {
+			in.Reason = "not measured with the blocking instructions: the run was interrupted"
+		}
+		if in.Outcome.Mapped() {
+			if err := m.Set(in.Insn, in.Found...); err != nil {
+				in.Outcome, in.Reason = Inconsistent, err.Error()
+			}
+		}
+	}
+}
+
+// Count returns the number of instructions with outcome o.
+func (r *Report) Count(o Outcome) int {
+	n := 0
+	for _, in := range r.Insns {
+		if in.Outcome == o {
+			n++
+		}
+	}
+	return n
+}
+
+// Unmapped returns the instructions the method could not map (every
+// outcome but Blocking and Resolved), with the reasons.
+func (r *Report) Unmapped() []Insn {
+	var out []Insn
+	for _, in := range r.Insns {
+		if !in.Outcome.Mapped() {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// Lookup returns the account of insn.
+func (r *Report) Lookup(insn string) (Insn, bool) {
+	for _, in := range r.Insns {
+		if in.Insn == insn {
+			return in, true
+		}
+	}
+	return Insn{}, false
+}
+
+// names formats a port set by the report's port names.
+func (r *Report) names(s portmap.PortSet) string {
+	var out []string
+	for _, k := range s.Indices() {
+		if k < len(r.Ports) {
+			out = append(out, r.Ports[k])
+		}
+	}
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+// String summarises the run: the blocking instructions, the outcomes, and
+// the first unmapped instructions of each outcome with the reason.
+func (r *Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "uops.info algorithm: %s for %d port sets\n", portmap.Count(len(r.Blockers), "blocking instruction"), len(r.Blockers))
+	for _, bl := range r.Blockers {
+		fmt.Fprintf(&b, "  %-12s %s", r.names(bl.Ports), bl.Insn)
+		if len(bl.Others) > 0 {
+			fmt.Fprintf(&b, " (and %d more)", len(bl.Others))
+		}
+		b.WriteByte('\n')
+	}
+	var parts []string
+	for o := Blocking; o <= Failed; o++ {
+		if n := r.Count(o); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, o))
+		}
+	}
+	fmt.Fprintf(&b, "%d instructions: %s\n", len(r.Insns), strings.Join(parts, ", "))
+	for o := Incomplete; o <= Failed; o++ {
+		shown := 0
+		for _, in := range r.Insns {
+			if in.Outcome != o {
+				continue
+			}
+			if shown == 3 {
+				fmt.Fprintf(&b, "  … %d more %s\n", r.Count(o)-shown, o)
+				break
+			}
+			fmt.Fprintf(&b, "  %s %s: %s\n", o, in.Insn, in.Reason)
+			shown++
+		}
+	}
+	return b.String()
+}
+
+// Explain returns the evidence for insn: its measurement alone, every
+// measurement with a blocking instruction, and the outcome.
+func (r *Report) Explain(insn string) string {
+	in, ok := r.Lookup(insn)
+	if !ok {
+		return fmt.Sprintf("%q: not in the report\n", insn)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: alone %.4g cycles, %.4g µops on ports %s\n", in.Insn, in.Cycles, in.Uops, r.names(in.Used))
+	if len(in.Steps) > 0 {
+		fmt.Fprintf(&b, "  %-12s %-24s %6s %9s %7s %8s %5s\n", "ports", "blocking", "copies", "on ports", "subsets", "surplus", "µops")
+		for _, st := range in.Steps {
+			fmt.Fprintf(&b, "  %-12s %-24s %6d %9.4g %7d %8.4g %5d\n", r.names(st.Ports), st.Blocker, st.Copies, st.OnPorts, st.Subsets, st.Surplus, st.Uops)
+		}
+	}
+	fmt.Fprintf(&b, "  %s", in.Outcome)
+	if len(in.Found) > 0 {
+		fmt.Fprintf(&b, ": %s", r.usage(in.Found))
+	}
+	if in.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", in.Reason)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// usage formats µops as "1*[p0 p1]+2*[p5]".
+func (r *Report) usage(uops []portmap.Uop) string {
+	parts := make([]string, len(uops))
+	for i, u := range uops {
+		parts[i] = fmt.Sprintf("%d*%s", u.Count, r.names(u.Ports))
+	}
+	return strings.Join(parts, "+")
+}
+
+// HTML renders the summary for a notebook cell.
+func (r *Report) HTML() string {
+	return "<pre>" + html.EscapeString(r.String()) + "</pre>"
+}

@@ -1,0 +1,356 @@
+package uopsinfo
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+func init() { infer.Register("uopsinfo", func() infer.Method { return New() }) }
+
+// DefaultTolerance is how far, in µops, a count may be from a whole number
+// before the method calls the counters inconsistent.
+const DefaultTolerance = 0.25
+
+// usedThreshold is the count, in µops per execution, above which a port
+// counts as used by an instruction measured alone.
+const usedThreshold = 0.05
+
+// Method is uops.info's blocking-instruction algorithm behind the inference
+// contract of package infer. The result's Report is a *Report.
+type Method struct {
+	// Copies returns the number of copies k of the blocking instruction
+	// for a port set of blockedPorts ports, when measuring an instruction
+	// that alone takes cycles cycles and uops µops; nil means
+	// NanoBenchCopies.
+	Copies func(blockedPorts int, cycles float64, uops int) int
+	// Exhaustive makes the method measure every instruction with every
+	// blocking instruction, as Algorithm 6.1 is printed. By default it
+	// skips port sets disjoint from the ports the instruction uses alone
+	// and stops once it has found all of the instruction's µops, as the
+	// uops.info implementation does.
+	Exhaustive bool
+	// Tolerance is how far, in µops, a count may be from a whole number;
+	// 0 means DefaultTolerance.
+	Tolerance float64
+}
+
+// New returns the method with its defaults: nanoBench's number of copies,
+// early exit, DefaultTolerance.
+func New() *Method { return &Method{} }
+
+// Name returns "uopsinfo".
+func (*Method) Name() string { return "uopsinfo" }
+
+// UsesPortCounters returns true: the method needs per-port µop counts
+// (see infer.PortCounterUser).
+func (*Method) UsesPortCounters() bool { return true }
+
+// SetFlags defines the method's settings as command-line flags.
+func (m *Method) SetFlags(fs *flag.FlagSet) {
+	fs.Func("copies", "copies of the blocking instruction, the same for every port set (default: uops.info's rule, see NanoBenchCopies)", func(s string) error {
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 1 {
+			return fmt.Errorf("want a whole number ≥ 1")
+		}
+		m.Copies = FixedCopies(k)
+		return nil
+	})
+	fs.BoolVar(&m.Exhaustive, "exhaustive", m.Exhaustive, "measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts")
+	fs.Float64Var(&m.Tolerance, "tolerance", DefaultTolerance, "how far in µops a count may be from a whole number")
+}
+
+// NanoBenchCopies is the number of copies of a blocking instruction that
+// the uops.info implementation (nanoBench's cpuBench) uses to flood
+// blockedPorts ports while measuring an instruction that alone takes
+// cycles cycles and uops µops: min(max(2·|Q|·max(1, ⌊cycles⌋), |Q|·uops,
+// 10), 100). It satisfies the flooding condition k ≥ |Q|·uops (thesis
+// Constraint 6.1) for instructions of up to 100/|Q| µops.
+func NanoBenchCopies(blockedPorts int, cycles float64, uops int) int {
+	k1 := 2 * blockedPorts * max(1, int(math.Floor(cycles)))
+	k2 := blockedPorts * uops
+	return min(max(k1, k2, 10), 100)
+}
+
+// FixedCopies returns a rule for Method.Copies that always uses k copies.
+// The uops.info paper's rule, k = maximal latency · number of ports, is
+// FixedCopies(latency·ports) when every instruction has that latency; it
+// breaks the flooding condition for instructions with many µops (thesis
+// App. E.1).
+func FixedCopies(k int) func(blockedPorts int, cycles float64, uops int) int {
+	return func(int, float64, int) int { return k }
+}
+
+// ErrNoPortCounters is wrapped by the error of a run whose oracle gives no
+// per-port µop counts.
+var ErrNoPortCounters = errors.New("the oracle gives no per-port µop counts")
+
+// Infer runs the algorithm on p: it measures every instruction alone, takes
+// the single-µop instructions as blocking instructions for the ports they
+// use, and measures every other instruction with the blocking instructions
+// (see the package documentation). When ctx is cancelled it returns the
+// instructions mapped so far with ctx's error.
+func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
+	if p.Oracle == nil {
+		return nil, fmt.Errorf("uopsinfo: %w: the problem has no oracle", ErrNoPortCounters)
+	}
+	tol := m.Tolerance
+	if tol == 0 {
+		tol = DefaultTolerance
+	}
+	if !(tol > 0 && tol < 0.5) {
+		return nil, fmt.Errorf("uopsinfo: tolerance %v µops, want more than 0 and less than 0.5", m.Tolerance)
+	}
+	copies := m.Copies
+	if copies == nil {
+		copies = NanoBenchCopies
+	}
+	start := time.Now()
+	progress := func(stage string, done, total int, msg string) {
+		if s != nil && s.Progress != nil {
+			s.Progress(infer.Status{Stage: stage, Done: done, Total: total, Message: msg, Elapsed: time.Since(start)})
+		}
+	}
+	singletons := make([]portmap.Experiment, len(p.Instructions))
+	for i, insn := range p.Instructions {
+		singletons[i] = portmap.NewExperiment(insn)
+	}
+	set, failures, err := oracle.MeasureAll(ctx, p.Oracle, singletons, func(pr oracle.Progress) {
+		progress("alone", pr.Done, pr.Total, fmt.Sprintf("measuring the instructions alone: %d/%d, %d failed", pr.Done, pr.Total, pr.Failed))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("uopsinfo: measuring the instructions alone: %w", err)
+	}
+	if set.Len() == 0 {
+		return nil, fmt.Errorf("uopsinfo: all %d instructions failed alone; first: %v", len(failures), failures[0])
+	}
+	first := set.Measurements[0]
+	if first.PortUops == nil {
+		return nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
+			"simulate with oracle.SimulateWithPortCounters (portlab infer -simulate turns them on for this method), "+
+			"or replay data measured with them; the hardware oracle reads no counters (and these virtual machines have no PMU)",
+			ErrNoPortCounters, first.Experiment)
+	}
+	nports := len(first.PortUops)
+	if p.Ports != 0 && p.Ports != nports {
+		return nil, fmt.Errorf("uopsinfo: the problem has %d ports, the oracle counts µops on %d (for %v)", p.Ports, nports, first.Experiment)
+	}
+	names := p.PortNames
+	if names == nil {
+		names = make([]string, nports)
+		for k := range names {
+			names[k] = strconv.Itoa(k)
+		}
+	}
+	arch, err := portmap.NewArchitecture("uopsinfo", names, p.Instructions)
+	if err != nil {
+		return nil, fmt.Errorf("uopsinfo: %w", err)
+	}
+	r := &run{m: m, o: p.Oracle, arch: arch, nports: nports, tol: tol, copies: copies}
+	rep := &Report{Ports: names, Insns: make([]Insn, len(p.Instructions))}
+	res := &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}
+	for i, insn := range p.Instructions {
+		rep.Insns[i] = Insn{Insn: insn}
+	}
+	for _, f := range failures {
+		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Reason = Failed, "measuring it alone: "+f.Reason
+	}
+	// The instructions alone: µop counts, used ports, blocking candidates.
+	at := map[string]int{}
+	for i, insn := range p.Instructions {
+		at[insn] = i
+	}
+	blockers := map[portmap.PortSet]*Blocker{}
+	for _, x := range set.Measurements {
+		in := &rep.Insns[at[x.Experiment.List()[0]]]
+		r.alone(in, x)
+		if in.Outcome == Blocking {
+			if b, ok := blockers[in.Used]; ok {
+				b.Others = append(b.Others, in.Insn)
+			} else {
+				blockers[in.Used] = &Blocker{Ports: in.Used, Insn: in.Insn}
+			}
+		}
+	}
+	for _, b := range blockers {
+		rep.Blockers = append(rep.Blockers, *b)
+	}
+	sort.Slice(rep.Blockers, func(a, b int) bool {
+		qa, qb := rep.Blockers[a].Ports, rep.Blockers[b].Ports
+		return qa.Len() < qb.Len() || qa.Len() == qb.Len() && qa < qb
+	})
+	// The other instructions, with the blocking instructions.
+	var todo []int
+	for i := range rep.Insns {
+		if rep.Insns[i].Outcome == pending {
+			todo = append(todo, i)
+		}
+	}
+	for n, i := range todo {
+		if err := ctx.Err(); err != nil {
+			rep.finish(res.Mapping)
+			return res, err
+		}
+		in := &rep.Insns[i]
+		progress("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
+		if err := r.blocked(ctx, in, rep.Blockers); err != nil {
+			in.Outcome, in.Reason = pending, ""
+			rep.finish(res.Mapping)
+			return res, err
+		}
+	}
+	progress("blocking", len(todo), len(todo), fmt.Sprintf("measured %d instructions with blocking instructions", len(todo)))
+	rep.finish(res.Mapping)
+	return res, nil
+}
+
+// run is the state of one Infer call.
+type run struct {
+	m      *Method
+	o      oracle.Oracle
+	arch   *portmap.Architecture
+	nports int
+	tol    float64
+	copies func(int, float64, int) int
+}
+
+// whole returns x rounded to the nearest whole number, and whether x is
+// within the tolerance of it.
+func (r *run) whole(x float64) (int, bool) {
+	n := math.Round(x)
+	return int(n), math.Abs(x-n) <= r.tol
+}
+
+// alone records the measurement x of in alone: its µops, the ports it uses,
+// and the outcome for instructions with at most one µop.
+func (r *run) alone(in *Insn, x portmap.Measurement) {
+	in.Cycles, in.Uops, in.PortUops = x.Cycles, x.Uops, x.PortUops
+	if len(x.PortUops) != r.nports {
+		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it has µop counts for %d ports, other instructions for %d", len(x.PortUops), r.nports)
+		return
+	}
+	var sum float64
+	for k, c := range x.PortUops {
+		sum += c
+		if c > usedThreshold {
+			in.Used |= portmap.Ports(k)
+		}
+	}
+	total := x.Uops
+	if total == 0 {
+		total = sum // no total counter: the per-port counts add up to it
+	}
+	n, ok := r.whole(total)
+	if !ok {
+		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %.3g µops, not a whole number", total)
+		return
+	}
+	if math.Abs(sum-float64(n)) > r.tol {
+		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %d µops but the ports count %.3g", n, sum)
+		return
+	}
+	in.total = n
+	switch n {
+	case 0:
+		in.Outcome, in.Reason = Resolved, "no µops"
+	case 1:
+		if in.Used == 0 {
+			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires 1 µop but no port counts more than %v of it", usedThreshold)
+			return
+		}
+		in.Outcome, in.Found = Blocking, []portmap.Uop{{Ports: in.Used, Count: 1}}
+	default:
+		in.Outcome = pending
+	}
+}
+
+// blocked measures in with the blocking instructions bs (sorted by size)
+// and records the outcome. It returns an error only when ctx is done.
+func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
+	found := 0
+	for _, b := range bs {
+		if !r.m.Exhaustive && (found == in.total || b.Ports&in.Used == 0) {
+			continue
+		}
+		k := r.copies(b.Ports.Len(), in.Cycles, in.total)
+		e := portmap.NewExperiment(in.Insn).With(b.Insn, k)
+		x, err := r.o.Measure(ctx, e)
+		if err != nil && oracle.IsTransient(err) && ctx.Err() == nil {
+			x, err = r.o.Measure(ctx, e)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			in.Outcome, in.Reason = Failed, fmt.Sprintf("measuring %v: %v", e, err)
+			return nil
+		}
+		st := Step{Blocker: b.Insn, Ports: b.Ports, Copies: k}
+		if len(x.PortUops) != r.nports {
+			in.Steps = append(in.Steps, st)
+			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("%v has µop counts for %d ports, want %d", e, len(x.PortUops), r.nports)
+			return nil
+		}
+		for _, q := range b.Ports.Indices() {
+			st.OnPorts += x.PortUops[q]
+		}
+		for _, u := range in.Found {
+			if u.Ports != b.Ports && u.Ports.SubsetOf(b.Ports) {
+				st.Subsets += u.Count
+			}
+		}
+		st.Surplus = st.OnPorts - float64(k) - float64(st.Subsets)
+		in.Steps = append(in.Steps, st)
+		if st.OnPorts < float64(k)-r.tol {
+			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s its ports %s count %.4g µops, fewer than the blocking µops", k, b.Insn, r.ports(b.Ports), st.OnPorts)
+			return nil
+		}
+		n, ok := r.whole(st.Surplus)
+		if !ok || n < 0 {
+			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s, ports %s count %.4g µops: %.4g are left for it after %d blocking µops and %d µops found on smaller port sets, not a whole number ≥ 0",
+				k, b.Insn, r.ports(b.Ports), st.OnPorts, st.Surplus, k, st.Subsets)
+			return nil
+		}
+		st.Uops = n
+		in.Steps[len(in.Steps)-1] = st
+		if n > 0 {
+			in.Found = append(in.Found, portmap.Uop{Ports: b.Ports, Count: n})
+			found += n
+		}
+	}
+	var union portmap.PortSet
+	for _, u := range in.Found {
+		union |= u.Ports
+	}
+	var blocked portmap.PortSet
+	for _, b := range bs {
+		blocked |= b.Ports
+	}
+	switch {
+	case found > in.total:
+		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Found), in.total)
+	case found < in.total:
+		in.Outcome, in.Reason = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no single-µop instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
+			found, in.total, r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
+	case union != in.Used:
+		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Found), r.ports(union), r.ports(in.Used))
+	default:
+		in.Outcome = Resolved
+	}
+	return nil
+}
+
+// usage formats µops in uops.info notation.
+func (r *run) usage(uops []portmap.Uop) string { return portmap.FormatUsage(uops, r.arch) }
+
+// ports formats a port set by the ports' names.
+func (r *run) ports(s portmap.PortSet) string { return fmt.Sprint(r.arch.PortNames(s)) }
