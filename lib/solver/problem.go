@@ -138,10 +138,16 @@ type Solver interface {
 	Solve(ctx context.Context, p *Problem) (*Solution, error)
 }
 
-// Solve solves p with LP when it has no integer variables and with CBC
-// otherwise; limit bounds CBC's time (0: none beyond ctx).
+// MaxDenseRows is the largest number of constraints Solve gives gonum's
+// dense simplex, which factorises the basis at every pivot; larger LPs go
+// to CBC (its simplex, CLP, is sparse).
+const MaxDenseRows = 150
+
+// Solve solves p with LP when it has no integer variables and at most
+// MaxDenseRows constraints, and with CBC otherwise; limit bounds CBC's time
+// (0: none beyond ctx).
 func Solve(ctx context.Context, p *Problem, limit time.Duration) (*Solution, error) {
-	if p.HasIntegers() {
+	if p.HasIntegers() || len(p.Constraints) > MaxDenseRows {
 		return (&CBC{TimeLimit: limit}).Solve(ctx, p)
 	}
 	return LP{}.Solve(ctx, p)

@@ -37,6 +37,11 @@ type Config struct {
 	// M is the repetition of a in the a^M·b seed kernels; L the number of
 	// cycles a saturating kernel fills in K_sat(i, r) = i^ī·sat[r]^(L·S̄).
 	M, L int
+	// RatioKernels adds the kernels a^k·b, 1 ≤ k < M, for every ordered
+	// pair of basic instructions to the seed kernels (a portlab addition:
+	// without them LP2's weights are under-determined and kernels mixing
+	// basic instructions in other proportions are mispredicted).
+	RatioKernels bool
 	// MaxEnrich bounds the rounds of LP1 and benchmark enrichment.
 	MaxEnrich int
 	// FitTol: the core mapping is accepted when every kernel's
@@ -73,6 +78,7 @@ func DefaultConfig() Config {
 		MaxScale:        24,
 		M:               4,
 		L:               4,
+		RatioKernels:    true,
 		MaxEnrich:       5,
 		FitTol:          0.03,
 		MaxGrow:         8,

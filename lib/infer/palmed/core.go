@@ -68,7 +68,8 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 	for k, b := range basic {
 		idx[b] = k
 	}
-	// Seed kernels: a, a^ā b^b̄, a^M b.
+	// Seed kernels: a, a^ā b^b̄, a^M b, and with RatioKernels a^k b for
+	// 1 ≤ k < M.
 	var seeds []portmap.Experiment
 	origin := map[string]string{}
 	add := func(e portmap.Experiment, o string) {
@@ -87,6 +88,11 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 			}
 			if i != j {
 				add(single(a).Scale(cfg.M).Plus(single(b)), "a^M b")
+				if cfg.RatioKernels {
+					for k := 1; k < cfg.M; k++ {
+						add(single(a).Scale(k).Plus(single(b)), "a^k b")
+					}
+				}
 			}
 		}
 	}
@@ -316,34 +322,92 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 	if n > MaxBasicLP1 {
 		return nil, fmt.Errorf("palmed: LP1: %d basic instructions, at most %d", n, MaxBasicLP1)
 	}
-	p := &solver.Problem{}
-	full := users(1)<<uint(n) - 1
-	cand := make([]users, 0, full)
-	for c := users(1); c <= full; c++ {
-		cand = append(cand, c)
+	// Requirements as predicates on a candidate set.
+	var reqs []func(users) bool
+	hasPrivate := map[int]bool{}
+	for _, req := range priv {
+		hasPrivate[req.i] = true
 	}
+	for i := range n {
+		if !hasPrivate[i] { // a private requirement puts i on a resource too
+			reqs = append(reqs, func(c users) bool { return c.has(i) })
+		}
+	}
+	for _, req := range priv {
+		reqs = append(reqs, func(c users) bool { return c.has(req.i) && c&req.others == 0 })
+	}
+	for _, set := range shared {
+		reqs = append(reqs, func(c users) bool { return c&set == set })
+	}
+	// Candidates, reduced: of the sets meeting the same requirements only
+	// the one with the fewest edges is kept, and a set meeting a subset of
+	// another's requirements with no fewer edges is dropped.
+	words := (len(reqs) + 63) / 64
+	type column struct {
+		set   users
+		meets []uint64
+	}
+	byPattern := map[string]column{}
+	full := users(1)<<uint(n) - 1
+	for c := users(1); c <= full; c++ {
+		meets := make([]uint64, words)
+		any := false
+		for q, ok := range reqs {
+			if ok(c) {
+				meets[q/64] |= 1 << uint(q%64)
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		key := fmt.Sprint(meets)
+		if old, ok := byPattern[key]; !ok || c.len() < old.set.len() {
+			byPattern[key] = column{c, meets}
+		}
+	}
+	var cols []column
+	for _, c := range byPattern {
+		cols = append(cols, c)
+	}
+	sort.Slice(cols, func(a, b int) bool { return cols[a].set < cols[b].set })
+	subset := func(a, b []uint64) bool {
+		for w := range a {
+			if a[w]&^b[w] != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var cand []users
+	var meets [][]uint64
+	for a, ca := range cols {
+		dominated := false
+		for b, cb := range cols {
+			if a != b && cb.set.len() <= ca.set.len() && subset(ca.meets, cb.meets) && (!subset(cb.meets, ca.meets) || b < a) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			cand = append(cand, ca.set)
+			meets = append(meets, ca.meets)
+		}
+	}
+	p := &solver.Problem{}
 	x := make([]int, len(cand))
 	for j, c := range cand {
 		x[j] = p.AddBinary(fmt.Sprintf("x%d", c))
 		p.Objective = append(p.Objective, solver.Term{Var: x[j], Coeff: 1 + float64(c.len())/float64(n*n+1)})
 	}
-	cover := func(name string, ok func(users) bool) {
+	for q := range reqs {
 		var ts []solver.Term
-		for j, c := range cand {
-			if ok(c) {
+		for j := range cand {
+			if meets[j][q/64]&(1<<uint(q%64)) != 0 {
 				ts = append(ts, solver.Term{Var: x[j], Coeff: 1})
 			}
 		}
-		p.AddConstraint(name, ts, solver.GreaterEq, 1)
-	}
-	for i := range n {
-		cover(fmt.Sprintf("instruction %d", i), func(c users) bool { return c.has(i) })
-	}
-	for q, req := range priv {
-		cover(fmt.Sprintf("private %d", q), func(c users) bool { return c.has(req.i) && c&req.others == 0 })
-	}
-	for q, set := range shared {
-		cover(fmt.Sprintf("shared %d", q), func(c users) bool { return c&set == set })
+		p.AddConstraint(fmt.Sprintf("requirement %d", q), ts, solver.GreaterEq, 1)
 	}
 	sol, err := (&solver.CBC{TimeLimit: r.cfg.SolverTimeLimit}).Solve(ctx, p)
 	if errors.Is(err, solver.ErrInfeasible) {
