@@ -143,6 +143,7 @@ func WriteLP(p *Problem) string {
 	var b strings.Builder
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
 	terms := func(ts []Term) {
+		ts = merged(ts)
 		if len(ts) == 0 {
 			b.WriteString(" 0 x0")
 			return
@@ -193,4 +194,27 @@ func WriteLP(p *Problem) string {
 	}
 	b.WriteString("End\n")
 	return b.String()
+}
+
+// merged returns ts with the terms of each variable added up, in order of
+// first appearance, zero sums dropped (LP files reject repeated
+// variables in a row).
+func merged(ts []Term) []Term {
+	at := map[int]int{}
+	var out []Term
+	for _, t := range ts {
+		if k, ok := at[t.Var]; ok {
+			out[k].Coeff += t.Coeff
+			continue
+		}
+		at[t.Var] = len(out)
+		out = append(out, t)
+	}
+	nz := out[:0]
+	for _, t := range out {
+		if t.Coeff != 0 {
+			nz = append(nz, t)
+		}
+	}
+	return nz
 }

@@ -153,3 +153,20 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Solve with a bad index: %v", err)
 	}
 }
+
+// Repeated variables in a row or the objective are added up.
+func TestRepeatedTerms(t *testing.T) {
+	p := &Problem{}
+	x := p.AddVar("x", 0, 4, false)
+	p.AddConstraint("twice", []Term{{x, 1}, {x, 1}}, LessEq, 6)
+	p.Objective = []Term{{x, -1}, {x, -1}}
+	for _, s := range []Solver{LP{}, &CBC{}} {
+		if _, ok := s.(*CBC); ok {
+			needCBC(t)
+		}
+		sol, err := s.Solve(context.Background(), p)
+		if err != nil || math.Abs(sol.Values[x]-3) > 1e-9 {
+			t.Errorf("%s: %v, %v; want x = 3", s.Name(), sol, err)
+		}
+	}
+}

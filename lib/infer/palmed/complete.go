@@ -40,34 +40,34 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 		l, _ := m.Loads(insn)
 		return l[k]
 	}
-	// Saturating kernels: the most exclusive core kernel (smallest total
-	// load Σ_r load(K,r)) whose bottleneck is r at ≥ 1 − SatTol.
+	// Saturating kernels: among the core kernels whose bottleneck is r at
+	// ≥ 1 − SatTol of their measured cycles, the most exclusive one (the
+	// largest 1 − max_{r'≠r} load(r')/load(r), cf. Def. B.5), ties broken
+	// by the smallest total load Σ_r' load(K,r') (the paper's cons).
 	sat := make([]*Kernel, len(core.res))
 	for k := range core.res {
-		bestCons := math.Inf(1)
+		bestExcl, bestCons := -1.0, math.Inf(1)
 		for j := range r.res.Core {
 			K := &r.res.Core[j]
-			pred, _, err := m.Cycles(K.Experiment)
-			if err != nil || pred == 0 {
-				continue
-			}
-			lr := 0.0
-			cons := 0.0
+			loads := make([]float64, len(core.res))
 			for q := range core.res {
-				l := 0.0
 				for _, it := range K.Experiment.Items() {
-					l += float64(it.Count) * coreLoad(it.Insn, q)
-				}
-				cons += l / K.Cycles
-				if q == k {
-					lr = l
+					loads[q] += float64(it.Count) * coreLoad(it.Insn, q)
 				}
 			}
-			if lr < pred*(1-1e-9) || lr < (1-cfg.SatTol)*K.Cycles {
+			lr, other, cons := loads[k], 0.0, 0.0
+			for q, l := range loads {
+				cons += l / K.Cycles
+				if q != k {
+					other = max(other, l)
+				}
+			}
+			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles {
 				continue
 			}
-			if cons < bestCons {
-				bestCons, sat[k] = cons, K
+			excl := 1 - other/lr
+			if excl > bestExcl+1e-9 || math.Abs(excl-bestExcl) <= 1e-9 && cons < bestCons {
+				bestExcl, bestCons, sat[k] = excl, cons, K
 			}
 		}
 		if sat[k] == nil {

@@ -51,7 +51,9 @@ type Config struct {
 	MaxGrow int
 	// MaxLP2Binaries: LP2 is solved exactly as a MILP when it needs at
 	// most this many bottleneck binaries (kernel, resource), and by
-	// alternating LPs otherwise.
+	// alternating LPs otherwise. The default, 0, always alternates: CBC
+	// takes tens of seconds on the MILP of a shape that does not fit even
+	// for the six instructions of Fig. 1.
 	MaxLP2Binaries int
 	// Eps: inferred loads below it are dropped (edge presence).
 	Eps float64
@@ -83,7 +85,7 @@ func DefaultConfig() Config {
 		FitTol:          0.03,
 		MaxGrow:         8,
 		Eps:             0.01,
-		MaxLP2Binaries:  600,
+		MaxLP2Binaries:  0,
 		PrivateTol:      0.05,
 		SolverTimeLimit: 120 * time.Second,
 	}

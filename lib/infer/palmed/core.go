@@ -213,11 +213,28 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 			r.step("LP2", "%v", fitErr)
 			break
 		}
-		// Reject: keep the support of the fitted weights, add a free
-		// resource every basic instruction may use, and enrich with the
-		// kernels of the new resources' users.
-		shape = model.res
-		shape = append(shape, users(1)<<uint(len(basic))-1)
+		// Reject: keep the support of the fitted weights and add, for every
+		// kernel sub-saturated by more than FitTol, a resource used by
+		// exactly its instructions (the shared or private resource the
+		// shape lacks; "splitting undesired merges"), or a resource every
+		// basic instruction may use when they all exist; then enrich with
+		// the kernels of the resources' users.
+		shape = append([]users(nil), model.res...)
+		exists := map[users]bool{}
+		for _, u := range shape {
+			exists[u] = true
+		}
+		added := 0
+		for k, s := range sub {
+			if u := kernels[k].mask; s > cfg.FitTol && !exists[u] {
+				exists[u] = true
+				shape = append(shape, u)
+				added++
+			}
+		}
+		if added == 0 {
+			shape = append(shape, users(1)<<uint(len(basic))-1)
+		}
 		r.step("LP2", "shape rejected (worst fit %.1f%% > %.1f%%): grown to %d resources", 100*worst, 100*cfg.FitTol, len(shape))
 		var fresh []portmap.Experiment
 		for _, u := range model.res {
@@ -339,38 +356,22 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 	for _, set := range shared {
 		reqs = append(reqs, func(c users) bool { return c&set == set })
 	}
-	// Candidates, reduced: of the sets meeting the same requirements only
-	// the one with the fewest edges is kept, and a set meeting a subset of
-	// another's requirements with no fewer edges is dropped.
+	// Candidates, reduced without changing the optimum: a set is dropped
+	// when adding one more instruction to it meets every requirement it
+	// meets (a solution using it can use the larger set instead). The
+	// chosen sets are shrunk afterwards.
 	words := (len(reqs) + 63) / 64
-	type column struct {
-		set   users
-		meets []uint64
-	}
-	byPattern := map[string]column{}
 	full := users(1)<<uint(n) - 1
+	pattern := make([][]uint64, full+1)
 	for c := users(1); c <= full; c++ {
 		meets := make([]uint64, words)
-		any := false
 		for q, ok := range reqs {
 			if ok(c) {
 				meets[q/64] |= 1 << uint(q%64)
-				any = true
 			}
 		}
-		if !any {
-			continue
-		}
-		key := fmt.Sprint(meets)
-		if old, ok := byPattern[key]; !ok || c.len() < old.set.len() {
-			byPattern[key] = column{c, meets}
-		}
+		pattern[c] = meets
 	}
-	var cols []column
-	for _, c := range byPattern {
-		cols = append(cols, c)
-	}
-	sort.Slice(cols, func(a, b int) bool { return cols[a].set < cols[b].set })
 	subset := func(a, b []uint64) bool {
 		for w := range a {
 			if a[w]&^b[w] != 0 {
@@ -381,17 +382,26 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 	}
 	var cand []users
 	var meets [][]uint64
-	for a, ca := range cols {
+	for c := users(1); c <= full; c++ {
+		empty := true
+		for _, w := range pattern[c] {
+			if w != 0 {
+				empty = false
+			}
+		}
+		if empty {
+			continue
+		}
 		dominated := false
-		for b, cb := range cols {
-			if a != b && cb.set.len() <= ca.set.len() && subset(ca.meets, cb.meets) && (!subset(cb.meets, ca.meets) || b < a) {
+		for j := range n {
+			if !c.has(j) && subset(pattern[c], pattern[c|1<<uint(j)]) {
 				dominated = true
 				break
 			}
 		}
 		if !dominated {
-			cand = append(cand, ca.set)
-			meets = append(meets, ca.meets)
+			cand = append(cand, c)
+			meets = append(meets, pattern[c])
 		}
 	}
 	p := &solver.Problem{}
@@ -420,6 +430,33 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 	for j, c := range cand {
 		if sol.Values[x[j]] > 0.5 {
 			shape = append(shape, c)
+		}
+	}
+	// Shrink: drop an instruction from a resource when every requirement
+	// is still met.
+	covered := func() bool {
+		for q := range reqs {
+			ok := false
+			for _, c := range shape {
+				if pattern[c][q/64]&(1<<uint(q%64)) != 0 {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	for k := range shape {
+		for j := range n {
+			if c := shape[k]; c.has(j) && c&^(1<<uint(j)) != 0 {
+				shape[k] = c &^ (1 << uint(j))
+				if !covered() {
+					shape[k] = c
+				}
+			}
 		}
 	}
 	return shape, nil
@@ -468,6 +505,39 @@ func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []
 			m.w = append(m.w, ws)
 		}
 	}
+	// A resource whose every load is at most another's never decides a
+	// throughput: drop it.
+	var keep []int
+	for a := range m.res {
+		dominated := false
+		for b := range m.res {
+			if a == b {
+				continue
+			}
+			le, eq := true, true
+			for i := range basic {
+				if m.w[a][i] > m.w[b][i]+1e-9 {
+					le = false
+				}
+				if math.Abs(m.w[a][i]-m.w[b][i]) > 1e-9 {
+					eq = false
+				}
+			}
+			if le && (!eq || b < a) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			keep = append(keep, a)
+		}
+	}
+	pruned := &coreModel{basic: basic}
+	for _, a := range keep {
+		pruned.res = append(pruned.res, m.res[a])
+		pruned.w = append(pruned.w, m.w[a])
+	}
+	m = pruned
 	sub := make([]float64, len(kernels))
 	for k, K := range kernels {
 		pred, _ := m.predict(K)
@@ -561,36 +631,40 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 // kernel's bottleneck r*(K) fixed, maximising Σ_K load(K, r*(K)) subject
 // to every load ≤ 1 is an LP; the bottlenecks are then set to the argmax
 // loads of its solution and the LP solved again, until they no longer
-// change (the objective never decreases) or after 20 rounds. The first
-// bottlenecks come from weights equal to the instructions' alone cycles.
+// change or after 20 rounds; the best weights seen are returned. The
+// first bottleneck of a kernel is the resource covering most of its
+// instructions' alone cycles, with the fewest other users.
 func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64) ([][]float64, error) {
-	cur := make([][]float64, len(shape))
-	for s, u := range shape {
-		cur[s] = make([]float64, len(basic))
-		for i := range basic {
-			if u.has(i) {
-				cur[s][i] = t[basic[i]]
+	loads := func(w [][]float64, K *coreKernel) []float64 {
+		out := make([]float64, len(shape))
+		for s := range shape {
+			for i, n := range K.sigma {
+				out[s] += float64(n) * w[s][i]
 			}
-		}
-	}
-	bottleneck := func(w [][]float64) []int {
-		out := make([]int, len(kernels))
-		for k, K := range kernels {
-			best, arg := -1.0, -1
-			for s := range shape {
-				l := 0.0
-				for i, n := range K.sigma {
-					l += float64(n) * w[s][i]
-				}
-				if l > best+1e-12 {
-					best, arg = l, s
-				}
-			}
-			out[k] = arg
 		}
 		return out
 	}
-	fixed := bottleneck(cur)
+	// First bottlenecks: the resource covering most of the kernel's alone
+	// cycles Σ σ·t(i), and among those the one with the fewest other users.
+	fixed := make([]int, len(kernels))
+	for k, K := range kernels {
+		bestCover, bestOthers, arg := -1.0, 0, -1
+		for s, u := range shape {
+			cover := 0.0
+			for i, n := range K.sigma {
+				if u.has(i) {
+					cover += float64(n) * t[basic[i]]
+				}
+			}
+			others := (u &^ K.mask).len()
+			if cover > bestCover+1e-9 || math.Abs(cover-bestCover) <= 1e-9 && others < bestOthers {
+				bestCover, bestOthers, arg = cover, others, s
+			}
+		}
+		fixed[k] = arg
+	}
+	var bestW [][]float64
+	bestScore := math.Inf(-1)
 	for round := 0; round < 20; round++ {
 		p := &solver.Problem{}
 		w := weightVars(p, basic, shape, t)
@@ -610,20 +684,33 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 		if err != nil {
 			return nil, fmt.Errorf("palmed: LP2 (alternating LP, round %d): %w", round+1, err)
 		}
-		cur = values(sol, w)
-		next := bottleneck(cur)
+		cur := values(sol, w)
+		score := 0.0
 		same := true
-		for k := range next {
-			if next[k] != fixed[k] {
-				same = false
+		for k, K := range kernels {
+			l := loads(cur, K)
+			arg := fixed[k]
+			for s := range shape {
+				if arg < 0 || l[s] > l[arg]+1e-9 {
+					arg = s
+				}
 			}
+			if arg >= 0 {
+				score += l[arg] / K.Cycles
+			}
+			if arg != fixed[k] {
+				same = false
+				fixed[k] = arg
+			}
+		}
+		if score > bestScore+1e-12 {
+			bestScore, bestW = score, cur
 		}
 		if same {
 			break
 		}
-		fixed = next
 	}
-	return cur, nil
+	return bestW, nil
 }
 
 func negate(ts []solver.Term) []solver.Term {
