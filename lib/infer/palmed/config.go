@@ -62,6 +62,10 @@ type Config struct {
 	// resource (an extension for units no basic instruction uses, such as
 	// the divider; notes §2.4).
 	PrivateTol float64
+	// LP1Gap is the relative optimality gap at which CBC may stop on LP1
+	// (the edge tie-break makes proving optimality slow; a shape with one
+	// resource too many is fixed by LP2's pruning).
+	LP1Gap float64
 	// SolverTimeLimit bounds each MILP solve.
 	SolverTimeLimit time.Duration
 }
@@ -87,6 +91,7 @@ func DefaultConfig() Config {
 		Eps:             0.01,
 		MaxLP2Binaries:  0,
 		PrivateTol:      0.05,
+		LP1Gap:          0.02,
 		SolverTimeLimit: 120 * time.Second,
 	}
 }

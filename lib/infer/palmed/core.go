@@ -419,7 +419,7 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 		}
 		p.AddConstraint(fmt.Sprintf("requirement %d", q), ts, solver.GreaterEq, 1)
 	}
-	sol, err := (&solver.CBC{TimeLimit: r.cfg.SolverTimeLimit}).Solve(ctx, p)
+	sol, err := (&solver.CBC{TimeLimit: r.cfg.SolverTimeLimit, Gap: r.cfg.LP1Gap}).Solve(ctx, p)
 	if errors.Is(err, solver.ErrInfeasible) {
 		return nil, fmt.Errorf("palmed: LP1 has no shape: %w", err)
 	}
@@ -629,9 +629,10 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 
 // lp2Alternating is the fixed-bottleneck heuristic for LP2: with each
 // kernel's bottleneck r*(K) fixed, maximising Σ_K load(K, r*(K)) subject
-// to every load ≤ 1 is an LP; the bottlenecks are then set to the argmax
-// loads of its solution and the LP solved again, until they no longer
-// change or after 20 rounds; the best weights seen are returned. The
+// to every load ≤ 1 is an LP; the bottlenecks of the kernels it saturates
+// (within FitTol) are then set to the argmax loads of its solution, the
+// others keep theirs, and the LP is solved again, until nothing changes or
+// after 20 rounds; the best weights seen are returned. The
 // first bottleneck of a kernel is the resource covering most of its
 // instructions' alone cycles, with the fewest other users.
 func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64) ([][]float64, error) {
@@ -697,6 +698,11 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 			}
 			if arg >= 0 {
 				score += l[arg] / K.Cycles
+				if l[arg] < (1-r.cfg.FitTol)*K.Cycles {
+					// Still sub-saturated: keep aiming at the resource
+					// chosen for it rather than the one loaded most.
+					continue
+				}
 			}
 			if arg != fixed[k] {
 				same = false

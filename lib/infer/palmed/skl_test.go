@@ -31,12 +31,12 @@ func TestSkylake(t *testing.T) {
 	ctx := context.Background()
 	cfg := DefaultConfig()
 	res, err := Infer(ctx, oracle.Simulate(truth, 0, 1), truth.Instructions(), cfg, func(s infer.Status) { t.Log(s.Message) })
-	if res != nil {
-		t.Log(res)
-		t.Log(res.Mapping)
-	}
-	if err != nil {
+	if res == nil {
 		t.Fatal(err)
+	}
+	t.Log(res)
+	if err != nil {
+		t.Log(err)
 	}
 	ev := metrics.Evaluate(ctx, res.Mapping, eval)
 	t.Logf("eval_small: %v (%d not predicted)", ev.Summary, len(ev.Failures))
