@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"math/big"
 	"time"
 
@@ -92,5 +91,3 @@ var _ infer.FlagSetter = (*Method)(nil)
 
 // duration formats d for reports.
 func duration(d time.Duration) string { return d.Round(time.Millisecond).String() }
-
-var _ = fmt.Sprint

@@ -3,7 +3,6 @@ package palmed
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -229,5 +228,3 @@ func TestNoisyToy(t *testing.T) {
 		t.Errorf("MAPE %.2f%% with 2%% noise", ev.Summary.MAPE)
 	}
 }
-
-var _ = fmt.Sprint

@@ -54,8 +54,6 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 	}
 	names = append(names, prefix+".resources-nn.json")
 	table := r.Mapping.String()
-	full := *r.Mapping
-	_ = full
 	if err := os.WriteFile(prefix+".resources.txt", []byte(table), 0o644); err != nil {
 		return names, err
 	}
