@@ -77,6 +77,14 @@ func (s *CBC) Solve(ctx context.Context, p *Problem) (*Solution, error) {
 	}
 	sol, err := readSolution(solFile, p)
 	if err != nil {
+		if !errors.Is(err, ErrInfeasible) && !errors.Is(err, ErrUnbounded) && !errors.Is(err, ErrTimeout) {
+			// Keep the model that cbc rejected for inspection.
+			if kept, kerr := os.CreateTemp("", "portlab-cbc-rejected-*.lp"); kerr == nil {
+				kept.WriteString(WriteLP(p))
+				kept.Close()
+				err = fmt.Errorf("%w (model kept in %s)", err, kept.Name())
+			}
+		}
 		return nil, fmt.Errorf("solver: cbc: %w (output: %s)", err, lastLines(string(out), 5))
 	}
 	sol.Solver, sol.Elapsed = s.Name(), time.Since(start)

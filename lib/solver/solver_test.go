@@ -170,3 +170,22 @@ func TestRepeatedTerms(t *testing.T) {
 		}
 	}
 }
+
+// A model cbc rejects is kept for inspection and named in the error.
+func TestRejectedModelKept(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "cbc")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho '** Current model not valid'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := (&CBC{Path: fake}).Solve(context.Background(), chvatal(true))
+	if err == nil || !strings.Contains(err.Error(), "model kept in ") || !strings.Contains(err.Error(), "Current model not valid") {
+		t.Fatalf("error %v, want the kept model and cbc's output", err)
+	}
+	kept := strings.TrimSuffix(strings.SplitN(strings.SplitN(err.Error(), "model kept in ", 2)[1], ")", 2)[0], ")")
+	data, rerr := os.ReadFile(kept)
+	os.Remove(kept)
+	if rerr != nil || !strings.Contains(string(data), "Subject To") {
+		t.Errorf("kept model %s: %v", kept, rerr)
+	}
+}
