@@ -42,7 +42,13 @@
 // returned with an error wrapping ErrNoFit, never as a success; a missing
 // or timed-out solver is an error.
 //
-// On simulated Skylake (pmevo:SKL/uops_info, exact oracle) see the
-// package tests (TestSkylake, PORTLAB_PALMED_SKL=1) for the accuracy on
-// PMEvo's measured experiments and on random experiments of the truth.
+// On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
+// with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
+// measures about 49,000 kernels in one to two minutes and its mapping
+// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–9.9 %
+// and Kendall τ-b 0.75–0.76 (the uops.info mapping itself: 9.55 %, 0.758)
+// and random length-5 experiments of the truth within 1.2–2.2 %. The
+// alternating LP2 still leaves a few core kernels sub-saturated by 20–30 %,
+// so such runs end with ErrNoFit. Results vary slightly between runs:
+// CBC's and the LPs' tie-breaking is not fixed.
 package palmed
