@@ -1,0 +1,133 @@
+package palmed
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Kernel is a benchmark of the run: a multiset of independent
+// instructions with its measured cycles per iteration and why it was
+// measured.
+type Kernel struct {
+	Experiment portmap.Experiment
+	Cycles     float64
+	Origin     string // "single", "pair", "a^M b", "enrich", "sat", "K_sat"
+}
+
+// IPC returns the kernel's measured instructions per cycle.
+func (k Kernel) IPC() float64 { return float64(k.Experiment.Len()) / k.Cycles }
+
+// bench measures kernels with the oracle, once each, and remembers the
+// kernels the oracle could not measure.
+type bench struct {
+	o        oracle.Oracle
+	cycles   map[string]float64
+	failed   map[string]string
+	skipped  []portmap.Failure
+	progress func(infer.Status)
+	start    time.Time
+}
+
+func newBench(o oracle.Oracle, progress func(infer.Status)) *bench {
+	return &bench{o: o, cycles: map[string]float64{}, failed: map[string]string{}, progress: progress, start: time.Now()}
+}
+
+// measure measures the kernels of exps not measured yet. A kernel the
+// oracle fails on is recorded as skipped; only a cancelled context or an
+// oracle failing as a whole is an error.
+func (b *bench) measure(ctx context.Context, stage string, exps []portmap.Experiment) error {
+	var todo []portmap.Experiment
+	seen := map[string]bool{}
+	for _, e := range exps {
+		k := e.Key()
+		if _, ok := b.cycles[k]; ok || seen[k] {
+			continue
+		}
+		if _, ok := b.failed[k]; ok {
+			continue
+		}
+		seen[k] = true
+		todo = append(todo, e)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	set, failures, err := oracle.MeasureAll(ctx, b.o, todo, func(p oracle.Progress) {
+		if b.progress != nil && (p.Done%256 == 0 || p.Done == p.Total) {
+			b.progress(infer.Status{Stage: stage, Done: p.Done, Total: p.Total, Elapsed: time.Since(b.start),
+				Message: fmt.Sprintf("%s: %d/%d kernels, %d failed", stage, p.Done, p.Total, p.Failed)})
+		}
+	})
+	for _, m := range set.Measurements {
+		if !(m.Cycles > 0) || math.IsInf(m.Cycles, 0) {
+			b.failed[m.Experiment.Key()] = fmt.Sprintf("measured %v cycles", m.Cycles)
+			b.skipped = append(b.skipped, portmap.Failure{Experiment: m.Experiment, Reason: fmt.Sprintf("%s: measured %v cycles", stage, m.Cycles)})
+			continue
+		}
+		b.cycles[m.Experiment.Key()] = m.Cycles
+	}
+	for _, f := range failures {
+		b.failed[f.Experiment.Key()] = f.Reason
+		f.Reason = stage + ": " + f.Reason
+		f.Index = -1
+		b.skipped = append(b.skipped, f)
+	}
+	if err != nil {
+		return fmt.Errorf("palmed: %s: %w", stage, err)
+	}
+	return nil
+}
+
+// get returns the measured cycles of e and whether it was measured.
+func (b *bench) get(e portmap.Experiment) (float64, bool) {
+	c, ok := b.cycles[e.Key()]
+	return c, ok
+}
+
+// part is a component of a mixed kernel: Copies (real) copies of Exp.
+type part struct {
+	Exp    portmap.Experiment
+	Copies float64
+}
+
+// mix returns Σ n_k·Exp_k with whole n_k ≥ 1 proportional to the ideal
+// copies: the smallest scale s ≤ maxScale that puts every s·Copies_k within
+// tol (relative) of a whole number, or else the scale with the smallest
+// worst error.
+func mix(parts []part, tol float64, maxScale int) portmap.Experiment {
+	minC := math.Inf(1)
+	for _, p := range parts {
+		minC = min(minC, p.Copies)
+	}
+	bestErr, bestS := math.Inf(1), 1.0
+	for s := 1; s <= maxScale; s++ {
+		// scale so that the smallest part gets s copies
+		f := float64(s) / minC
+		worst := 0.0
+		for _, p := range parts {
+			x := f * p.Copies
+			n := max(1, math.Round(x))
+			worst = max(worst, math.Abs(n-x)/x)
+		}
+		if worst < bestErr-1e-12 {
+			bestErr, bestS = worst, f
+		}
+		if worst <= tol {
+			break
+		}
+	}
+	var e portmap.Experiment
+	for _, p := range parts {
+		n := int(max(1, math.Round(bestS*p.Copies)))
+		e = e.Plus(p.Exp.Scale(n))
+	}
+	return e
+}
+
+func single(insn string) portmap.Experiment { return portmap.NewExperiment(insn) }

@@ -1,0 +1,149 @@
+package palmed
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/resource"
+)
+
+// RationalTol is the tolerance within which inferred loads are written as
+// simple fractions (resource.Rational): 0.3333333 becomes 1/3.
+const RationalTol = 1e-6
+
+// complete builds the resource mapping: the core, saturating kernels, and
+// LPAUX in closed form for every representative that is not basic, with a
+// private resource for instructions whose alone cycles the result
+// under-predicts by more than PrivateTol.
+func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []string, t map[string]float64) error {
+	cfg := r.cfg
+	names := make([]string, len(core.res))
+	for k := range core.res {
+		names[k] = fmt.Sprintf("R%d", k)
+	}
+	m := resource.MustNew("palmed", names...)
+	r.res.Mapping = m
+	isBasic := map[string]bool{}
+	for i, b := range basic {
+		isBasic[b] = true
+		m.AddInstruction(b)
+		for k := range core.res {
+			if v := core.w[k][i]; v > 0 {
+				m.SetLoadAt(b, k, resource.Rational(v, RationalTol))
+			}
+		}
+	}
+	// Core loads as the mapping holds them (rationalised).
+	coreLoad := func(insn string, k int) float64 {
+		l, _ := m.Loads(insn)
+		return l[k]
+	}
+	// Saturating kernels: among the core kernels whose bottleneck is r at
+	// ≥ 1 − SatTol of their measured cycles, the most exclusive one (the
+	// largest 1 − max_{r'≠r} load(r')/load(r), cf. Def. B.5), ties broken
+	// by the smallest total load Σ_r' load(K,r') (the paper's cons).
+	sat := make([]*Kernel, len(core.res))
+	for k := range core.res {
+		bestExcl, bestCons := -1.0, math.Inf(1)
+		for j := range r.res.Core {
+			K := &r.res.Core[j]
+			loads := make([]float64, len(core.res))
+			for q := range core.res {
+				for _, it := range K.Experiment.Items() {
+					loads[q] += float64(it.Count) * coreLoad(it.Insn, q)
+				}
+			}
+			lr, other, cons := loads[k], 0.0, 0.0
+			for q, l := range loads {
+				cons += l / K.Cycles
+				if q != k {
+					other = max(other, l)
+				}
+			}
+			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles {
+				continue
+			}
+			excl := 1 - other/lr
+			if excl > bestExcl+1e-9 || math.Abs(excl-bestExcl) <= 1e-9 && cons < bestCons {
+				bestExcl, bestCons, sat[k] = excl, cons, K
+			}
+		}
+		if sat[k] == nil {
+			r.step("saturating", "no saturating kernel for %s: LPAUX maps no other instruction onto it", names[k])
+			continue
+		}
+		r.res.Saturating[names[k]] = *sat[k]
+		r.step("saturating", "%s: %v (%.3g cycles)", names[k], sat[k].Experiment, sat[k].Cycles)
+	}
+	// K_sat(i, r) = i^ī · sat[r]^(L·S̄) for every other representative.
+	var others []string
+	for _, a := range reps {
+		if !isBasic[a] {
+			others = append(others, a)
+		}
+	}
+	ksat := func(insn string, k int) portmap.Experiment {
+		return mix([]part{{single(insn), 1 / t[insn]}, {sat[k].Experiment, float64(cfg.L) / sat[k].Cycles}}, cfg.RoundTol, cfg.MaxScale)
+	}
+	var exps []portmap.Experiment
+	for _, a := range others {
+		for k := range core.res {
+			if sat[k] != nil {
+				exps = append(exps, ksat(a, k))
+			}
+		}
+	}
+	if err := r.b.measure(ctx, "LPAUX kernels", exps); err != nil {
+		return err
+	}
+	clamped, private := 0, 0
+	for _, a := range others {
+		kernels := []portmap.Experiment{single(a)}
+		for k := range core.res {
+			if sat[k] != nil {
+				kernels = append(kernels, ksat(a, k))
+			}
+		}
+		m.AddInstruction(a)
+		for k := range core.res {
+			u := math.Inf(1)
+			for _, e := range kernels {
+				c, ok := r.b.get(e)
+				if !ok {
+					continue
+				}
+				rest := 0.0
+				for _, it := range e.Items() {
+					if it.Insn != a {
+						rest += float64(it.Count) * coreLoad(it.Insn, k)
+					}
+				}
+				u = min(u, (c-rest)/float64(e.Count(a)))
+			}
+			if u < 0 {
+				clamped++
+			}
+			if u >= cfg.Eps && !math.IsInf(u, 1) {
+				m.SetLoadAt(a, k, resource.Rational(u, RationalTol))
+			}
+		}
+	}
+	// Instructions that use a unit no basic instruction uses: a private
+	// resource carrying the unexplained cycles.
+	for _, a := range others {
+		pred, _, _ := m.Cycles(single(a))
+		if pred < t[a]*(1-cfg.PrivateTol) {
+			k, err := m.AddResource("R:" + a)
+			if err != nil {
+				return err
+			}
+			m.SetLoadAt(a, k, resource.Rational(t[a], RationalTol))
+			private++
+		}
+	}
+	r.step("LPAUX", "%d instructions mapped from %d K_sat kernels; %d negative upper bounds clamped to 0; %d private resources added",
+		len(others), len(exps), clamped, private)
+	return nil
+}

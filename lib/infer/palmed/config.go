@@ -1,0 +1,97 @@
+package palmed
+
+import "time"
+
+// Config holds every parameter and tolerance of a PALMED run. The paper
+// gives M, L, the rounding tolerance and the IPC floor; the others it leaves
+// open (notes §2.5), and DefaultConfig's values are portlab's.
+type Config struct {
+	// MinIPC: instructions whose IPC alone is below it are not mapped
+	// (the paper's global discard, 0.05).
+	MinIPC float64
+	// BasicEps: only instructions with IPC ≥ 1 − BasicEps can be basic
+	// (Alg. 1's low-IPC filter).
+	BasicEps float64
+	// Basic is the number n of basic instructions Alg. 1 selects.
+	Basic int
+	// EqTol is the tolerance of the equivalence classes: two instructions
+	// are equivalent when their alone cycles differ by at most EqTol
+	// relatively and their slowdowns with every other instruction (the
+	// cycles of the pair kernel over the slower half alone) by at most
+	// EqTol. Classes are formed greedily in instruction order: each
+	// instruction joins the first class whose representative is that
+	// close, or founds a new class.
+	EqTol float64
+	// DisjointTol: a pair kernel a^ā·b^b̄ whose slowdown is at most
+	// 1 + DisjointTol shows disjoint instructions (Alg. 1's Dj).
+	DisjointTol float64
+	// SatTol: instruction i^σ of kernel K saturates K when σ·t(i) is within
+	// SatTol (relative) of t(K) (Alg. 3).
+	SatTol float64
+	// RoundTol is the relative tolerance of integer multiplicities: a
+	// kernel mixing instructions in real proportions is scaled until each
+	// count is within RoundTol of its ideal (the paper's 5 %); MaxScale
+	// bounds the scale factor.
+	RoundTol float64
+	MaxScale int
+	// M is the repetition of a in the a^M·b seed kernels; L the number of
+	// cycles a saturating kernel fills in K_sat(i, r) = i^ī·sat[r]^(L·S̄).
+	M, L int
+	// RatioKernels adds the kernels a^k·b, 1 ≤ k < M, for every ordered
+	// pair of basic instructions to the seed kernels (a portlab addition:
+	// without them LP2's weights are under-determined and kernels mixing
+	// basic instructions in other proportions are mispredicted).
+	RatioKernels bool
+	// MaxEnrich bounds the rounds of LP1 and benchmark enrichment.
+	MaxEnrich int
+	// FitTol: the core mapping is accepted when every kernel's
+	// sub-saturation 1 − S_K in LP2 is at most FitTol; otherwise the shape
+	// is rejected and grown by a free resource, at most MaxGrow times.
+	FitTol  float64
+	MaxGrow int
+	// MaxLP2Binaries: LP2 is solved exactly as a MILP when it needs at
+	// most this many bottleneck binaries (kernel, resource), and by
+	// alternating LPs otherwise. The default, 0, always alternates: CBC
+	// takes tens of seconds on the MILP of a shape that does not fit even
+	// for the six instructions of Fig. 1.
+	MaxLP2Binaries int
+	// Eps: inferred loads below it are dropped (edge presence).
+	Eps float64
+	// PrivateTol: an instruction whose alone cycles LPAUX's mapping
+	// under-predicts by more than PrivateTol (relative) gets a private
+	// resource (an extension for units no basic instruction uses, such as
+	// the divider; notes §2.4).
+	PrivateTol float64
+	// LP1Gap is the relative optimality gap at which CBC may stop on LP1
+	// (the edge tie-break makes proving optimality slow; a shape with one
+	// resource too many is fixed by LP2's pruning).
+	LP1Gap float64
+	// SolverTimeLimit bounds each MILP solve.
+	SolverTimeLimit time.Duration
+}
+
+// DefaultConfig returns portlab's defaults, chosen on simulated Skylake
+// (see the package documentation).
+func DefaultConfig() Config {
+	return Config{
+		MinIPC:          0.05,
+		BasicEps:        0.05,
+		Basic:           12,
+		EqTol:           0.02,
+		DisjointTol:     0.03,
+		SatTol:          0.03,
+		RoundTol:        0.05,
+		MaxScale:        24,
+		M:               4,
+		L:               4,
+		RatioKernels:    true,
+		MaxEnrich:       5,
+		FitTol:          0.03,
+		MaxGrow:         8,
+		Eps:             0.01,
+		MaxLP2Binaries:  0,
+		PrivateTol:      0.05,
+		LP1Gap:          0.02,
+		SolverTimeLimit: 120 * time.Second,
+	}
+}

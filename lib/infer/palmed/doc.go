@@ -1,0 +1,54 @@
+// Package palmed infers a conjunctive resource mapping (package resource)
+// from cycle measurements alone, with the PALMED algorithm of Derumigny,
+// Gruber, Bastian, Iooss, Guillon, Pouchet and Rastello ("PALMED:
+// Throughput Characterization for Superscalar Architectures", CGO 2022;
+// portlab's notes: shared/notes/palmed.md). It runs on any oracle.Oracle
+// — the host's hardware, a simulation, a replay — and plugs into package
+// infer as the method "palmed".
+//
+// The pipeline (Fig. 3 of the paper), every step recorded in the result's
+// Trace:
+//
+//  1. Every instruction alone; instructions with IPC below Config.MinIPC
+//     are left out.
+//  2. Quadratic benchmarks a^ā·b^b̄ for every pair (ā the IPC of a alone,
+//     multiplicities rounded to whole numbers within Config.RoundTol), and
+//     equivalence classes: greedy, in instruction order, with the
+//     tolerance Config.EqTol on the alone cycles and on every pair
+//     slowdown (the paper's hierarchical clustering is not specified).
+//  3. Basic instructions (Alg. 1): among class representatives with IPC
+//     ≥ 1 − Config.BasicEps, a greedy clique of mutually disjoint ones
+//     (very basic), then the most frugal (largest total pair IPC) up to
+//     Config.Basic.
+//  4. Core mapping. LP1, the resource shape, is a 0-1 ILP in set-cover
+//     form solved by CBC (package solver), iterated with benchmark
+//     enrichment (one kernel per resource with all its users) until no new
+//     kernel. LP2, the edge weights, maximises the saturation of every
+//     kernel; it is a MILP (solved by CBC when small) or else solved by
+//     alternating LPs (gonum). A shape whose LP2 leaves some kernel
+//     sub-saturated by more than Config.FitTol is rejected: it is grown by a
+//     free resource and fitted again, at most Config.MaxGrow times (LP1's
+//     smallest shapes are often wrong even without noise; notes §2.2).
+//  5. One saturating kernel per resource (the most exclusive core kernel
+//     with that bottleneck), then LPAUX for every other class
+//     representative with the kernels K_sat(i, r) = i^ī·sat[r]^(L·S̄),
+//     solved in closed form (with the core frozen every constraint has one
+//     unknown); class members get their representative's loads. An
+//     instruction whose alone cycles are still under-predicted by more
+//     than Config.PrivateTol gets a private resource (the divider).
+//
+// Kernels the oracle cannot measure are skipped and listed in
+// Result.Skipped; a core that does not fit within Config.FitTol is
+// returned with an error wrapping ErrNoFit, never as a success; a missing
+// or timed-out solver is an error.
+//
+// On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
+// with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
+// measures about 49,000 kernels in one to two minutes and its mapping
+// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–9.9 %
+// and Kendall τ-b 0.75–0.76 (the uops.info mapping itself: 9.55 %, 0.758)
+// and random length-5 experiments of the truth within 1.2–2.2 %. The
+// alternating LP2 still leaves a few core kernels sub-saturated by 20–30 %,
+// so such runs end with ErrNoFit. Results vary slightly between runs:
+// CBC's and the LPs' tie-breaking is not fixed.
+package palmed

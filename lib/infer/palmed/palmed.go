@@ -1,0 +1,323 @@
+package palmed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/resource"
+)
+
+// Class is an equivalence class of instructions: they behave alike alone
+// and next to every other instruction, within Config.EqTol, and get the
+// representative's loads.
+type Class struct {
+	Representative string
+	Members        []string
+	IPC            float64 // of the representative, alone
+}
+
+// Step is an entry of a run's trace.
+type Step struct {
+	Stage   string
+	Message string
+	Elapsed time.Duration // since the start of the run
+}
+
+// Result is the outcome of a PALMED run.
+type Result struct {
+	// Mapping is the inferred resource mapping of every instruction that
+	// could be mapped.
+	Mapping *resource.Mapping
+	// Classes are the equivalence classes, Basic the basic instructions
+	// (VeryBasic ∪ MostFrugal, Alg. 1).
+	Classes               []Class
+	Basic                 []string
+	VeryBasic, MostFrugal []string
+	// Core are the kernels the core mapping was fitted on; Residual is
+	// LP2's Σ(1 − S_K) over them and WorstFit the largest 1 − S_K.
+	Core               []Kernel
+	Residual, WorstFit float64
+	// Saturating holds the saturating kernel of each core resource.
+	Saturating map[string]Kernel
+	// Unmapped lists instructions left out with the reason (IPC below
+	// Config.MinIPC, a failed measurement).
+	Unmapped map[string]string
+	// Skipped are the kernels the oracle failed on; the run went on
+	// without them.
+	Skipped []portmap.Failure
+	// Benchmarks is the number of distinct kernels measured.
+	Benchmarks int
+	Trace      []Step
+	Config     Config
+	Elapsed    time.Duration
+}
+
+// ErrNoFit is wrapped by the error of a run whose core mapping does not
+// explain its kernels within Config.FitTol even after growing it.
+var ErrNoFit = errors.New("palmed: the core mapping does not fit its kernels")
+
+type run struct {
+	cfg      Config
+	b        *bench
+	res      *Result
+	start    time.Time
+	progress func(infer.Status)
+}
+
+func (r *run) step(stage, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	r.res.Trace = append(r.res.Trace, Step{Stage: stage, Message: msg, Elapsed: time.Since(r.start)})
+	if r.progress != nil {
+		r.progress(infer.Status{Stage: stage, Message: stage + ": " + msg, Elapsed: time.Since(r.start)})
+	}
+}
+
+// Infer runs PALMED on the instructions insns, measuring with o: it
+// measures every instruction alone and every pair (quadratic benchmarks),
+// forms equivalence classes, selects basic instructions (Alg. 1), infers
+// the core mapping (LP1 shape, enrichment, LP2 weights, shape rejection and
+// growth), finds saturating kernels and maps every other instruction with
+// LPAUX in closed form. progress, when not nil, receives the stages. When
+// ctx is cancelled it returns what it has (nil before the core mapping)
+// with ctx's error.
+func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, progress func(infer.Status)) (*Result, error) {
+	if o == nil {
+		return nil, errors.New("palmed: no oracle")
+	}
+	if len(insns) == 0 {
+		return nil, errors.New("palmed: no instructions")
+	}
+	if cfg.M < 1 || cfg.L < 1 || cfg.Basic < 1 || cfg.MaxScale < 1 {
+		return nil, fmt.Errorf("palmed: config: M = %d, L = %d, Basic = %d, MaxScale = %d; want all ≥ 1", cfg.M, cfg.L, cfg.Basic, cfg.MaxScale)
+	}
+	r := &run{cfg: cfg, b: newBench(o, progress), start: time.Now(), progress: progress,
+		res: &Result{Config: cfg, Unmapped: map[string]string{}, Saturating: map[string]Kernel{}}}
+	defer func() {
+		r.res.Skipped = r.b.skipped
+		r.res.Benchmarks = len(r.b.cycles) + len(r.b.failed)
+		r.res.Elapsed = time.Since(r.start)
+	}()
+	// 1. Every instruction alone.
+	seen := map[string]bool{}
+	var singles []portmap.Experiment
+	for j, insn := range insns {
+		if insn == "" {
+			return nil, fmt.Errorf("palmed: instruction %d has an empty name", j)
+		}
+		if !seen[insn] {
+			seen[insn] = true
+			singles = append(singles, single(insn))
+		}
+	}
+	if err := r.b.measure(ctx, "singletons", singles); err != nil {
+		return nil, err
+	}
+	t := map[string]float64{} // cycles of one instance alone
+	var kept []string
+	for _, e := range singles {
+		insn := e.Items()[0].Insn
+		c, ok := r.b.get(e)
+		switch {
+		case !ok:
+			r.res.Unmapped[insn] = "not measurable alone: " + r.b.failed[e.Key()]
+		case 1/c < cfg.MinIPC:
+			r.res.Unmapped[insn] = fmt.Sprintf("IPC %.3g below %.3g", 1/c, cfg.MinIPC)
+		default:
+			t[insn] = c
+			kept = append(kept, insn)
+		}
+	}
+	r.step("singletons", "%d instructions measured, %d kept, %d left out", len(singles), len(kept), len(singles)-len(kept))
+	if len(kept) == 0 {
+		return nil, errors.New("palmed: no instruction could be measured with IPC above Config.MinIPC")
+	}
+	// 2. Quadratic benchmarks a^ā b^b̄ and equivalence classes.
+	pair := func(a, b string) portmap.Experiment {
+		return mix([]part{{single(a), 1 / t[a]}, {single(b), 1 / t[b]}}, cfg.RoundTol, cfg.MaxScale)
+	}
+	var pairs []portmap.Experiment
+	for i, a := range kept {
+		for _, b := range kept[i+1:] {
+			pairs = append(pairs, pair(a, b))
+		}
+	}
+	if err := r.b.measure(ctx, "quadratic", pairs); err != nil {
+		return nil, err
+	}
+	// slowdown(a, b): cycles of the pair over the slower half alone; 1 for
+	// disjoint instructions, NaN when unmeasured.
+	slowdown := func(a, b string) float64 {
+		e := pair(a, b)
+		c, ok := r.b.get(e)
+		if !ok {
+			return math.NaN()
+		}
+		return c / max(float64(e.Count(a))*t[a], float64(e.Count(b))*t[b])
+	}
+	sd := map[[2]string]float64{}
+	for i, a := range kept {
+		for _, b := range kept[i+1:] {
+			v := slowdown(a, b)
+			sd[[2]string{a, b}], sd[[2]string{b, a}] = v, v
+		}
+	}
+	r.step("quadratic", "%d pair kernels", len(pairs))
+	r.res.Classes = classes(kept, t, sd, cfg.EqTol)
+	var reps []string
+	repOf := map[string]string{}
+	for _, c := range r.res.Classes {
+		reps = append(reps, c.Representative)
+		for _, m := range c.Members {
+			repOf[m] = c.Representative
+		}
+	}
+	r.step("classes", "%d equivalence classes of %d instructions (tolerance %.3g)", len(reps), len(kept), cfg.EqTol)
+	// 3. Basic instructions (Alg. 1).
+	vb, mf := selectBasic(reps, t, sd, cfg)
+	r.res.VeryBasic, r.res.MostFrugal = vb, mf
+	basic := append(append([]string(nil), vb...), mf...)
+	r.res.Basic = basic
+	r.step("basic", "%d basic instructions: very basic %s; most frugal %s", len(basic), strings.Join(vb, ", "), strings.Join(mf, ", "))
+	if len(basic) == 0 {
+		return nil, fmt.Errorf("palmed: no basic instruction: no class has IPC ≥ %.3g", 1-cfg.BasicEps)
+	}
+	// 4. Core mapping.
+	core, err := r.coreMapping(ctx, basic, vb, mf, t, sd, pair)
+	if core == nil {
+		return nil, err
+	}
+	fitErr := err
+	// 5. Saturating kernels and LPAUX for the other classes.
+	if err := r.complete(ctx, core, basic, reps, t); err != nil {
+		return r.res, err
+	}
+	// Members of a class get the representative's loads.
+	m := r.res.Mapping
+	for _, insn := range kept {
+		rep := repOf[insn]
+		if insn == rep || !m.Has(rep) {
+			continue
+		}
+		for k, name := range m.Resources() {
+			if v := m.Load(rep, name); v.Sign() > 0 {
+				m.SetLoadAt(insn, k, v)
+			}
+		}
+	}
+	r.step("done", "%d instructions mapped on %d resources, %d left out, %d kernels measured, %d skipped",
+		m.Len(), m.NumResources(), len(r.res.Unmapped), len(r.b.cycles)+len(r.b.failed), len(r.b.skipped))
+	return r.res, fitErr
+}
+
+// classes groups insns greedily: each joins the first class whose
+// representative is within tol (see Config.EqTol).
+func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol float64) []Class {
+	var out []Class
+	for _, a := range insns {
+		placed := false
+		for k := range out {
+			rep := out[k].Representative
+			if math.Abs(t[a]-t[rep]) > tol*max(t[a], t[rep]) {
+				continue
+			}
+			same := true
+			for _, p := range insns {
+				if p == a || p == rep {
+					continue
+				}
+				x, y := sd[[2]string{a, p}], sd[[2]string{rep, p}]
+				if math.IsNaN(x) || math.IsNaN(y) || math.Abs(x-y) > tol {
+					same = false
+					break
+				}
+			}
+			if same {
+				out[k].Members = append(out[k].Members, a)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			out = append(out, Class{Representative: a, Members: []string{a}, IPC: 1 / t[a]})
+		}
+	}
+	return out
+}
+
+// selectBasic is Alg. 1: among the representatives with IPC ≥ 1 −
+// BasicEps, a greedy maximal clique of mutually disjoint instructions
+// (very basic, by decreasing number of disjoint partners, then IPC), then
+// the most frugal others (largest total IPC of their pair kernels with all
+// the others, a total order extending Alg. 1's preorder) until there are
+// cfg.Basic.
+func selectBasic(reps []string, t map[string]float64, sd map[[2]string]float64, cfg Config) (vb, mf []string) {
+	var f []string
+	for _, a := range reps {
+		if 1/t[a] >= 1-cfg.BasicEps {
+			f = append(f, a)
+		}
+	}
+	disjoint := func(a, b string) bool {
+		v := sd[[2]string{a, b}]
+		return !math.IsNaN(v) && v <= 1+cfg.DisjointTol
+	}
+	dj := map[string]int{}
+	frugality := map[string]float64{} // Σ_p IPC of a^ā·p^p̄
+	for _, a := range f {
+		for _, b := range f {
+			if a != b {
+				if disjoint(a, b) {
+					dj[a]++
+				}
+				if v := sd[[2]string{a, b}]; !math.IsNaN(v) {
+					// a^ā·b^b̄ holds ā+b̄ instructions per max(1,1)·v cycles.
+					frugality[a] += (1/t[a] + 1/t[b]) / v
+				}
+			}
+		}
+	}
+	order := append([]string(nil), f...)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if dj[a] != dj[b] {
+			return dj[a] > dj[b]
+		}
+		return t[a] < t[b]
+	})
+	in := map[string]bool{}
+	for _, a := range order {
+		if len(vb) == cfg.Basic {
+			return vb, nil
+		}
+		ok := true
+		for _, b := range vb {
+			if !disjoint(a, b) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			vb = append(vb, a)
+			in[a] = true
+		}
+	}
+	frugal := append([]string(nil), f...)
+	sort.SliceStable(frugal, func(i, j int) bool { return frugality[frugal[i]] > frugality[frugal[j]] })
+	for _, a := range frugal {
+		if len(vb)+len(mf) == cfg.Basic {
+			break
+		}
+		if !in[a] {
+			mf = append(mf, a)
+		}
+	}
+	return vb, mf
+}

@@ -1,0 +1,230 @@
+package palmed
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/metrics"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/resource"
+	"github.com/portlab/portlab/lib/solver"
+)
+
+// toy is the port mapping of PALMED Fig. 1a.
+func toy() *portmap.Mapping {
+	m := portmap.MustMapping("fig1", "0", "1", "6")
+	return m.MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
+		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").
+		MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
+}
+
+func toyConfig() Config {
+	cfg := DefaultConfig()
+	cfg.Basic = 5
+	return cfg
+}
+
+// TestToy infers the Fig. 1 machine and checks the paper's basic
+// instructions, the fit of the core and the predictions on every kernel of
+// up to two instructions (each at most 3 times).
+func TestToy(t *testing.T) {
+	truth := toy()
+	res, err := Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	basic := append([]string(nil), res.Basic...)
+	if got := strings.Join(sorted(basic), " "); got != "ADDSS BSR DIVPS JMP JNLE" {
+		t.Errorf("basic instructions %s, want the paper's ADDSS BSR DIVPS JMP JNLE", got)
+	}
+	if res.WorstFit > toyConfig().FitTol {
+		t.Errorf("core accepted with worst fit %.3g", res.WorstFit)
+	}
+	exact := oracle.Simulate(truth, 0, 1)
+	insns := truth.Instructions()
+	for i, a := range insns {
+		for _, b := range insns[i:] {
+			for na := 1; na <= 3; na++ {
+				for nb := 0; nb <= 3; nb++ {
+					e := portmap.NewExperiment(a).Scale(na).Plus(portmap.NewExperiment(b).Scale(nb))
+					want, _ := oracle.Cycles(context.Background(), exact, e)
+					got, _, err := res.Mapping.Cycles(e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(got-want) > 1e-6*want {
+						t.Errorf("%v: %v cycles predicted, %v true", e, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// failing fails every kernel for which fail returns true.
+type failing struct {
+	inner oracle.Oracle
+	fail  func(portmap.Experiment) bool
+}
+
+func (f failing) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	if f.fail(e) {
+		return portmap.Measurement{}, &oracle.InsnError{Insn: e.Items()[0].Insn, Err: errors.New("cannot be benchmarked")}
+	}
+	return f.inner.Measure(ctx, e)
+}
+
+func TestFailingKernels(t *testing.T) {
+	truth := toy()
+	o := failing{oracle.Simulate(truth, 0, 1), func(e portmap.Experiment) bool {
+		return e.Count("VCVTT") > 0 && e.Distinct() == 1 || e.Count("BSR") > 0 && e.Count("JMP") > 0 && e.Distinct() == 2 && e.Count("BSR") > 1
+	}}
+	res, err := Infer(context.Background(), o, truth.Instructions(), toyConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := res.Unmapped["VCVTT"]; !strings.Contains(why, "cannot be benchmarked") || res.Mapping.Has("VCVTT") {
+		t.Errorf("VCVTT, which cannot be measured alone: unmapped because %q, mapped %v", why, res.Mapping.Has("VCVTT"))
+	}
+	found := false
+	for _, f := range res.Skipped {
+		if f.Experiment.Count("BSR") > 1 && f.Experiment.Count("JMP") > 0 {
+			found = true
+		}
+	}
+	if !found || len(res.Skipped) == 0 {
+		t.Errorf("skipped kernels %v, want the BSR^n JMP kernels", res.Skipped)
+	}
+}
+
+func TestMissingAndTimedOutSolver(t *testing.T) {
+	truth := toy()
+	t.Setenv("PATH", t.TempDir())
+	_, err := Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+	if !errors.Is(err, solver.ErrNoSolver) || !strings.Contains(err.Error(), "coinor-cbc") {
+		t.Errorf("without cbc: %v, want ErrNoSolver naming coinor-cbc", err)
+	}
+	dir := t.TempDir()
+	script := "#!/bin/sh\nfor a; do last=$a; done\nprintf 'Stopped on time - objective value 3\\n' > \"$last\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "cbc"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	_, err = Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+	if !errors.Is(err, solver.ErrTimeout) || !strings.Contains(err.Error(), "LP1") {
+		t.Errorf("cbc out of time: %v, want ErrTimeout in LP1", err)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	truth := toy()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := Infer(ctx, oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Errorf("cancelled: %v, %v", res, err)
+	}
+}
+
+// An instruction on a unit no basic instruction uses (a divider) gets a
+// private resource; one whose ports no basic instruction covers, {1,6},
+// shows LPAUX's limitation (notes §2.4) unless it becomes basic.
+func TestPrivateResource(t *testing.T) {
+	truth := toy()
+	m := portmap.MustMapping("fig1+div", "0", "1", "6", "7")
+	for _, insn := range truth.Instructions() {
+		m.MustSetUsage(insn, truth.Usage(insn))
+	}
+	m.MustSetUsage("DIV", "1*p0+3*p7")
+	res, err := Infer(context.Background(), oracle.Simulate(m, 0, 1), m.Instructions(), toyConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Mapping.Resource("R:DIV"); !ok {
+		t.Fatalf("no private resource for DIV:\n%v", res.Mapping)
+	}
+	for _, e := range []portmap.Experiment{portmap.NewExperiment("DIV"), portmap.NewExperiment("DIV", "DIVPS", "DIVPS", "DIVPS", "DIVPS")} {
+		want, _ := oracle.Cycles(context.Background(), oracle.Simulate(m, 0, 1), e)
+		got, _, _ := res.Mapping.Cycles(e)
+		if math.Abs(got-want) > 1e-6 {
+			t.Errorf("%v: predicted %v, true %v", e, got, want)
+		}
+	}
+}
+
+func TestMethod(t *testing.T) {
+	m, err := infer.New("palmed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.(*Method).Config.Basic = 5
+	truth := toy()
+	res, err := infer.Infer(context.Background(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), InstructionsPerCycle: 2}, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report.(*Result)
+	if res.Queries < rep.Benchmarks || res.Distinct != rep.Benchmarks {
+		t.Errorf("%d queries, %d distinct, %d benchmarks recorded", res.Queries, res.Distinct, rep.Benchmarks)
+	}
+	// The front-end bound of 2 IPC: JMP ADDSS ADDSS takes 1.5 cycles.
+	v, err := res.Predictor.Predict(context.Background(), []portmap.Experiment{portmap.NewExperiment("JMP", "ADDSS", "ADDSS")})
+	if err != nil || v[0] != 1.5 {
+		t.Errorf("with IPC 2: %v, %v; want 1.5 cycles", v, err)
+	}
+	prefix := filepath.Join(t.TempDir(), "toy")
+	names, err := res.WriteFiles(prefix)
+	if err != nil || len(names) != 4 {
+		t.Fatalf("WriteFiles: %v, %v", names, err)
+	}
+	back, err := resource.ReadFile(prefix + ".resources-nn.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, insn := range back.Instructions() {
+		for _, r := range back.Resources() {
+			if a, b := back.Load(insn, r), rep.Mapping.Load(insn, r); a.Cmp(b) != 0 {
+				t.Errorf("ρ(%s,%s): %s written, %s inferred", insn, r, a.RatString(), b.RatString())
+			}
+		}
+	}
+	if !strings.Contains(rep.String(), "LP2: shape accepted") || !strings.Contains(rep.HTML(), "<table>") {
+		t.Errorf("report lacks the trace or the table:\n%s", rep)
+	}
+}
+
+// With 2 % noise the toy is still learned to within a few per cent on
+// random kernels.
+func TestNoisyToy(t *testing.T) {
+	truth := toy()
+	res, err := Infer(context.Background(), oracle.Simulate(truth, 0.02, 3), truth.Instructions(), toyConfig(), nil)
+	if res == nil {
+		t.Fatal(err)
+	}
+	set, _, _ := oracle.MeasureAll(context.Background(), oracle.Simulate(truth, 0, 1), design.Random(truth.Instructions(), 4, 300, 5), nil)
+	ev := metrics.Evaluate(context.Background(), res.Mapping, set)
+	t.Logf("noise 2%%: %v (fit error: %v)", ev.Summary, err)
+	if ev.Summary.MAPE > 10 {
+		t.Errorf("MAPE %.2f%% with 2%% noise", ev.Summary.MAPE)
+	}
+}
