@@ -412,8 +412,8 @@ func parsePairs(text string) ([]string, error) {
 
 // sexp is a parsed S-expression: an atom or a list.
 type sexp struct {
-	atom string
-	list []sexp
+	atom   string
+	list   []sexp
 	isList bool
 }
 
