@@ -94,7 +94,7 @@ type Config struct {
 	// Z3 is the z3 binary (default "z3" on PATH).
 	Z3 string
 	// Progress, when set, is called after every iteration.
-	Progress func(Iteration)
+	Progress func(Iteration) `json:"-"`
 }
 
 // DefaultConfig returns portlab's settings: the bottleneck encoding with
