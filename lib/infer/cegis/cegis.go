@@ -77,6 +77,13 @@ type Config struct {
 	// experiments, as the thesis does, instead of non-negative rational
 	// ones (the question is scale-invariant, so both agree).
 	IntegerUnbounded bool
+	// Stratified searches as the thesis does (§4.3): a distinguishing
+	// experiment of at most StartSize instructions, then of one more, and
+	// so on, asking the unbounded question only to decide whether to go on.
+	// By default the unbounded question comes first, and the simulator then
+	// looks for the smallest experiment that tells the same two mappings
+	// apart (at most MaxSize instructions when it is set).
+	Stratified bool
 	// NoSimulation leaves out the cheap first step of each iteration: the
 	// candidates the solver proposed before and that still explain every
 	// measurement are compared with the current mapping on all small
@@ -102,11 +109,11 @@ type Config struct {
 func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2} }
 
 // ThesisConfig returns the settings of thesis §4.5: the LP-optimality
-// encoding, integer experiments throughout, no symmetry breaking and no
-// simulation, with incremental solving, stratified sizes and singleton
+// encoding, integer experiments throughout, stratified sizes, no symmetry
+// breaking and no simulation, with incremental solving, stratified sizes and singleton
 // seeding, ε = 0.02.
 func ThesisConfig() Config {
-	return Config{Encoding: Thesis, Epsilon: 0.02, StartSize: 2, NoSymmetryBreaking: true, IntegerUnbounded: true, NoSimulation: true}
+	return Config{Encoding: Thesis, Epsilon: 0.02, StartSize: 2, NoSymmetryBreaking: true, IntegerUnbounded: true, NoSimulation: true, Stratified: true}
 }
 
 // Iteration is one pass of Algorithm 4.1: what the queries cost and what
@@ -369,6 +376,59 @@ func (r *run) loop(ctx context.Context) error {
 				continue
 			}
 		}
+		// converged reports the end of the search, after validation.
+		converged := func(complete bool) (bool, error) {
+			r.res.Complete = complete
+			if validations < 3 && r.cfg.Validation > 0 {
+				validations++
+				bad, err := r.validate(ctx, m1, validations)
+				if err != nil {
+					return true, err
+				}
+				if bad {
+					m1 = nil
+					finish("validation")
+					return false, nil
+				}
+			}
+			finish("done")
+			return true, nil
+		}
+		if !r.cfg.Stratified {
+			// Any distinguishing experiment, then the smallest one for the
+			// same pair of mappings.
+			t := time.Now()
+			m2, e, err := r.findOther(ctx, m1, 0, !r.cfg.IntegerUnbounded)
+			it.Unbounded = time.Since(t)
+			if err != nil {
+				return err
+			}
+			if m2 == nil {
+				if stop, err := converged(true); stop {
+					return err
+				}
+				continue
+			}
+			pool = append(pool, m2)
+			limit := r.cfg.MaxSize
+			if limit == 0 {
+				limit = min(e.size()-1, smallSearch)
+			}
+			t = time.Now()
+			small, ok := r.distinguish(r.model(m1), r.model(m2), limit)
+			it.Simulation += time.Since(t)
+			if ok {
+				e = small
+			}
+			if ok || r.cfg.MaxSize == 0 || e.size() <= r.cfg.MaxSize {
+				if err := measureIt(e, "solver"); err != nil {
+					return err
+				}
+				continue
+			}
+			bound = r.cfg.MaxSize
+			it.Bound = bound
+		}
 		// findOtherMapping with the size bound.
 		t := time.Now()
 		m2, e, err := r.findOther(ctx, m1, bound, false)
@@ -377,12 +437,14 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		if m2 != nil {
-			if debug {
-				md1, md2 := r.model(m1), r.model(m2)
-				fmt.Println("m1", m1, "m2", m2, "e", e, md1.Evaluate(terms(e)).Cycles, md2.Evaluate(terms(e)).Cycles, "m2 consistent", r.consistentAll(m2))
-			}
 			pool = append(pool, m2)
 			if err := measureIt(e, "solver"); err != nil {
+				return err
+			}
+			continue
+		}
+		if !r.cfg.Stratified {
+			if stop, err := converged(false); stop {
 				return err
 			}
 			continue
@@ -395,21 +457,10 @@ func (r *run) loop(ctx context.Context) error {
 			return err
 		}
 		if m2 == nil || (r.cfg.MaxSize > 0 && bound >= r.cfg.MaxSize) {
-			r.res.Complete = m2 == nil
-			if validations < 3 && r.cfg.Validation > 0 {
-				validations++
-				bad, err := r.validate(ctx, m1, validations)
-				if err != nil {
-					return err
-				}
-				if bad {
-					m1 = nil
-					finish("validation")
-					continue
-				}
+			if stop, err := converged(m2 == nil); stop {
+				return err
 			}
-			finish("done")
-			return nil
+			continue
 		}
 		pool = append(pool, m2)
 		bound++
@@ -635,9 +686,13 @@ func (r *run) prune(pool []candidate) []candidate {
 	return out
 }
 
-// maxSimulated bounds the experiments the simulation step tries per
-// candidate.
-const maxSimulated = 20000
+// maxSimulated bounds the experiments the simulation tries per pair of
+// mappings, and smallSearch the size up to which it looks for a smaller
+// experiment than the solver's.
+const (
+	maxSimulated = 20000
+	smallSearch  = 6
+)
 
 // simulate looks for an experiment of 2 to bound instructions on which a
 // candidate of the pool (each explains every measurement) and m1 differ by
@@ -647,48 +702,53 @@ func (r *run) simulate(m1 candidate, pool []candidate, bound int) (exp, bool) {
 		return nil, false
 	}
 	md1 := r.model(m1)
-	n := len(r.sp.insns)
 	for _, c := range pool {
-		md2 := r.model(c)
-		tried := 0
-		e := make(exp, n)
-		var found exp
-		var walk func(i, left int) bool
-		walk = func(i, left int) bool {
-			if left == 0 {
-				tried++
-				ts := terms(e)
-				d := md1.Evaluate(ts).Cycles - md2.Evaluate(ts).Cycles
-				if d < 0 {
-					d = -d
-				}
-				if d > 2*r.sp.eps*float64(e.size())+4.0/ratDigits {
-					found = append(exp(nil), e...)
-					return true
-				}
-				return tried >= maxSimulated
-			}
-			if i == n {
-				return false
-			}
-			for c := left; c >= 0; c-- {
-				e[i] = c
-				if walk(i+1, left-c) {
-					e[i] = 0
-					return true
-				}
-			}
-			e[i] = 0
-			return false
-		}
-		for size := 2; size <= bound && found == nil && tried < maxSimulated; size++ {
-			walk(0, size)
-		}
-		if found != nil {
-			return found, true
+		if e, ok := r.distinguish(md1, r.model(c), bound); ok {
+			return e, true
 		}
 	}
 	return nil, false
+}
+
+// distinguish returns the first experiment of 2 to bound instructions, in
+// order of size, on which md1 and md2 differ by more than 2ε·|e|.
+func (r *run) distinguish(md1, md2 *throughput.Model, bound int) (exp, bool) {
+	n := len(r.sp.insns)
+	tried := 0
+	e := make(exp, n)
+	var found exp
+	var walk func(i, left int) bool
+	walk = func(i, left int) bool {
+		if left == 0 {
+			tried++
+			ts := terms(e)
+			d := md1.Evaluate(ts).Cycles - md2.Evaluate(ts).Cycles
+			if d < 0 {
+				d = -d
+			}
+			if d > 2*r.sp.eps*float64(e.size())+4.0/ratDigits {
+				found = append(exp(nil), e...)
+				return true
+			}
+			return tried >= maxSimulated
+		}
+		if i == n {
+			return false
+		}
+		for c := left; c >= 0; c-- {
+			e[i] = c
+			if walk(i+1, left-c) {
+				e[i] = 0
+				return true
+			}
+		}
+		e[i] = 0
+		return false
+	}
+	for size := 2; size <= bound && found == nil && tried < maxSimulated; size++ {
+		walk(0, size)
+	}
+	return found, found != nil
 }
 
 // validate measures random experiments and reports whether one

@@ -183,19 +183,14 @@ func (sp *space) measurementCommands(ss *subsets, id int, e exp, cycles float64,
 	if sp.enc == Thesis {
 		return sp.thesisMeasurement(id, e, units, ln, hn, d, lowerByFrontEnd)
 	}
-	// Upper bound: for every port set Q, the mass of the units confined to
-	// Q fits into |Q| ports within hi cycles: d·mass(Q) ≤ hn·|Q|.
-	all := uint64(1)<<sp.ports - 1
-	for q := uint64(1); q <= all; q++ {
-		cap := new(big.Int).Mul(hn, big.NewInt(int64(portmap.PortSet(q).Len())))
-		if new(big.Int).Mul(d, big.NewInt(total)).Cmp(cap) <= 0 {
-			continue // holds whatever the mapping
-		}
-		var terms []string
-		for _, u := range units {
-			terms = append(terms, fmt.Sprintf("(ite %s %d 0)", ss.lit(sp, base, u, q), e[sp.owner[u]]))
-		}
-		cmds = append(cmds, fmt.Sprintf("(assert (<= (* %s %s) %s))", d, sum(terms), cap))
+	// Upper bound: a schedule of the units' mass on their ports that loads
+	// no port beyond hi exists (d·load ≤ hn); none is needed when the whole
+	// mass fits on one port.
+	if new(big.Int).Mul(d, big.NewInt(total)).Cmp(hn) > 0 {
+		mass := func(u int) string { return fmt.Sprint(e[sp.owner[u]]) }
+		cmds = append(cmds, sp.schedule(fmt.Sprint(id), units, mass, func(load string) string {
+			return fmt.Sprintf("(<= (* %s %s) %s)", d, load, hn)
+		})...)
 	}
 	if lowerByFrontEnd || ln.Sign() == 0 {
 		return cmds
@@ -379,19 +374,49 @@ func (sp *space) otherCommands(ss *subsets, m1 candidate, bound int, relax bool,
 	// Case "down": m1 is slower. T2 bounds the free mapping's throughput
 	// from above (every port set Q), and some closed set R of m1 holds
 	// mass beyond |R|·(T2 + δ).
-	all := uint64(1)<<sp.ports - 1
-	for q := uint64(1); q <= all; q++ {
-		var terms []string
-		for u := range sp.owner {
-			terms = append(terms, fmt.Sprintf("(ite %s %s 0)", ss.lit(sp, base, u, q), mass(u)))
+	allUnits := make([]int, len(sp.owner))
+	for u := range allUnits {
+		allUnits[u] = u
+	}
+	for _, c := range sp.schedule("d", allUnits, mass, func(load string) string { return fmt.Sprintf("(<= %s T2)", load) }) {
+		if strings.HasPrefix(c, "(assert ") {
+			c = "(assert (=> down " + strings.TrimPrefix(c, "(assert ") + ")"
 		}
-		cmds = append(cmds, fmt.Sprintf("(assert (=> down (>= (* %d T2) %s)))", portmap.PortSet(q).Len(), sum(terms)))
+		cmds = append(cmds, c)
 	}
 	var beyond []string
 	for _, r := range closed {
 		beyond = append(beyond, fmt.Sprintf("(> %s (* %d (+ T2 %s)))", mass1(r), portmap.PortSet(r).Len(), delta))
 	}
 	cmds = append(cmds, fmt.Sprintf("(assert (=> down %s))", or(beyond)))
+	return cmds
+}
+
+// schedule returns constraints stating that the mass of the listed units
+// of the free mapping (mass(u), an SMT term) can be spread over their ports
+// so that every port's load satisfies fits(load): an upper bound on the
+// inverse throughput without the LP's optimality conditions (the lower
+// bound comes from a port set Q instead). Fresh variables carry the suffix
+// id.
+func (sp *space) schedule(id string, units []int, mass func(u int) string, fits func(load string) string) []string {
+	var cmds []string
+	load := make([][]string, sp.ports)
+	for _, u := range units {
+		var row []string
+		for k := 0; k < sp.ports; k++ {
+			x := fmt.Sprintf("y_%s_%d_%d", id, u, k)
+			cmds = append(cmds, fmt.Sprintf("(declare-const %s Real)", x), fmt.Sprintf("(assert (>= %s 0))", x),
+				fmt.Sprintf("(assert (=> (not %s) (= %s 0)))", mvar(u, k), x))
+			row = append(row, x)
+			load[k] = append(load[k], x)
+		}
+		cmds = append(cmds, fmt.Sprintf("(assert (= %s %s))", sum(row), mass(u)))
+	}
+	for k := 0; k < sp.ports; k++ {
+		if len(load[k]) > 0 {
+			cmds = append(cmds, "(assert "+fits(sum(load[k]))+")")
+		}
+	}
 	return cmds
 }
 

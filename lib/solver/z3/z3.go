@@ -104,6 +104,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 // start starts a process and replays the open scopes.
 func (s *Session) start(ctx context.Context) error {
 	cmd := exec.Command(s.path, "-in", "-smt2")
+	dieWithParent(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
