@@ -70,6 +70,10 @@ type Config struct {
 	StartSize int
 	// NoSingletons leaves out the initial measurement of every singleton.
 	NoSingletons bool
+	// Pairs also measures every pair {a ↦ 1, b ↦ 1} of distinct
+	// instructions first: n(n−1)/2 more measurements that settle most of
+	// what the solver would otherwise find one query at a time.
+	Pairs bool
 	// NoSymmetryBreaking leaves out the lex-leader constraints that make
 	// the solver consider one mapping per port renaming.
 	NoSymmetryBreaking bool
@@ -307,6 +311,17 @@ func (r *run) loop(ctx context.Context) error {
 			}
 		}
 	}
+	if r.cfg.Pairs {
+		for i := range r.sp.insns {
+			for j := i + 1; j < len(r.sp.insns); j++ {
+				e := make(exp, len(r.sp.insns))
+				e[i], e[j] = 1, 1
+				if err := r.measure(ctx, e); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	bound := r.cfg.StartSize
 	if r.cfg.MaxSize > 0 && bound > r.cfg.MaxSize {
 		bound = r.cfg.MaxSize
@@ -367,7 +382,14 @@ func (r *run) loop(ctx context.Context) error {
 		pool = r.prune(pool)
 		if !r.cfg.NoSimulation {
 			t := time.Now()
-			e, ok := r.simulate(m1, pool, bound)
+			limit := bound
+			if !r.cfg.Stratified {
+				limit = 3
+				if r.cfg.MaxSize > 0 {
+					limit = min(limit, r.cfg.MaxSize)
+				}
+			}
+			e, ok := r.simulate(m1, pool, limit)
 			it.Simulation = time.Since(t)
 			if ok {
 				if err := measureIt(e, "simulation"); err != nil {

@@ -23,6 +23,11 @@ type space struct {
 	ipc     float64 // front-end bound in instructions per cycle; 0: none
 }
 
+// upperBySchedule states the upper bound of a measurement with a schedule
+// (real variables) instead of a constraint per port set (literals shared
+// by all measurements).
+var upperBySchedule = true
+
 // roundingSlack is added to ε so that measurements that equal a prediction
 // up to floating-point rounding count as equal with ε = 0.
 const roundingSlack = 1e-7
@@ -183,14 +188,31 @@ func (sp *space) measurementCommands(ss *subsets, id int, e exp, cycles float64,
 	if sp.enc == Thesis {
 		return sp.thesisMeasurement(id, e, units, ln, hn, d, lowerByFrontEnd)
 	}
-	// Upper bound: a schedule of the units' mass on their ports that loads
-	// no port beyond hi exists (d·load ≤ hn); none is needed when the whole
-	// mass fits on one port.
-	if new(big.Int).Mul(d, big.NewInt(total)).Cmp(hn) > 0 {
-		mass := func(u int) string { return fmt.Sprint(e[sp.owner[u]]) }
-		cmds = append(cmds, sp.schedule(fmt.Sprint(id), units, mass, func(load string) string {
-			return fmt.Sprintf("(<= (* %s %s) %s)", d, load, hn)
-		})...)
+	if upperBySchedule {
+		// Upper bound: a schedule of the units' mass on their ports that
+		// loads no port beyond hi exists (d·load ≤ hn); none is needed
+		// when the whole mass fits on one port.
+		if new(big.Int).Mul(d, big.NewInt(total)).Cmp(hn) > 0 {
+			mass := func(u int) string { return fmt.Sprint(e[sp.owner[u]]) }
+			cmds = append(cmds, sp.schedule(fmt.Sprint(id), units, mass, func(load string) string {
+				return fmt.Sprintf("(<= (* %s %s) %s)", d, load, hn)
+			})...)
+		}
+	} else {
+		// Upper bound: for every port set Q, the mass of the units confined
+		// to Q fits into |Q| ports within hi cycles: d·mass(Q) ≤ hn·|Q|.
+		all := uint64(1)<<sp.ports - 1
+		for q := uint64(1); q <= all; q++ {
+			cap := new(big.Int).Mul(hn, big.NewInt(int64(portmap.PortSet(q).Len())))
+			if new(big.Int).Mul(d, big.NewInt(total)).Cmp(cap) <= 0 {
+				continue // holds whatever the mapping
+			}
+			var terms []string
+			for _, u := range units {
+				terms = append(terms, fmt.Sprintf("(ite %s %d 0)", ss.lit(sp, base, u, q), e[sp.owner[u]]))
+			}
+			cmds = append(cmds, fmt.Sprintf("(assert (<= (* %s %s) %s))", d, sum(terms), cap))
+		}
 	}
 	if lowerByFrontEnd || ln.Sign() == 0 {
 		return cmds
