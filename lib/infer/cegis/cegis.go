@@ -206,8 +206,6 @@ func (e *NoMappingError) Error() string {
 // Is reports whether target is ErrNoMapping.
 func (e *NoMappingError) Is(target error) bool { return target == ErrNoMapping }
 
-var debug = false
-
 // measured is a measurement in index form.
 type measured struct {
 	e      exp

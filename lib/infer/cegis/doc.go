@@ -15,14 +15,18 @@
 // Two SMT encodings of "M predicts t cycles for e" are available. Thesis is
 // Definition 4.5: the port LP with its optimality stated through
 // bottleneck-port literals, with fresh real variables per experiment.
-// Bottleneck, the default, states the bottleneck formula of Thm 5.2 over
-// port sets instead (t is at least the mass confined to one chosen port set
-// Q divided by |Q| and at most that of every port set), with boolean
-// literals "µop u runs only on ports of Q" shared by all experiments, and
-// adds lex-leader constraints against port renaming, a rational relaxation
-// of the scale-invariant unbounded check, and a simulation step that tries
-// earlier counter-candidates on all small experiments with package
-// throughput before asking the solver. Method puts the algorithm behind the
+// Bottleneck, the default, needs no optimality conditions: a measurement
+// bounds t from both sides, and each side has its own witness — t ≥ lo
+// holds when some port set Q chosen by the solver confines µop mass of at
+// least lo·|Q| (the bottleneck formula of Thm 5.2), t ≤ hi when some
+// schedule loads no port beyond hi. Around it portlab adds lex-leader
+// constraints against port renaming (and reordering an instruction's µops),
+// asks the unbounded question first over rational experiments (it is
+// scale-invariant, so a rational answer scales to an integer one) and lets
+// the bottleneck simulator of package throughput find the smallest
+// experiment that tells the solver's two mappings apart, and tries earlier
+// counter-candidates on all small experiments before asking the solver at
+// all. BenchmarkInfer compares both settings. Method puts the algorithm behind the
 // inference contract of package infer ("portlab infer cegis"); the solver
 // runs as a subprocess (package solver/z3), so the z3 binary must be
 // installed (Debian and conda package z3).

@@ -91,6 +91,8 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	fs.StringVar(&m.uops, "uops", "", "three-level search with known µop counts, e.g. fma=2,div=3 (others 1)")
 	boolFlag("no-symmetry", "no symmetry breaking over port renamings", func(c *Config, v bool) { c.NoSymmetryBreaking = v })
 	boolFlag("no-simulation", "no simulator check of earlier candidates", func(c *Config, v bool) { c.NoSimulation = v })
+	boolFlag("stratified", "thesis order: bounded searches of growing size before the unbounded check", func(c *Config, v bool) { c.Stratified = v })
+	boolFlag("pairs", "also measure every pair of instructions first", func(c *Config, v bool) { c.Pairs = v })
 	boolFlag("integer-unbounded", "unbounded check over integer experiments (thesis)", func(c *Config, v bool) { c.IntegerUnbounded = v })
 }
 
