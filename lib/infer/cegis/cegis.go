@@ -206,6 +206,9 @@ func (e *NoMappingError) Error() string {
 // Is reports whether target is ErrNoMapping.
 func (e *NoMappingError) Is(target error) bool { return target == ErrNoMapping }
 
+// splitCases asks findOtherMapping's two directions one after the other.
+var splitCases = true
+
 // measured is a measurement in index form.
 type measured struct {
 	e      exp
@@ -553,7 +556,17 @@ func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool
 	if err := r.sess.Assert(ctx, cmds...); err != nil {
 		return nil, nil, r.stop(err, "findOtherMapping")
 	}
-	st, err := r.sess.Check(ctx)
+	var st z3.Status
+	var err error
+	if r.sp.enc == Bottleneck && splitCases {
+		// One direction at a time: the free mapping slower, then faster.
+		st, err = r.sess.Check(ctx, "(not down)")
+		if err == nil && st == z3.Unsat {
+			st, err = r.sess.Check(ctx, "(not up)")
+		}
+	} else {
+		st, err = r.sess.Check(ctx)
+	}
 	if err != nil {
 		return nil, nil, r.stop(err, "findOtherMapping")
 	}
