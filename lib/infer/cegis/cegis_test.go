@@ -257,3 +257,30 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontEndCap: with a peak of two instructions per cycle the result
+// predicts what the capped truth does, though mappings the cap hides
+// become indistinguishable.
+func TestFrontEndCap(t *testing.T) {
+	needZ3(t)
+	truth := portmap.MustMapping("cap", "0", "1", "2", "3").MustSetUsage("a", "1*p0").MustSetUsage("b", "1*p1").
+		MustSetUsage("c", "1*p23").MustSetUsage("d", "1*p0123")
+	machine := oracle.Simulate(truth, 0, 1)
+	machine.Model = machine.Model.WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: 2})
+	for _, enc := range []Encoding{Bottleneck, Thesis} {
+		cfg := DefaultConfig()
+		cfg.Encoding, cfg.Epsilon, cfg.InstructionsPerCycle, cfg.MaxSize = enc, 0, 2, 3
+		res, err := Infer(t.Context(), machine, truth.Instructions(), 4, cfg)
+		if err != nil {
+			t.Fatalf("%v: %v", enc, err)
+		}
+		got := throughput.NewModel(res.Mapping).WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: 2})
+		multisets(truth.Instructions(), 3, func(e portmap.Experiment) {
+			a, _ := got.Cycles(e)
+			b, _ := machine.Model.Cycles(e)
+			if math.Abs(a-b) > 1e-9 {
+				t.Errorf("%v: %v: inferred %.4g cycles with the cap, the machine %.4g", enc, e, a, b)
+			}
+		})
+	}
+}
