@@ -128,7 +128,8 @@ type Iteration struct {
 	// distinguishing experiment found and measured), "bound" (none of the
 	// current size; the bound grows), "unbounded" (one found only beyond
 	// the bound and measured), "validation" (a validation experiment
-	// contradicted the result), or "done".
+	// contradicted the result), "no mapping" (findMapping found none) or
+	// "done".
 	Step string
 	// Bound is the size bound of the pass's bounded query.
 	Bound int
