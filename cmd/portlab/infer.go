@@ -18,6 +18,7 @@ import (
 	"github.com/portlab/portlab/lib/portmap"
 
 	// The inference methods register themselves with package infer.
+	_ "github.com/portlab/portlab/lib/infer/cegis"
 	_ "github.com/portlab/portlab/lib/infer/palmed"
 	_ "github.com/portlab/portlab/lib/infer/pmevo"
 	_ "github.com/portlab/portlab/lib/infer/uopsinfo"

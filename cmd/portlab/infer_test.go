@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,5 +174,47 @@ func TestInferUopsInfo(t *testing.T) {
 	err = run(t.Context(), []string{"infer", "uopsinfo", "-experiments", efile}, &out, &errs)
 	if err == nil || !strings.Contains(err.Error(), "no per-port µop counts") {
 		t.Errorf("data without port counters: %v", err)
+	}
+}
+
+func TestInferCEGIS(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil && os.Getenv("CI") == "" {
+		t.Skip("z3 is not installed (apt-get install z3); CI installs it")
+	}
+	dir := t.TempDir()
+	truth := portmap.MustMapping("toy", "0", "1", "2")
+	truth.MustSetUsage("add", "1*p012").MustSetUsage("mul", "1*p1").MustSetUsage("fma", "1*p01").MustSetUsage("load", "1*p2")
+	mfile := filepath.Join(dir, "truth.json")
+	if err := portmap.WriteMapping(mfile, truth); err != nil {
+		t.Fatal(err)
+	}
+	prefix := filepath.Join(dir, "out")
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-epsilon", "0", "-eval", "random:5:200", "-out", prefix}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	for _, want := range []string{"bottleneck encoding, ε = 0", "unique: no consistent mapping", "on random:5:200: n=200 MAPE=0.00%"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	m, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := portmap.EquivalentByRenaming(m, truth); !ok {
+		t.Errorf("inferred %v, want %v up to renaming", m, truth)
+	}
+	// The thesis encoding, and a bad flag.
+	out.Reset()
+	if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-thesis", "-max-size", "3"}, &out, &errs); err != nil {
+		t.Fatalf("-thesis: %v\n%s", err, errs.String())
+	}
+	if !strings.Contains(out.String(), "thesis encoding, ε = 0.02") {
+		t.Errorf("-thesis output:\n%s", out.String())
+	}
+	if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-encoding", "lp"}, &out, &errs); err == nil || !strings.Contains(err.Error(), `"lp"`) {
+		t.Errorf("-encoding lp: %v", err)
 	}
 }

@@ -1,0 +1,861 @@
+package cegis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/solver/z3"
+	"github.com/portlab/portlab/lib/throughput"
+)
+
+// Encoding selects how the SMT queries express "mapping M has inverse
+// throughput t on experiment e".
+type Encoding int
+
+const (
+	// Bottleneck states the bottleneck formula (thesis Thm 5.2) over port
+	// sets: t is at least the confined mass of one port set Q chosen by
+	// the solver divided by |Q|, and at most that of every port set. It
+	// needs no real-valued schedule, and the experiments are integers.
+	// It is limited to MaxBottleneckPorts ports.
+	Bottleneck Encoding = iota
+	// Thesis is relateThroughput of thesis Def. 4.5: the port LP's
+	// constraints with its optimality stated through bottleneck-port
+	// literals (Thm 4.4), with fresh real variables per experiment.
+	Thesis
+)
+
+// MaxBottleneckPorts is the largest number of ports the Bottleneck
+// encoding accepts: it has a constraint per port set.
+const MaxBottleneckPorts = 12
+
+// String returns "bottleneck" or "thesis".
+func (e Encoding) String() string {
+	if e == Thesis {
+		return "thesis"
+	}
+	return "bottleneck"
+}
+
+// Config sets up a run of Infer.
+type Config struct {
+	// Encoding is the SMT encoding of throughput (default Bottleneck).
+	Encoding Encoding
+	// Epsilon is the tolerance on cycles per instruction (thesis §4.3): a
+	// mapping is consistent with a measurement of t cycles for an
+	// experiment e when it predicts within t ± Epsilon·|e|, and two
+	// mappings are told apart only by an experiment on which they differ
+	// by more than 2·Epsilon·|e|. 0 asks for exact agreement.
+	Epsilon float64
+	// UopCounts, when not nil, makes the search three-level with known µop
+	// counts (thesis §4.4, variant 2): instruction i decomposes into
+	// UopCounts[i] µops (default 1), each on a set of ports to infer.
+	UopCounts map[string]int
+	// InstructionsPerCycle, when positive, caps the throughput: the
+	// inverse throughput of e is at least |e|/InstructionsPerCycle.
+	InstructionsPerCycle float64
+	// MaxSize, when positive, bounds the size of the experiments measured;
+	// the result is then unique only among mappings that agree on all
+	// experiments of at most MaxSize instructions (Result.Complete false).
+	MaxSize int
+	// StartSize is the first size bound of the stratified search for a
+	// distinguishing experiment (default 2; singletons are measured first).
+	StartSize int
+	// NoSingletons leaves out the initial measurement of every singleton.
+	NoSingletons bool
+	// Pairs also measures every pair {a ↦ 1, b ↦ 1} of distinct
+	// instructions first: n(n−1)/2 more measurements that settle most of
+	// what the solver would otherwise find one query at a time.
+	Pairs bool
+	// NoSymmetryBreaking leaves out the lex-leader constraints that make
+	// the solver consider one mapping per port renaming.
+	NoSymmetryBreaking bool
+	// IntegerUnbounded makes the unbounded check search integer
+	// experiments, as the thesis does, instead of non-negative rational
+	// ones (the question is scale-invariant, so both agree).
+	IntegerUnbounded bool
+	// Stratified searches as the thesis does (§4.3): a distinguishing
+	// experiment of at most StartSize instructions, then of one more, and
+	// so on, asking the unbounded question only to decide whether to go on.
+	// By default the unbounded question comes first, and the simulator then
+	// looks for the smallest experiment that tells the same two mappings
+	// apart (at most MaxSize instructions when it is set).
+	Stratified bool
+	// NoSimulation leaves out the cheap first step of each iteration: the
+	// candidates the solver proposed before and that still explain every
+	// measurement are compared with the current mapping on all small
+	// experiments with the bottleneck simulator (package throughput).
+	NoSimulation bool
+	// Validation is the number of random experiments of five instructions
+	// measured after the search converged; any that contradicts the result
+	// joins the measurements and the search goes on (at most three rounds).
+	// It guards against a noisy measurement that ruled out the truth.
+	Validation int
+	// Seed seeds the validation experiments.
+	Seed uint64
+	// Timeout, when positive, limits each solver query.
+	Timeout time.Duration
+	// Z3 is the z3 binary (default "z3" on PATH).
+	Z3 string
+	// Progress, when set, is called after every iteration.
+	Progress func(Iteration) `json:"-"`
+}
+
+// DefaultConfig returns portlab's settings: the bottleneck encoding with
+// every speed-up, ε = 0.02 (thesis §4.5).
+func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2} }
+
+// ThesisConfig returns the settings of thesis §4.5: the LP-optimality
+// encoding, integer experiments throughout, stratified sizes, no symmetry
+// breaking and no simulation, with incremental solving, stratified sizes and singleton
+// seeding, ε = 0.02.
+func ThesisConfig() Config {
+	return Config{Encoding: Thesis, Epsilon: 0.02, StartSize: 2, NoSymmetryBreaking: true, IntegerUnbounded: true, NoSimulation: true, Stratified: true}
+}
+
+// Iteration is one pass of Algorithm 4.1: what the queries cost and what
+// was measured.
+type Iteration struct {
+	Index int
+	// Step says how the pass ended: "solver" or "simulation" (a
+	// distinguishing experiment found and measured), "bound" (none of the
+	// current size; the bound grows), "unbounded" (one found only beyond
+	// the bound and measured), "validation" (a validation experiment
+	// contradicted the result), "no mapping" (findMapping found none) or
+	// "done".
+	Step string
+	// Bound is the size bound of the pass's bounded query.
+	Bound int
+	// FindMapping, FindOther and Unbounded are the times of the solver
+	// queries (zero when skipped), Simulation that of the simulator check.
+	FindMapping, FindOther, Unbounded, Simulation time.Duration
+	// Experiment is what was measured (empty if nothing), with its Cycles
+	// and Size.
+	Experiment portmap.Experiment
+	Cycles     float64
+	Size       int
+	// Measured is the number of measurements so far.
+	Measured int
+	Elapsed  time.Duration
+}
+
+// String describes the pass in one line.
+func (it Iteration) String() string {
+	s := fmt.Sprintf("iteration %d (%s, bound %d, %d measured): findMapping %v, findOther %v", it.Index, it.Step, it.Bound, it.Measured,
+		it.FindMapping.Round(time.Millisecond), it.FindOther.Round(time.Millisecond))
+	if it.Unbounded > 0 {
+		s += fmt.Sprintf(", unbounded %v", it.Unbounded.Round(time.Millisecond))
+	}
+	if it.Size > 0 {
+		s += fmt.Sprintf("; measured %v = %.4g cycles", it.Experiment, it.Cycles)
+	}
+	return s
+}
+
+// Result is the outcome of Infer.
+type Result struct {
+	// Mapping is the inferred mapping, consistent with every measurement.
+	Mapping *portmap.Mapping
+	// Complete reports that no mapping consistent with the measurements
+	// predicts differently on any experiment; false when MaxSize cut the
+	// search short or the run was interrupted.
+	Complete bool
+	// Measurements are the experiments measured, singletons first.
+	Measurements *portmap.ExperimentSet
+	Iterations   []Iteration
+	// Config is the configuration of the run.
+	Config Config
+	// Times of the solver queries, the simulation and the oracle, in all.
+	FindMapping, FindOther, Unbounded, Simulation, Measuring time.Duration
+	Elapsed                                                  time.Duration
+}
+
+// ErrNoMapping is matched (errors.Is) by *NoMappingError.
+var ErrNoMapping = errors.New("cegis: no mapping explains the measurements")
+
+// NoMappingError reports that no mapping of the searched shape is
+// consistent with the measurements; Conflicting is a small subset of them
+// (an unsatisfiable core) that no mapping explains together.
+type NoMappingError struct {
+	Conflicting []portmap.Measurement
+	Measured    int
+	Epsilon     float64
+}
+
+func (e *NoMappingError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cegis: no mapping explains the %d measurements within ε = %g cycles per instruction", e.Measured, e.Epsilon)
+	if len(e.Conflicting) > 0 {
+		b.WriteString("; these conflict: ")
+		for i, m := range e.Conflicting {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%v = %.4g", m.Experiment, m.Cycles)
+		}
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrNoMapping.
+func (e *NoMappingError) Is(target error) bool { return target == ErrNoMapping }
+
+// splitCases asks findOtherMapping's two directions one after the other.
+var splitCases = true
+
+// measured is a measurement in index form.
+type measured struct {
+	e      exp
+	cycles float64
+	m      portmap.Measurement
+}
+
+// run is the state of one Infer call.
+type run struct {
+	cfg     Config
+	sp      *space
+	o       oracle.Oracle
+	sess    *z3.Session
+	ss      *subsets
+	meas    []measured
+	res     *Result
+	start   time.Time
+	portIDs []string
+}
+
+// Infer runs counter-example-guided inference (thesis Algorithm 4.1) for
+// the instructions insns on the given number of ports, asking o for every
+// measurement. It returns the mapping and how it was found, or an error
+// wrapping ErrNoMapping (a *NoMappingError naming conflicting
+// measurements) when no mapping of the searched shape explains them. When
+// ctx is cancelled, z3 is stopped and Infer returns the latest consistent
+// mapping (if any; Complete false) together with ctx's error.
+func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg Config) (*Result, error) {
+	if len(insns) == 0 {
+		return nil, errors.New("cegis: no instructions")
+	}
+	if ports < 1 || ports > portmap.MaxPorts {
+		return nil, fmt.Errorf("cegis: %d ports, want 1 to %d", ports, portmap.MaxPorts)
+	}
+	if cfg.Encoding == Bottleneck && ports > MaxBottleneckPorts {
+		return nil, fmt.Errorf("cegis: the bottleneck encoding handles at most %d ports, not %d; use the thesis encoding", MaxBottleneckPorts, ports)
+	}
+	if cfg.Epsilon < 0 {
+		return nil, fmt.Errorf("cegis: negative tolerance ε = %g", cfg.Epsilon)
+	}
+	if cfg.StartSize < 1 {
+		cfg.StartSize = 2
+	}
+	sp := &space{insns: insns, ports: ports, enc: cfg.Encoding, eps: cfg.Epsilon + roundingSlack, ipc: cfg.InstructionsPerCycle}
+	seen := map[string]bool{}
+	for i, name := range insns {
+		if seen[name] {
+			return nil, fmt.Errorf("cegis: instruction %q listed twice", name)
+		}
+		seen[name] = true
+		n := 1
+		if cfg.UopCounts != nil {
+			if c, ok := cfg.UopCounts[name]; ok {
+				n = c
+			}
+		}
+		if n < 1 || n > 16 {
+			return nil, fmt.Errorf("cegis: instruction %q: %d µops, want 1 to 16", name, n)
+		}
+		var us []int
+		for j := 0; j < n; j++ {
+			us = append(us, len(sp.owner))
+			sp.owner = append(sp.owner, i)
+		}
+		sp.unitsOf = append(sp.unitsOf, us)
+	}
+	for name := range cfg.UopCounts {
+		if !seen[name] {
+			return nil, fmt.Errorf("cegis: µop count for %q, which is not among the instructions", name)
+		}
+	}
+	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout})
+	if err != nil {
+		return nil, fmt.Errorf("cegis: %w", err)
+	}
+	defer sess.Close()
+	r := &run{cfg: cfg, sp: sp, o: o, sess: sess, ss: &subsets{declared: map[[2]uint64]bool{}}, start: time.Now(),
+		res: &Result{Config: cfg, Measurements: &portmap.ExperimentSet{}}}
+	for k := 0; k < ports; k++ {
+		r.portIDs = append(r.portIDs, fmt.Sprint(k))
+	}
+	if err := sess.Assert(ctx, sp.baseCommands(!cfg.NoSymmetryBreaking)...); err != nil {
+		return nil, fmt.Errorf("cegis: %w", err)
+	}
+	err = r.loop(ctx)
+	r.res.Elapsed = time.Since(r.start)
+	if r.res.Mapping == nil || errors.Is(err, ErrNoMapping) {
+		return nil, err
+	}
+	return r.res, err
+}
+
+// loop is Algorithm 4.1 with the extensions of thesis §4.3.
+func (r *run) loop(ctx context.Context) error {
+	if !r.cfg.NoSingletons {
+		for i := range r.sp.insns {
+			e := make(exp, len(r.sp.insns))
+			e[i] = 1
+			if err := r.measure(ctx, e); err != nil {
+				return err
+			}
+		}
+	}
+	if r.cfg.Pairs {
+		for i := range r.sp.insns {
+			for j := i + 1; j < len(r.sp.insns); j++ {
+				e := make(exp, len(r.sp.insns))
+				e[i], e[j] = 1, 1
+				if err := r.measure(ctx, e); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	bound := r.cfg.StartSize
+	if r.cfg.MaxSize > 0 && bound > r.cfg.MaxSize {
+		bound = r.cfg.MaxSize
+	}
+	var m1 candidate
+	var pool []candidate
+	validations := 0
+	for index := 1; ; index++ {
+		it := Iteration{Index: index, Bound: bound}
+		finish := func(step string) {
+			it.Step, it.Measured, it.Elapsed = step, len(r.meas), time.Since(r.start)
+			r.res.Iterations = append(r.res.Iterations, it)
+			r.res.FindMapping += it.FindMapping
+			r.res.FindOther += it.FindOther
+			r.res.Unbounded += it.Unbounded
+			r.res.Simulation += it.Simulation
+			if r.cfg.Progress != nil {
+				r.cfg.Progress(it)
+			}
+		}
+		measureIt := func(e exp, step string) error {
+			if err := r.measure(ctx, e); err != nil {
+				return err
+			}
+			last := r.meas[len(r.meas)-1]
+			it.Experiment, it.Cycles, it.Size = last.m.Experiment, last.cycles, e.size()
+			finish(step)
+			if !r.consistent(m1, last) {
+				m1 = nil
+			}
+			return nil
+		}
+		if m1 == nil {
+			// A candidate of the pool that explains everything saves a query.
+			for _, c := range pool {
+				if r.consistentAll(c) {
+					m1 = c
+					break
+				}
+			}
+		}
+		if m1 == nil {
+			t := time.Now()
+			st, err := r.sess.Check(ctx)
+			it.FindMapping = time.Since(t)
+			if err != nil {
+				return r.stop(err, "findMapping")
+			}
+			if st == z3.Unsat {
+				finish("no mapping")
+				return r.diagnose(ctx)
+			}
+			if m1, err = r.readMapping(ctx); err != nil {
+				return err
+			}
+		}
+		r.res.Mapping = r.toMapping(m1)
+		pool = r.prune(pool)
+		if !r.cfg.NoSimulation {
+			t := time.Now()
+			limit := bound
+			if !r.cfg.Stratified {
+				limit = 3
+				if r.cfg.MaxSize > 0 {
+					limit = min(limit, r.cfg.MaxSize)
+				}
+			}
+			e, ok := r.simulate(m1, pool, limit)
+			it.Simulation = time.Since(t)
+			if ok {
+				if err := measureIt(e, "simulation"); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		// converged reports the end of the search, after validation.
+		converged := func(complete bool) (bool, error) {
+			r.res.Complete = complete
+			if validations < 3 && r.cfg.Validation > 0 {
+				validations++
+				bad, err := r.validate(ctx, m1, validations)
+				if err != nil {
+					return true, err
+				}
+				if bad {
+					m1 = nil
+					finish("validation")
+					return false, nil
+				}
+			}
+			finish("done")
+			return true, nil
+		}
+		if !r.cfg.Stratified {
+			// Any distinguishing experiment, then the smallest one for the
+			// same pair of mappings.
+			t := time.Now()
+			m2, e, err := r.findOther(ctx, m1, 0, !r.cfg.IntegerUnbounded)
+			it.Unbounded = time.Since(t)
+			if err != nil {
+				return err
+			}
+			if m2 == nil {
+				if stop, err := converged(true); stop {
+					return err
+				}
+				continue
+			}
+			pool = append(pool, m2)
+			limit := r.cfg.MaxSize
+			if limit == 0 {
+				limit = min(e.size()-1, smallSearch)
+			}
+			t = time.Now()
+			small, ok := r.distinguish(r.model(m1), r.model(m2), limit)
+			it.Simulation += time.Since(t)
+			if ok {
+				e = small
+			}
+			if ok || r.cfg.MaxSize == 0 || e.size() <= r.cfg.MaxSize {
+				if err := measureIt(e, "solver"); err != nil {
+					return err
+				}
+				continue
+			}
+			bound = r.cfg.MaxSize
+			it.Bound = bound
+		}
+		// findOtherMapping with the size bound.
+		t := time.Now()
+		m2, e, err := r.findOther(ctx, m1, bound, false)
+		it.FindOther = time.Since(t)
+		if err != nil {
+			return err
+		}
+		if m2 != nil {
+			pool = append(pool, m2)
+			if err := measureIt(e, "solver"); err != nil {
+				return err
+			}
+			continue
+		}
+		if !r.cfg.Stratified {
+			if stop, err := converged(false); stop {
+				return err
+			}
+			continue
+		}
+		// None of this size: is there one of any size?
+		t = time.Now()
+		m2, e, err = r.findOther(ctx, m1, 0, !r.cfg.IntegerUnbounded)
+		it.Unbounded = time.Since(t)
+		if err != nil {
+			return err
+		}
+		if m2 == nil || (r.cfg.MaxSize > 0 && bound >= r.cfg.MaxSize) {
+			if stop, err := converged(m2 == nil); stop {
+				return err
+			}
+			continue
+		}
+		pool = append(pool, m2)
+		bound++
+		if e.size() <= bound {
+			if err := measureIt(e, "unbounded"); err != nil {
+				return err
+			}
+			continue
+		}
+		finish("bound")
+	}
+}
+
+// stop turns a solver error into the run's error.
+func (r *run) stop(err error, query string) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("cegis: %s: %w", query, err)
+}
+
+// measure asks the oracle about e and adds the measurement to the solver.
+func (r *run) measure(ctx context.Context, e exp) error {
+	var items []portmap.Item
+	for i, c := range e {
+		if c > 0 {
+			items = append(items, portmap.Item{Insn: r.sp.insns[i], Count: c})
+		}
+	}
+	pe, err := portmap.ExperimentOfItems(items...)
+	if err != nil {
+		return err
+	}
+	t := time.Now()
+	m, err := r.o.Measure(ctx, pe)
+	r.res.Measuring += time.Since(t)
+	if err != nil {
+		return fmt.Errorf("cegis: measuring %v: %w", pe, err)
+	}
+	m.Experiment = pe
+	if !(m.Cycles > 0) {
+		return fmt.Errorf("cegis: measuring %v: %v cycles, want a positive number", pe, m.Cycles)
+	}
+	x := measured{e: e, cycles: m.Cycles, m: m}
+	var base []string
+	cmds := r.sp.measurementCommands(r.ss, len(r.meas), e, m.Cycles, &base)
+	if err := r.sess.Assert(ctx, append(base, cmds...)...); err != nil {
+		return r.stop(err, "asserting a measurement")
+	}
+	r.meas = append(r.meas, x)
+	r.res.Measurements.Measurements = append(r.res.Measurements.Measurements, m)
+	return nil
+}
+
+// findOther asks for a second consistent mapping and an experiment of at
+// most bound instructions (any number when bound is 0) that tells it from
+// m1; nil when there is none.
+func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool) (candidate, exp, error) {
+	var base []string
+	cmds := r.sp.otherCommands(r.ss, m1, bound, relax, &base)
+	if len(base) > 0 {
+		if err := r.sess.Assert(ctx, base...); err != nil {
+			return nil, nil, r.stop(err, "findOtherMapping")
+		}
+	}
+	if err := r.sess.Push(ctx); err != nil {
+		return nil, nil, r.stop(err, "findOtherMapping")
+	}
+	defer r.sess.Pop(ctx)
+	if err := r.sess.Assert(ctx, cmds...); err != nil {
+		return nil, nil, r.stop(err, "findOtherMapping")
+	}
+	var st z3.Status
+	var err error
+	if r.sp.enc == Bottleneck && splitCases {
+		// One direction at a time: the free mapping slower, then faster.
+		st, err = r.sess.Check(ctx, "(not down)")
+		if err == nil && st == z3.Unsat {
+			st, err = r.sess.Check(ctx, "(not up)")
+		}
+	} else {
+		st, err = r.sess.Check(ctx)
+	}
+	if err != nil {
+		return nil, nil, r.stop(err, "findOtherMapping")
+	}
+	if st == z3.Unsat {
+		return nil, nil, nil
+	}
+	m2, err := r.readMapping(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, len(r.sp.insns))
+	for i := range names {
+		names[i] = fmt.Sprintf("e_%d", i)
+	}
+	vals, err := r.sess.Values(ctx, names...)
+	if err != nil {
+		return nil, nil, r.stop(err, "findOtherMapping")
+	}
+	rats := make([]*big.Rat, len(vals))
+	for i, v := range vals {
+		if rats[i], err = z3.ParseRat(v); err != nil {
+			return nil, nil, err
+		}
+	}
+	return m2, integral(rats), nil
+}
+
+// integral scales non-negative rationals to the smallest integer vector
+// with the same direction.
+func integral(rats []*big.Rat) exp {
+	l := big.NewInt(1)
+	for _, x := range rats {
+		d := x.Denom()
+		g := new(big.Int).GCD(nil, nil, l, d)
+		l.Mul(l, new(big.Int).Quo(d, g))
+	}
+	ints := make([]*big.Int, len(rats))
+	g := big.NewInt(0)
+	for i, x := range rats {
+		ints[i] = new(big.Int).Quo(new(big.Int).Mul(x.Num(), l), x.Denom())
+		g.GCD(nil, nil, g, ints[i])
+	}
+	out := make(exp, len(rats))
+	for i, v := range ints {
+		if g.Sign() > 0 {
+			v.Quo(v, g)
+		}
+		if !v.IsInt64() || v.Int64() > portmap.MaxCount {
+			out[i] = portmap.MaxCount
+		} else {
+			out[i] = int(v.Int64())
+		}
+	}
+	return out
+}
+
+// readMapping reads the free mapping of the current model.
+func (r *run) readMapping(ctx context.Context) (candidate, error) {
+	var names []string
+	for u := range r.sp.owner {
+		for k := 0; k < r.sp.ports; k++ {
+			names = append(names, mvar(u, k))
+		}
+	}
+	vals, err := r.sess.Values(ctx, names...)
+	if err != nil {
+		return nil, r.stop(err, "reading the model")
+	}
+	c := make(candidate, len(r.sp.owner))
+	for j, v := range vals {
+		b, err := z3.ParseBool(v)
+		if err != nil {
+			return nil, err
+		}
+		if b {
+			c[j/r.sp.ports] |= 1 << (j % r.sp.ports)
+		}
+	}
+	return c, nil
+}
+
+// toMapping returns c as a portmap.Mapping over ports named 0, 1, ….
+func (r *run) toMapping(c candidate) *portmap.Mapping {
+	m := portmap.MustMapping("cegis", r.portIDs...)
+	for i, us := range r.sp.unitsOf {
+		uops := make([]portmap.Uop, len(us))
+		for j, u := range us {
+			uops[j] = portmap.Uop{Ports: c[u], Count: 1}
+		}
+		if err := m.Set(r.sp.insns[i], uops...); err != nil {
+			panic(err) // every unit has a port: the solver asserts it
+		}
+	}
+	return m
+}
+
+// model returns the bottleneck simulator of c.
+func (r *run) model(c candidate) *throughput.Model {
+	md := throughput.NewModel(r.toMapping(c))
+	if r.sp.ipc > 0 {
+		md = md.WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: r.sp.ipc})
+	}
+	return md
+}
+
+func terms(e exp) []portmap.Term {
+	var ts []portmap.Term
+	for i, c := range e {
+		if c > 0 {
+			ts = append(ts, portmap.Term{Insn: int32(i), Count: int32(c)})
+		}
+	}
+	return ts
+}
+
+// within reports whether a prediction is consistent with a measurement.
+func (r *run) within(pred float64, x measured) bool {
+	d := pred - x.cycles
+	if d < 0 {
+		d = -d
+	}
+	return d <= r.sp.eps*float64(x.e.size())+2.0/ratDigits
+}
+
+func (r *run) consistent(c candidate, x measured) bool {
+	if c == nil {
+		return false
+	}
+	return r.within(r.model(c).Evaluate(terms(x.e)).Cycles, x)
+}
+
+func (r *run) consistentAll(c candidate) bool {
+	md := r.model(c)
+	for _, x := range r.meas {
+		if !r.within(md.Evaluate(terms(x.e)).Cycles, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// prune keeps the candidates of the pool that explain every measurement.
+func (r *run) prune(pool []candidate) []candidate {
+	out := pool[:0]
+	for _, c := range pool {
+		if r.consistentAll(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// maxSimulated bounds the experiments the simulation tries per pair of
+// mappings, and smallSearch the size up to which it looks for a smaller
+// experiment than the solver's.
+const (
+	maxSimulated = 20000
+	smallSearch  = 6
+)
+
+// simulate looks for an experiment of 2 to bound instructions on which a
+// candidate of the pool (each explains every measurement) and m1 differ by
+// more than 2ε·|e|, with the bottleneck simulator.
+func (r *run) simulate(m1 candidate, pool []candidate, bound int) (exp, bool) {
+	if len(pool) == 0 {
+		return nil, false
+	}
+	md1 := r.model(m1)
+	for _, c := range pool {
+		if e, ok := r.distinguish(md1, r.model(c), bound); ok {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+// distinguish returns the first experiment of 2 to bound instructions, in
+// order of size, on which md1 and md2 differ by more than 2ε·|e|.
+func (r *run) distinguish(md1, md2 *throughput.Model, bound int) (exp, bool) {
+	n := len(r.sp.insns)
+	tried := 0
+	e := make(exp, n)
+	var found exp
+	var walk func(i, left int) bool
+	walk = func(i, left int) bool {
+		if left == 0 {
+			tried++
+			ts := terms(e)
+			d := md1.Evaluate(ts).Cycles - md2.Evaluate(ts).Cycles
+			if d < 0 {
+				d = -d
+			}
+			if d > 2*r.sp.eps*float64(e.size())+4.0/ratDigits {
+				found = append(exp(nil), e...)
+				return true
+			}
+			return tried >= maxSimulated
+		}
+		if i == n {
+			return false
+		}
+		for c := left; c >= 0; c-- {
+			e[i] = c
+			if walk(i+1, left-c) {
+				e[i] = 0
+				return true
+			}
+		}
+		e[i] = 0
+		return false
+	}
+	for size := 2; size <= bound && found == nil && tried < maxSimulated; size++ {
+		walk(0, size)
+	}
+	return found, found != nil
+}
+
+// validate measures random experiments and reports whether one
+// contradicts m1; those that do join the measurements.
+func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, error) {
+	md := r.model(m1)
+	idx := map[string]int{}
+	for i, name := range r.sp.insns {
+		idx[name] = i
+	}
+	bad := false
+	for _, pe := range design.Random(r.sp.insns, 5, r.cfg.Validation, r.cfg.Seed+uint64(round)) {
+		m, err := r.o.Measure(ctx, pe)
+		if err != nil {
+			return false, fmt.Errorf("cegis: measuring the validation experiment %v: %w", pe, err)
+		}
+		e := make(exp, len(r.sp.insns))
+		for _, it := range pe.Items() {
+			e[idx[it.Insn]] = it.Count
+		}
+		if !r.within(md.Evaluate(terms(e)).Cycles, measured{e: e, cycles: m.Cycles}) {
+			bad = true
+			if err := r.measure(ctx, e); err != nil {
+				return false, err
+			}
+		}
+	}
+	return bad, nil
+}
+
+// diagnose finds a small set of conflicting measurements with an unsat
+// core and returns the *NoMappingError.
+func (r *run) diagnose(ctx context.Context) error {
+	nm := &NoMappingError{Measured: len(r.meas), Epsilon: r.cfg.Epsilon}
+	sess, err := z3.Start(ctx, z3.Options{Path: r.cfg.Z3, Timeout: r.cfg.Timeout,
+		Options: [][2]string{{"produce-unsat-cores", "true"}, {"smt.core.minimize", "true"}}})
+	if err != nil {
+		return nm
+	}
+	defer sess.Close()
+	ss := &subsets{declared: map[[2]uint64]bool{}}
+	cmds := r.sp.baseCommands(false)
+	var tracks []string
+	for j, x := range r.meas {
+		track := fmt.Sprintf("track_%d", j)
+		tracks = append(tracks, track)
+		cmds = append(cmds, fmt.Sprintf("(declare-const %s Bool)", track))
+		var base []string
+		mc := r.sp.measurementCommands(ss, j, x.e, x.cycles, &base)
+		cmds = append(cmds, base...)
+		for _, c := range mc {
+			if strings.HasPrefix(c, "(assert ") {
+				c = fmt.Sprintf("(assert (=> %s %s))", track, strings.TrimSuffix(strings.TrimPrefix(c, "(assert "), ")"))
+			}
+			cmds = append(cmds, c)
+		}
+	}
+	if err := sess.Assert(ctx, cmds...); err != nil {
+		return nm
+	}
+	st, err := sess.Check(ctx, tracks...)
+	if err != nil || st != z3.Unsat {
+		return nm
+	}
+	core, err := sess.UnsatCore(ctx)
+	if err != nil {
+		return nm
+	}
+	for _, name := range core {
+		var j int
+		if _, err := fmt.Sscanf(name, "track_%d", &j); err == nil && j < len(r.meas) {
+			nm.Conflicting = append(nm.Conflicting, r.meas[j].m)
+		}
+	}
+	return nm
+}

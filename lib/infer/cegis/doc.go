@@ -1,0 +1,33 @@
+// Package cegis infers a port mapping by counter-example-guided inductive
+// synthesis with the SMT solver Z3 (Ritter's thesis Ch. 4, Algorithm 4.1):
+// it asks the solver for a mapping consistent with every measurement so far
+// (findMapping), then for a second consistent mapping together with an
+// experiment on which the two predict different throughputs
+// (findOtherMapping), measures that experiment, and repeats until no second
+// mapping exists — the result is then indistinguishable from the machine by
+// any throughput experiment. It offers the thesis's extensions (§4.3, §4.4):
+// a tolerance ε on cycles per instruction, a front-end cap on instructions
+// per cycle, singleton seeding, stratified experiment sizes, incremental
+// solving with push and pop, and three-level mappings with known µop
+// counts. When no mapping explains the measurements, the error names a
+// small conflicting subset of them (an unsatisfiable core).
+//
+// Two SMT encodings of "M predicts t cycles for e" are available. Thesis is
+// Definition 4.5: the port LP with its optimality stated through
+// bottleneck-port literals, with fresh real variables per experiment.
+// Bottleneck, the default, needs no optimality conditions: a measurement
+// bounds t from both sides, and each side has its own witness — t ≥ lo
+// holds when some port set Q chosen by the solver confines µop mass of at
+// least lo·|Q| (the bottleneck formula of Thm 5.2), t ≤ hi when some
+// schedule loads no port beyond hi. Around it portlab adds lex-leader
+// constraints against port renaming (and reordering an instruction's µops),
+// asks the unbounded question first over rational experiments (it is
+// scale-invariant, so a rational answer scales to an integer one) and lets
+// the bottleneck simulator of package throughput find the smallest
+// experiment that tells the solver's two mappings apart, and tries earlier
+// counter-candidates on all small experiments before asking the solver at
+// all. BenchmarkInfer compares both settings. Method puts the algorithm behind the
+// inference contract of package infer ("portlab infer cegis"); the solver
+// runs as a subprocess (package solver/z3), so the z3 binary must be
+// installed (Debian and conda package z3).
+package cegis

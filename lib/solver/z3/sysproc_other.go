@@ -1,0 +1,7 @@
+//go:build !linux
+
+package z3
+
+import "os/exec"
+
+func dieWithParent(cmd *exec.Cmd) {}
