@@ -165,11 +165,32 @@ func (a *a64alloc) memory(o isa.Operand) string {
 	if access != isa.W && access != isa.RW {
 		access = isa.R
 	}
-	slot := Layout{}.slot(&a.memNext, access)
+	slot := a64Slot(&a.memNext, access)
 	disp := strconv.Itoa(slot * slotBytes)
 	if o.Addr != "" {
 		r := strings.NewReplacer("((MEM:64))", "x28", "((DIV:64))", "x26", "((MIMM:16))", "#"+disp)
 		return r.Replace(o.Addr)
 	}
 	return "[x28, #" + disp + "]"
+}
+
+// a64Slot returns the memory slot of the next AArch64 operand with the
+// given access and advances that pool's round robin. The unscaled and
+// pair forms (ldur, ldp w) reach only -256…252 bytes from the base, so the
+// write-only pool is lines 0–1 and the read-only pool lines 2–3; read-write
+// operands take lines 4–63.
+func a64Slot(next *[3]int, access isa.Access) int {
+	var s int
+	switch access {
+	case isa.W:
+		s = next[0] % 2
+		next[0]++
+	case isa.RW:
+		s = 4 + next[2]%(memSlots-4)
+		next[2]++
+	default:
+		s = 2 + next[1]%2
+		next[1]++
+	}
+	return s
 }

@@ -176,9 +176,9 @@ portlab_kernel_1:
   str x0, [sp, #160]
   .p2align 5
 1:
-  ldr x23, [x28, #512]
+  ldr x23, [x28, #128]
   str x24, [x28, #0]
-  ldr x23, [x28, #576]
+  ldr x23, [x28, #192]
   str x25, [x28, #64]
   subs x27, x27, #1
   b.ne 1b
