@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/portlab/portlab/kernel/display"
 )
 
 // progressBar shows the progress of a command on its standard error: a
@@ -17,7 +19,7 @@ type progressBar struct {
 	w        io.Writer
 	terminal bool
 	last     string
-	plain    plainProgress
+	plain    display.PlainProgress
 	now      func() time.Time
 }
 
@@ -35,7 +37,7 @@ func (b *progressBar) update(label string, done, total int64) {
 		frac = min(1, float64(max(done, 0))/float64(total))
 	}
 	if !b.terminal {
-		if b.plain.due(done, total, b.now()) {
+		if b.plain.Due(done, total, b.now()) {
 			line := fmt.Sprintf("%3.0f%% %d/%d %s", 100*frac, done, total, label)
 			fmt.Fprintln(b.w, strings.TrimRight(line, " "))
 			b.last = line
@@ -54,36 +56,4 @@ func (b *progressBar) finish() {
 	if b.last != "" && b.terminal {
 		fmt.Fprintln(b.w)
 	}
-}
-
-// plainProgress decides when progress written as plain lines deserves a
-// new line: at the first report, when the work passes another tenth, when
-// plainEvery has passed since the last line, and at the end. A new total,
-// or less work done than before, starts a new stage (a command's bar may
-// show the measurements, then the generations).
-type plainProgress struct {
-	printed bool
-	tenth   int64
-	done    int64
-	total   int64
-	at      time.Time
-}
-
-// plainEvery is the longest time between two plain progress lines while
-// the work advances.
-const plainEvery = 10 * time.Second
-
-func (p *plainProgress) due(done, total int64, now time.Time) bool {
-	var tenth int64
-	if total > 0 {
-		tenth = min(10, 10*max(done, 0)/total)
-	}
-	if total != p.total || done < p.done {
-		p.printed, p.total = false, total
-	}
-	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= plainEvery
-	if ok {
-		p.printed, p.tenth, p.done, p.at = true, tenth, done, now
-	}
-	return ok
 }

@@ -9,7 +9,7 @@ import (
 
 // TestProgressPlainLinesOffTerminal is issue 13 item 14: off a terminal
 // (a log of portlab infer) the bar wrote every \r frame; now it writes a
-// line per tenth of the work or per plainEvery, and the last one.
+// line per tenth of the work or per display.PlainEvery, and the last one.
 func TestProgressPlainLinesOffTerminal(t *testing.T) {
 	var buf bytes.Buffer
 	b := newProgressBar(&buf)
@@ -28,7 +28,7 @@ func TestProgressPlainLinesOffTerminal(t *testing.T) {
 	if len(lines) != 11 || lines[0] != "  0% 0/1000 generation" || lines[10] != "100% 1000/1000 generation" {
 		t.Errorf("%d lines, want one per tenth:\n%s", len(lines), out)
 	}
-	// Slow work: a line every plainEvery while it advances.
+	// Slow work: a line every display.PlainEvery while it advances.
 	buf.Reset()
 	b = newProgressBar(&buf)
 	b.now = func() time.Time { return clock }

@@ -26,7 +26,7 @@ type ProgressBar struct {
 	period time.Duration
 	// plain says when a line is due where the bar cannot be redrawn in
 	// place (standard output is not a terminal).
-	plain plainProgress
+	plain PlainProgress
 }
 
 var progressSeq atomic.Int64
@@ -58,7 +58,7 @@ func (b *ProgressBar) Set(done, total int, note string) {
 	pub := current()
 	if pub == standalone && !stdoutIsTerminal() {
 		// A log or a pipe would keep every frame: a line now and then.
-		if b.plain.due(done, total, now) {
+		if b.plain.Due(int64(done), int64(total), now) {
 			pub.Publish(bundle, "", false)
 		}
 		return
@@ -71,32 +71,36 @@ func (b *ProgressBar) Set(done, total int, note string) {
 // terminal (a variable for the tests).
 var stdoutIsTerminal = func() bool { return term.IsTerminal(int(os.Stdout.Fd())) }
 
-// plainProgress decides when progress written as plain lines deserves a
+// PlainProgress decides when progress written as plain lines (to a log or
+// a pipe, where a redrawn bar would leave hundreds of frames) deserves a
 // new line: at the first report, when the work passes another tenth, when
-// plainEvery has passed since the last line, and at the end. A new total,
+// PlainEvery has passed since the last line, and at the end. A new total,
 // or less work done than before, starts a new stage (a command's bar may
-// show the measurements, then the generations).
-type plainProgress struct {
+// show the measurements, then the generations). The zero value is ready;
+// the terminal progress of the portlab command uses it too.
+type PlainProgress struct {
 	printed bool
-	tenth   int
-	done    int
-	total   int
+	tenth   int64
+	done    int64
+	total   int64
 	at      time.Time
 }
 
-// plainEvery is the longest time between two plain progress lines while
+// PlainEvery is the longest time between two plain progress lines while
 // the work advances.
-const plainEvery = 10 * time.Second
+const PlainEvery = 10 * time.Second
 
-func (p *plainProgress) due(done, total int, now time.Time) bool {
-	tenth := 0
+// Due reports whether the report of done out of total at time now gets a
+// line, and if so remembers it.
+func (p *PlainProgress) Due(done, total int64, now time.Time) bool {
+	var tenth int64
 	if total > 0 {
 		tenth = min(10, 10*max(done, 0)/total)
 	}
 	if total != p.total || done < p.done {
 		p.printed, p.total = false, total
 	}
-	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= plainEvery
+	ok := !p.printed || tenth > p.tenth || done != p.done && now.Sub(p.at) >= PlainEvery
 	if ok {
 		p.printed, p.tenth, p.done, p.at = true, tenth, done, now
 	}

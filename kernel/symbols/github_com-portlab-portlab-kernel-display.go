@@ -32,6 +32,7 @@ func init() {
 		"NewProgressBar": reflect.ValueOf(display.NewProgressBar),
 		"PNG":            reflect.ValueOf(display.PNG),
 		"Password":       reflect.ValueOf(display.Password),
+		"PlainEvery":     reflect.ValueOf(display.PlainEvery),
 		"Plot":           reflect.ValueOf(display.Plot),
 		"Render":         reflect.ValueOf(display.Render),
 		"SVG":            reflect.ValueOf(display.SVG),
@@ -43,15 +44,16 @@ func init() {
 		"Values":         reflect.ValueOf(display.Values),
 
 		// type definitions
-		"Bundle":      reflect.ValueOf((*display.Bundle)(nil)),
-		"HTMLer":      reflect.ValueOf((*display.HTMLer)(nil)),
-		"JSONer":      reflect.ValueOf((*display.JSONer)(nil)),
-		"Markdowner":  reflect.ValueOf((*display.Markdowner)(nil)),
-		"PNGer":       reflect.ValueOf((*display.PNGer)(nil)),
-		"ProgressBar": reflect.ValueOf((*display.ProgressBar)(nil)),
-		"Publisher":   reflect.ValueOf((*display.Publisher)(nil)),
-		"Renderer":    reflect.ValueOf((*display.Renderer)(nil)),
-		"SVGer":       reflect.ValueOf((*display.SVGer)(nil)),
+		"Bundle":        reflect.ValueOf((*display.Bundle)(nil)),
+		"HTMLer":        reflect.ValueOf((*display.HTMLer)(nil)),
+		"JSONer":        reflect.ValueOf((*display.JSONer)(nil)),
+		"Markdowner":    reflect.ValueOf((*display.Markdowner)(nil)),
+		"PNGer":         reflect.ValueOf((*display.PNGer)(nil)),
+		"PlainProgress": reflect.ValueOf((*display.PlainProgress)(nil)),
+		"ProgressBar":   reflect.ValueOf((*display.ProgressBar)(nil)),
+		"Publisher":     reflect.ValueOf((*display.Publisher)(nil)),
+		"Renderer":      reflect.ValueOf((*display.Renderer)(nil)),
+		"SVGer":         reflect.ValueOf((*display.SVGer)(nil)),
 
 		// interface wrapper definitions
 		"_HTMLer":     reflect.ValueOf((*_github_com_portlab_portlab_kernel_display_HTMLer)(nil)),
