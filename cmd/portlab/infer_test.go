@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -104,11 +103,13 @@ func TestInferInterruptedStillEvaluates(t *testing.T) {
 		t.Fatal(err)
 	}
 	prefix := filepath.Join(dir, "out")
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	// The interrupt comes with the first progress line of the evolution.
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	var out, errs bytes.Buffer
+	var out bytes.Buffer
+	errs := &cancelOn{what: "generation", cancel: cancel}
 	err := run(ctx, []string{"infer", "pmevo", "-simulate", mfile, "-population", "3000", "-generations", "1000000", "-stall", "0",
-		"-eval", "random:5:200", "-out", prefix}, &out, &errs)
+		"-eval", "random:5:200", "-out", prefix}, &out, errs)
 	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the interruption\n%s", err, out.String())
 	}
@@ -120,6 +121,23 @@ func TestInferInterruptedStillEvaluates(t *testing.T) {
 	if _, err := portmap.ReadMapping(prefix + ".json"); err != nil {
 		t.Error(err)
 	}
+	if !strings.Contains(out.String(), "(interrupted)") {
+		t.Errorf("the evolution was not interrupted:\n%s", out.String())
+	}
+}
+
+// cancelOn is a writer that calls cancel when what is written to it.
+type cancelOn struct {
+	bytes.Buffer
+	what   string
+	cancel func()
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(c.what)) {
+		c.cancel()
+	}
+	return c.Buffer.Write(p)
 }
 
 // TestInferUopsInfo runs uops.info's algorithm from the command line: the
