@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,4 +205,69 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 		t.Errorf("after the rerun: %d results, %d lines; want %d", out.Set.Len(), countLines(t, path), len(uniq))
 	}
 	t.Logf("killed after %d of %d experiments; the rerun measured the other %d", before, len(uniq), o.calls.Load())
+}
+
+// killingHardware is the hardware oracle with a saboteur: while it
+// measures the experiment whose key is target, it kills the worker with
+// SIGKILL, kills times in all. (A worker killed between measurements is
+// restarted without a trace.)
+type killingHardware struct {
+	*Hardware
+	target string
+	kills  int
+	calls  map[string]int
+}
+
+func (k *killingHardware) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	k.calls[e.Key()]++
+	if e.Key() == k.target && k.kills > 0 {
+		k.kills--
+		if r := k.Timer.Runner; r.cmd != nil {
+			// Killed while it measures e (a measurement takes tens of
+			// milliseconds).
+			p := r.cmd.Process
+			time.AfterFunc(3*time.Millisecond, func() { p.Signal(syscall.SIGKILL) })
+		}
+	}
+	return k.Hardware.Measure(ctx, e)
+}
+
+// TestCampaignWorkerKilledOnHardware kills the real measurement worker
+// while a campaign measures an experiment on this machine: the run
+// measures that experiment again (a worker killed from outside says
+// nothing about the experiment), so the first run ends with no failure,
+// the file holds every experiment exactly once, and a rerun measures
+// nothing. (A failure recorded after repeated kills is re-measured by the
+// rerun: TestCampaignRetriesKilledWorker.)
+func TestCampaignWorkerKilledOnHardware(t *testing.T) {
+	h, err := NewHardware(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	forms := []string{"add RW:GPR:64, R:GPR:64", "imul RW:GPR:64, R:GPR:64", "vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15"}
+	exps := append(design.Singletons(forms), design.Pairs(forms)...)
+	k := &killingHardware{Hardware: h, target: exps[2].Key(), kills: 1, calls: map[string]int{}}
+	path := filepath.Join(t.TempDir(), "killed.jsonl")
+	c := openCampaign(t, path, k)
+	out, err := c.Run(ctx, exps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failures) != 0 || out.Set.Len() != len(exps) || k.calls[k.target] != 2 {
+		t.Fatalf("first run: %d measured, failures %v, the killed experiment measured %d times; want all measured, it twice",
+			out.Set.Len(), out.Failures, k.calls[k.target])
+	}
+	c.Close()
+	k.calls = map[string]int{}
+	c = openCampaign(t, path, k)
+	out, err = c.Run(ctx, exps, nil)
+	if err != nil || len(out.Failures) != 0 || out.Set.Len() != len(exps) || out.Resumed != len(exps) || len(k.calls) != 0 {
+		t.Fatalf("rerun: %d measured, %d resumed, failures %v, measured again %v, %v", out.Set.Len(), out.Resumed, out.Failures, k.calls, err)
+	}
+	set, failures, err := portmap.ReadCampaign(path)
+	if err != nil || set.Len() != len(exps) || len(failures) != 0 {
+		t.Errorf("the file holds %d measurements and failures %v (%v); want every experiment measured once", set.Len(), failures, err)
+	}
 }
