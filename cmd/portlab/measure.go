@@ -150,7 +150,7 @@ func checkLayouts(ctx context.Context, insnsArg string, cpu int, layout operands
 			fmt.Fprintln(stdout, c)
 		}
 	}
-	fmt.Fprintf(stdout, "self-check: %s, %d changed under another layout (> 10 %% and > 3× the dispersion, twice), %d could not be built\n",
+	fmt.Fprintf(stdout, "self-check: %s, %d changed under another layout (by > 10 %%, the fastest of three measurements of each), %d could not be built\n",
 		portmap.Count(len(checks), "form"), changed, len(failures))
 	for i, f := range failures {
 		if i == 5 {
