@@ -29,6 +29,26 @@ type CBC struct {
 // Name returns "cbc".
 func (*CBC) Name() string { return "cbc" }
 
+// Check reports whether cbc can be run: nil, or an error wrapping
+// ErrNoSolver that names the package to install. Callers with a long way
+// to their first solve check first.
+func (s *CBC) Check() error {
+	_, err := s.executable()
+	return err
+}
+
+func (s *CBC) executable() (string, error) {
+	path := s.Path
+	if path == "" {
+		path = "cbc"
+	}
+	exe, err := exec.LookPath(path)
+	if err != nil {
+		return "", fmt.Errorf("solver: %w: %q not found (install Debian's coinor-cbc or conda's coin-or-cbc): %v", ErrNoSolver, path, err)
+	}
+	return exe, nil
+}
+
 // Solve writes p as an LP file, runs cbc on it and reads its solution.
 // It returns an error wrapping ErrNoSolver when cbc is not installed,
 // ErrInfeasible or ErrUnbounded for such problems, ErrTimeout when the time
@@ -38,13 +58,9 @@ func (s *CBC) Solve(ctx context.Context, p *Problem) (*Solution, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
-	path := s.Path
-	if path == "" {
-		path = "cbc"
-	}
-	exe, err := exec.LookPath(path)
+	exe, err := s.executable()
 	if err != nil {
-		return nil, fmt.Errorf("solver: %w: %q not found (install Debian's coinor-cbc or conda's coin-or-cbc): %v", ErrNoSolver, path, err)
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "portlab-cbc-")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
+	"github.com/portlab/portlab/lib/solver"
 )
 
 // Class is an equivalence class of instructions: they behave alike alone
@@ -97,6 +98,10 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	}
 	if cfg.M < 1 || cfg.L < 1 || cfg.Basic < 1 || cfg.MaxScale < 1 {
 		return nil, fmt.Errorf("palmed: config: M = %d, L = %d, Basic = %d, MaxScale = %d; want all ≥ 1", cfg.M, cfg.L, cfg.Basic, cfg.MaxScale)
+	}
+	// The core mapping needs CBC: say so before minutes of benchmarks.
+	if err := (&solver.CBC{}).Check(); err != nil {
+		return nil, fmt.Errorf("palmed: %w", err)
 	}
 	r := &run{cfg: cfg, b: newBench(o, progress), start: time.Now(), progress: progress,
 		res: &Result{Config: cfg, Unmapped: map[string]string{}, Saturating: map[string]Kernel{}}}

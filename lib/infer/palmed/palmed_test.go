@@ -120,9 +120,13 @@ func TestFailingKernels(t *testing.T) {
 func TestMissingAndTimedOutSolver(t *testing.T) {
 	truth := toy()
 	t.Setenv("PATH", t.TempDir())
-	_, err := Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+	counting := &countingOracle{Oracle: oracle.Simulate(truth, 0, 1)}
+	_, err := Infer(context.Background(), counting, truth.Instructions(), toyConfig(), nil)
 	if !errors.Is(err, solver.ErrNoSolver) || !strings.Contains(err.Error(), "coinor-cbc") {
 		t.Errorf("without cbc: %v, want ErrNoSolver naming coinor-cbc", err)
+	}
+	if counting.asked != 0 {
+		t.Errorf("without cbc: %d benchmarks measured before the error, want none", counting.asked)
 	}
 	dir := t.TempDir()
 	script := "#!/bin/sh\nfor a; do last=$a; done\nprintf 'Stopped on time - objective value 3\\n' > \"$last\"\n"
@@ -227,4 +231,15 @@ func TestNoisyToy(t *testing.T) {
 	if ev.Summary.MAPE > 10 {
 		t.Errorf("MAPE %.2f%% with 2%% noise", ev.Summary.MAPE)
 	}
+}
+
+// countingOracle counts the experiments it is asked.
+type countingOracle struct {
+	oracle.Oracle
+	asked int
+}
+
+func (o *countingOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	o.asked++
+	return o.Oracle.Measure(ctx, e)
 }
