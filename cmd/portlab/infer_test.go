@@ -16,13 +16,8 @@ import (
 
 func TestInferPMEvo(t *testing.T) {
 	dir := t.TempDir()
-	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
-	truth.MustSetUsage("add", "1*p0123").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
-		MustSetUsage("fma", "1*p01").MustSetUsage("ldadd", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
-	mfile := filepath.Join(dir, "truth.json")
-	if err := portmap.WriteMapping(mfile, truth); err != nil {
-		t.Fatal(err)
-	}
+	truth := pmevoToy()
+	mfile := writeMapping(t, dir, truth)
 	prefix := filepath.Join(dir, "out")
 	var out, errs bytes.Buffer
 	err := run(t.Context(), []string{"infer", "pmevo", "-simulate", mfile, "-population", "200", "-generations", "30",
@@ -95,13 +90,8 @@ func TestLoadTrainingList(t *testing.T) {
 // "context canceled" after the files had been written).
 func TestInferInterruptedStillEvaluates(t *testing.T) {
 	dir := t.TempDir()
-	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
-	truth.MustSetUsage("add", "1*p0123").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
-		MustSetUsage("fma", "1*p01").MustSetUsage("ldadd", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
-	mfile := filepath.Join(dir, "truth.json")
-	if err := portmap.WriteMapping(mfile, truth); err != nil {
-		t.Fatal(err)
-	}
+	truth := pmevoToy()
+	mfile := writeMapping(t, dir, truth)
 	prefix := filepath.Join(dir, "out")
 	// The interrupt comes with the first progress line of the evolution.
 	ctx, cancel := context.WithCancel(t.Context())
@@ -149,10 +139,7 @@ func TestInferUopsInfo(t *testing.T) {
 	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
 	truth.MustSetUsage("add", "1*p01").MustSetUsage("mul", "1*p1").MustSetUsage("ld", "1*p2").
 		MustSetUsage("fma", "2*p01+1*p1").MustSetUsage("ldadd", "1*p2+1*p01").MustSetUsage("store", "1*p2+1*p3")
-	mfile := filepath.Join(dir, "truth.json")
-	if err := portmap.WriteMapping(mfile, truth); err != nil {
-		t.Fatal(err)
-	}
+	mfile := writeMapping(t, dir, truth)
 	prefix := filepath.Join(dir, "out")
 	var out, errs bytes.Buffer
 	err := run(t.Context(), []string{"infer", "uopsinfo", "-simulate", mfile, "-eval", "random:3:50", "-out", prefix}, &out, &errs)
@@ -202,10 +189,7 @@ func TestInferCEGIS(t *testing.T) {
 	dir := t.TempDir()
 	truth := portmap.MustMapping("toy", "0", "1", "2")
 	truth.MustSetUsage("add", "1*p012").MustSetUsage("mul", "1*p1").MustSetUsage("fma", "1*p01").MustSetUsage("load", "1*p2")
-	mfile := filepath.Join(dir, "truth.json")
-	if err := portmap.WriteMapping(mfile, truth); err != nil {
-		t.Fatal(err)
-	}
+	mfile := writeMapping(t, dir, truth)
 	prefix := filepath.Join(dir, "out")
 	var out, errs bytes.Buffer
 	err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-epsilon", "0", "-eval", "random:5:200", "-out", prefix}, &out, &errs)
@@ -235,4 +219,22 @@ func TestInferCEGIS(t *testing.T) {
 	if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-encoding", "lp"}, &out, &errs); err == nil || !strings.Contains(err.Error(), `"lp"`) {
 		t.Errorf("-encoding lp: %v", err)
 	}
+}
+
+// pmevoToy is the four-port truth the PMEvo tests infer.
+func pmevoToy() *portmap.Mapping {
+	m := portmap.MustMapping("toy", "0", "1", "2", "3")
+	m.MustSetUsage("add", "1*p0123").MustSetUsage("mul", "1*p1").MustSetUsage("shuf", "1*p3").
+		MustSetUsage("fma", "1*p01").MustSetUsage("ldadd", "1*p2+1*p0123").MustSetUsage("div", "1*p0+2*p1")
+	return m
+}
+
+// writeMapping writes m as DIR/truth.json and returns the path.
+func writeMapping(t *testing.T, dir string, m *portmap.Mapping) string {
+	t.Helper()
+	path := filepath.Join(dir, "truth.json")
+	if err := portmap.WriteMapping(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
