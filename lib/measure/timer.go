@@ -93,14 +93,13 @@ func (t *Timer) Close() error { return t.Runner.Close() }
 
 // Timing is the timing of one kernel: its repeated samples and their summary.
 type Timing struct {
-	// Cycles is the estimate, in core cycles per iteration: the lower
-	// decile of the samples (interpolated), a low order statistic.
-	// Interference only ever adds time, so the median carries the other
-	// tenants' load into the result, while the single minimum carries the
-	// one sample a disturbed T(N) made too fast. Measured on a 2-vCPU VM
-	// under heavy load, 150 forms timed twice 30 minutes apart: the
-	// runs differed by a median 13.5 % with the median as estimate, 9.3 %
-	// with the minimum and 7.8 % with the lower decile.
+	// Cycles is the estimate, in core cycles per iteration: the median
+	// of the samples. (A low order statistic repeated better between runs
+	// under load — 150 forms timed 30 minutes apart differed by a median
+	// 7.8 % with the lower decile, 13.5 % with the median — but a sample
+	// T(2N) − T(N) with a disturbed T(N) comes out too fast, and the lower
+	// decile then put a 3-cycle imul chain at 2.67 cycles: not until the
+	// samples themselves are one-sided.)
 	Cycles float64
 	// Median, Min and Max summarise the samples; Dispersion is their median
 	// absolute deviation relative to the median.
@@ -243,7 +242,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	}
 	m.Median = median(m.Samples)
 	m.Min, m.Max = slices.Min(m.Samples), slices.Max(m.Samples)
-	m.Cycles = quantile(m.Samples, 0.1)
+	m.Cycles = m.Median
 	dev := make([]float64, len(m.Samples))
 	for i, v := range m.Samples {
 		dev[i] = math.Abs(v - m.Median)
@@ -309,20 +308,6 @@ func rate(r *response) float64 {
 		return 1
 	}
 	return ticks / nanos
-}
-
-// quantile returns the q-quantile of v, interpolating between order
-// statistics.
-func quantile(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	x := q * float64(len(s)-1)
-	lo := int(x)
-	hi := min(lo+1, len(s)-1)
-	return s[lo] + (x-float64(lo))*(s[hi]-s[lo])
 }
 
 func median(v []float64) float64 {
