@@ -125,22 +125,87 @@ func (e *storedError) Error() string { return e.reason }
 // Measure returns the stored result of e or measures it with the
 // campaign's oracle and appends the result to the file.
 func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	key := e.Key()
-	c.mu.Lock()
-	if r, ok := c.stored(key); ok {
-		c.resumed++
-		c.mu.Unlock()
-		if r.Error != "" {
-			return portmap.Measurement{}, &storedError{r.Error}
-		}
-		m := r.Measurement()
-		m.Experiment = e
-		return m, nil
+	if m, err, ok := c.answer(e); ok {
+		return m, err
 	}
-	c.mu.Unlock()
 	m, err := c.inner.Measure(ctx, e)
+	return c.record(ctx, e, m, err)
+}
+
+// MeasureBatch implements oracle.BatchMeasurer: it answers from the file
+// what it holds and measures the rest with the campaign's oracle — as one
+// batch when that oracle measures batches — appending each result to the
+// file as soon as it is final.
+func (c *Campaign) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	var todo []int
+	for i, e := range exps {
+		if m, err, ok := c.answer(e); ok {
+			done(i, m, err)
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	b, ok := c.inner.(oracle.BatchMeasurer)
+	if !ok {
+		for _, i := range todo {
+			m, err := c.inner.Measure(ctx, exps[i])
+			m, err = c.record(ctx, exps[i], m, err)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			done(i, m, err)
+		}
+		return nil
+	}
+	sub := make([]portmap.Experiment, len(todo))
+	for j, i := range todo {
+		sub[j] = exps[i]
+	}
+	var werr error // a failure to write stops the batch's bookkeeping
+	err := b.MeasureBatch(ctx, sub, func(j int, m portmap.Measurement, err error) {
+		m, err = c.record(ctx, sub[j], m, err)
+		var fe *fileError
+		if errors.As(err, &fe) && werr == nil {
+			werr = err
+		}
+		done(todo[j], m, err)
+	})
+	if werr != nil {
+		return werr
+	}
+	return err
+}
+
+// answer returns the stored result of e, if the campaign answers it from
+// its file.
+func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.stored(e.Key())
+	if !ok {
+		return portmap.Measurement{}, nil, false
+	}
+	c.resumed++
+	if r.Error != "" {
+		return portmap.Measurement{}, &storedError{r.Error}, true
+	}
+	m := r.Measurement()
+	m.Experiment = e
+	return m, nil, true
+}
+
+// fileError is a failure to append to the campaign file.
+type fileError struct{ err error }
+
+func (e *fileError) Error() string { return e.err.Error() }
+func (e *fileError) Unwrap() error { return e.err }
+
+// record appends the outcome of measuring e to the file and returns it
+// (with the file's error if appending failed). An interruption is not a
+// property of e and is not stored.
+func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.Measurement, err error) (portmap.Measurement, error) {
 	if err != nil && ctx.Err() != nil {
-		return m, ctx.Err() // interrupted, not a property of e: nothing to store
+		return m, ctx.Err()
 	}
 	var rec portmap.Record
 	if err != nil {
@@ -156,12 +221,12 @@ func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.M
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.f == nil {
-		return m, fmt.Errorf("measure: campaign %s is closed", c.path)
+		return m, &fileError{fmt.Errorf("measure: campaign %s is closed", c.path)}
 	}
 	if _, werr := c.f.Write(line); werr != nil {
-		return m, fmt.Errorf("measure: appending to %s: %w", c.path, werr)
+		return m, &fileError{fmt.Errorf("measure: appending to %s: %w", c.path, werr)}
 	}
-	c.done[key] = rec
+	c.done[e.Key()] = rec
 	c.measured++
 	return m, err
 }

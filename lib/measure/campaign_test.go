@@ -25,19 +25,21 @@ func toyMapping() *portmap.Mapping {
 }
 
 // countingOracle counts calls and can fail on one instruction, or
-// transiently (as a killed worker does) on the next few calls.
+// transiently (as a killed worker does) on the next few calls (of the
+// experiment transientKey, if set).
 type countingOracle struct {
 	oracle.Oracle
-	calls     atomic.Int64
-	fail      string
-	transient atomic.Int64
-	delay     time.Duration
+	calls        atomic.Int64
+	fail         string
+	transient    atomic.Int64
+	transientKey string
+	delay        time.Duration
 }
 
 func (o *countingOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
 	o.calls.Add(1)
 	time.Sleep(o.delay)
-	if o.transient.Add(-1) >= 0 {
+	if (o.transientKey == "" || o.transientKey == e.Key()) && o.transient.Add(-1) >= 0 {
 		return portmap.Measurement{}, &FaultError{Kernel: e.String(), Signal: "SIGKILL"}
 	}
 	if o.fail != "" && e.Count(o.fail) > 0 {
@@ -108,14 +110,14 @@ func TestCampaignResumes(t *testing.T) {
 }
 
 // TestCampaignRetriesKilledWorker: an experiment whose worker was killed
-// from outside is measured again at once and, if that fails too, on the
-// next run; every experiment ends up measured exactly once.
+// from outside is measured again in the same run and, if that fails too,
+// on the next run; every experiment ends up measured exactly once.
 func TestCampaignRetriesKilledWorker(t *testing.T) {
 	ctx := context.Background()
 	insns := []string{"add", "mul", "store"}
 	exps := append(design.Singletons(insns), design.Pairs(insns)...)
 	path := filepath.Join(t.TempDir(), "k.jsonl")
-	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1)}
+	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1), transientKey: exps[0].Key()}
 	o.transient.Store(2) // the first experiment fails twice: the retry in the run fails too
 	c := openCampaign(t, path, o)
 	out, err := c.Run(ctx, exps, nil)
@@ -207,38 +209,55 @@ func TestCampaignSurvivesSIGKILL(t *testing.T) {
 	t.Logf("killed after %d of %d experiments; the rerun measured the other %d", before, len(uniq), o.calls.Load())
 }
 
-// killingHardware is the hardware oracle with a saboteur: while it
-// measures the experiment whose key is target, it kills the worker with
-// SIGKILL, kills times in all. (A worker killed between measurements is
-// restarted without a trace.)
+// killingHardware is the hardware oracle with a saboteur: in its first
+// batch it kills the worker with SIGKILL after delay, while the passes run.
+// (A worker killed between batches is restarted without a trace.)
 type killingHardware struct {
-	*Hardware
-	target string
+	h      *Hardware
+	delay  time.Duration
 	kills  int
-	calls  map[string]int
+	killed []string       // experiments whose timing the kill broke
+	calls  map[string]int // Measure calls (MeasureAll's second try)
+	final  map[string]int // results of MeasureBatch
 }
 
 func (k *killingHardware) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
 	k.calls[e.Key()]++
-	if e.Key() == k.target && k.kills > 0 {
+	return k.h.Measure(ctx, e)
+}
+
+func (k *killingHardware) Prepare(ctx context.Context, exps []portmap.Experiment) error {
+	return k.h.Prepare(ctx, exps)
+}
+
+func (k *killingHardware) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	if k.kills > 0 {
 		k.kills--
-		if r := k.Timer.Runner; r.cmd != nil {
-			// Killed while it measures e (a measurement takes tens of
-			// milliseconds).
-			p := r.cmd.Process
-			time.AfterFunc(3*time.Millisecond, func() { p.Signal(syscall.SIGKILL) })
-		}
+		time.AfterFunc(k.delay, func() {
+			k.h.Timer.Runner.mu.Lock() // wait for the call in flight to start
+			p := k.h.Timer.Runner.cmd
+			k.h.Timer.Runner.mu.Unlock()
+			if p != nil {
+				p.Process.Signal(syscall.SIGKILL)
+			}
+		})
 	}
-	return k.Hardware.Measure(ctx, e)
+	return k.h.MeasureBatch(ctx, exps, func(i int, m portmap.Measurement, err error) {
+		k.final[exps[i].Key()]++
+		if oracle.IsTransient(err) {
+			k.killed = append(k.killed, exps[i].Key())
+		}
+		done(i, m, err)
+	})
 }
 
 // TestCampaignWorkerKilledOnHardware kills the real measurement worker
-// while a campaign measures an experiment on this machine: the run
-// measures that experiment again (a worker killed from outside says
+// while a campaign measures a batch on this machine: the experiment whose
+// timing broke is measured again (a worker killed from outside says
 // nothing about the experiment), so the first run ends with no failure,
-// the file holds every experiment exactly once, and a rerun measures
-// nothing. (A failure recorded after repeated kills is re-measured by the
-// rerun: TestCampaignRetriesKilledWorker.)
+// the file holds every experiment, and a rerun measures nothing. (A
+// failure recorded after repeated kills is re-measured by the rerun:
+// TestCampaignRetriesKilledWorker.)
 func TestCampaignWorkerKilledOnHardware(t *testing.T) {
 	h, err := NewHardware(0)
 	if err != nil {
@@ -248,26 +267,38 @@ func TestCampaignWorkerKilledOnHardware(t *testing.T) {
 	ctx := context.Background()
 	forms := []string{"add RW:GPR:64, R:GPR:64", "imul RW:GPR:64, R:GPR:64", "vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15"}
 	exps := append(design.Singletons(forms), design.Pairs(forms)...)
-	k := &killingHardware{Hardware: h, target: exps[2].Key(), kills: 1, calls: map[string]int{}}
+	// Six experiments of at least three passes of tens of milliseconds:
+	// the kill falls inside the batch.
+	k := &killingHardware{h: h, delay: 100 * time.Millisecond, kills: 1, calls: map[string]int{}, final: map[string]int{}}
 	path := filepath.Join(t.TempDir(), "killed.jsonl")
 	c := openCampaign(t, path, k)
 	out, err := c.Run(ctx, exps, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Failures) != 0 || out.Set.Len() != len(exps) || k.calls[k.target] != 2 {
-		t.Fatalf("first run: %d measured, failures %v, the killed experiment measured %d times; want all measured, it twice",
-			out.Set.Len(), out.Failures, k.calls[k.target])
+	if len(out.Failures) != 0 || out.Set.Len() != len(exps) || len(k.killed) != 1 || k.calls[k.killed[0]] != 1 || len(k.calls) != 1 {
+		t.Fatalf("first run: %d measured, failures %v, broken by the kill %v, measured again %v; want all measured, one broken and measured again",
+			out.Set.Len(), out.Failures, k.killed, k.calls)
+	}
+	for _, m := range out.Set.Measurements {
+		if m.Passes < DefaultPasses || m.Spread < 0 {
+			t.Errorf("%v: %d passes, spread %v", m.Experiment, m.Passes, m.Spread)
+		}
 	}
 	c.Close()
-	k.calls = map[string]int{}
+	k.calls, k.final = map[string]int{}, map[string]int{}
 	c = openCampaign(t, path, k)
 	out, err = c.Run(ctx, exps, nil)
-	if err != nil || len(out.Failures) != 0 || out.Set.Len() != len(exps) || out.Resumed != len(exps) || len(k.calls) != 0 {
-		t.Fatalf("rerun: %d measured, %d resumed, failures %v, measured again %v, %v", out.Set.Len(), out.Resumed, out.Failures, k.calls, err)
+	if err != nil || len(out.Failures) != 0 || out.Set.Len() != len(exps) || out.Resumed != len(exps) || len(k.calls)+len(k.final) != 0 {
+		t.Fatalf("rerun: %d measured, %d resumed, failures %v, measured again %v %v, %v", out.Set.Len(), out.Resumed, out.Failures, k.calls, k.final, err)
 	}
 	set, failures, err := portmap.ReadCampaign(path)
 	if err != nil || set.Len() != len(exps) || len(failures) != 0 {
 		t.Errorf("the file holds %d measurements and failures %v (%v); want every experiment measured once", set.Len(), failures, err)
+	}
+	for _, m := range set.Measurements {
+		if m.Passes < DefaultPasses {
+			t.Errorf("stored %v: %d passes", m.Experiment, m.Passes)
+		}
 	}
 }

@@ -27,11 +27,15 @@ type Hardware struct {
 	BodySize int
 	// Vector is the host's widest vector extension (see HostVector).
 	Vector Vector
-	// MaxContention is the Timing.Contention above which a measurement
-	// is taken again after a pause, up to Retries times, keeping the least
-	// contended (defaults 0.05 and 2).
-	MaxContention float64
-	Retries       int
+	// Passes is how many times at least each experiment is timed, apart in
+	// time: Measure and MeasureBatch visit the experiments in passes, each
+	// in a new order, and an experiment's value is its fastest pass (a
+	// slow period of a shared machine only adds time). An experiment gets
+	// another pass, up to MaxPasses, while its two fastest passes differ
+	// by more than Agreement. Defaults DefaultPasses, DefaultMaxPasses and
+	// DefaultAgreement; Passes 1 times each experiment once.
+	Passes, MaxPasses int
+	Agreement         float64
 	// Layout places the operands (the zero Layout is the default; see
 	// CheckLayouts for the others' use).
 	Layout operands.Layout
@@ -52,7 +56,8 @@ func NewHardware(cpu int) (*Hardware, error) {
 	t := NewTimer(cpu)
 	t.Target = 250 * time.Microsecond // ~10⁶ cycles: ample resolution
 	t.Samples = 5
-	return &Hardware{Timer: t, BodySize: 100, Vector: vec, MaxContention: 0.05, Retries: 2, forms: map[string]isa.Form{}}, nil
+	return &Hardware{Timer: t, BodySize: 100, Vector: vec, Passes: DefaultPasses, MaxPasses: DefaultMaxPasses,
+		Agreement: DefaultAgreement, forms: map[string]isa.Form{}}, nil
 }
 
 // HostVector returns the widest vector extension the host supports.
@@ -208,19 +213,62 @@ func indexOfKey(exps []portmap.Experiment, key string) int {
 }
 
 // Measure implements oracle.Oracle: it measures e (preparing it alone if
-// it was not prepared) and returns cycles per execution of its multiset
-// with the spread of the samples and the contention seen.
+// it was not prepared) in passes and returns cycles per execution of its
+// multiset: the fastest pass, with the spread of the samples, the
+// contention seen and the agreement of the passes.
 func (h *Hardware) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	t, err := h.Timing(ctx, e)
-	if err != nil {
-		return portmap.Measurement{}, err
+	var m portmap.Measurement
+	var err error
+	if berr := h.MeasureBatch(ctx, []portmap.Experiment{e}, func(_ int, m1 portmap.Measurement, err1 error) { m, err = m1, err1 }); berr != nil {
+		return portmap.Measurement{}, berr
 	}
-	return portmap.Measurement{Experiment: e, Cycles: t.Cycles, Min: t.Min, Max: t.Max, Dispersion: t.Dispersion, Contention: t.Contention}, nil
+	return m, err
 }
 
-// Timing measures e like Measure and returns the whole timing — every
-// sample, the iterations and the calibration — per execution of e's
-// multiset.
+// MeasureBatch implements oracle.BatchMeasurer: it measures exps in
+// interleaved passes (see Passes), preparing them together if they were
+// not prepared, and calls done for each as soon as its value is final.
+func (h *Hardware) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, e := range exps {
+		key := e.Key()
+		if _, ok := h.loaded[key]; !ok && h.failed[key] == "" {
+			if err := h.prepare(ctx, exps); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	passes, maxPasses := h.Passes, h.MaxPasses
+	if passes <= 0 {
+		passes, maxPasses = DefaultPasses, max(maxPasses, DefaultMaxPasses)
+	}
+	agreement := h.Agreement
+	if agreement <= 0 {
+		agreement = DefaultAgreement
+	}
+	timeOne := func(i int) (Timing, error) {
+		key := exps[i].Key()
+		if why, bad := h.failed[key]; bad {
+			return Timing{}, fmt.Errorf("%s", why)
+		}
+		return h.timeKernel(ctx, h.loaded[key], h.unroll[key])
+	}
+	final := func(i int, ts []Timing, err error) {
+		if err != nil {
+			done(i, portmap.Measurement{}, err)
+			return
+		}
+		m, err := fromPasses(exps[i], ts)
+		done(i, m, err)
+	}
+	return inPasses(ctx, len(exps), passes, maxPasses, agreement, uint64(len(exps)), timeOne, final)
+}
+
+// Timing times e once — one pass of Measure — and returns the whole
+// timing — every sample, the iterations and the calibration — per
+// execution of e's multiset.
 func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -242,22 +290,9 @@ func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, er
 }
 
 // timeKernel times loaded kernel k, which holds copies copies of its
-// experiment, taking it again after a pause while it is contended, and
-// returns the timing per copy.
+// experiment, once, and returns the timing per copy.
 func (h *Hardware) timeKernel(ctx context.Context, k, copies int) (Timing, error) {
 	m, err := h.Timer.Measure(ctx, k)
-	for try := 0; err == nil && m.Contention > h.MaxContention && try < h.Retries; try++ {
-		// Another tenant is using the core's ports: wait and try again.
-		select {
-		case <-ctx.Done():
-			return Timing{}, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		var m2 Timing
-		if m2, err = h.Timer.Measure(ctx, k); err == nil && m2.Contention < m.Contention {
-			m = m2
-		}
-	}
 	if err != nil {
 		return Timing{}, err
 	}

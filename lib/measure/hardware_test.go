@@ -9,7 +9,6 @@ import (
 
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/operands"
-	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -56,21 +55,19 @@ func TestHardwareSanity(t *testing.T) {
 			t.Logf("%s: %.3f cycles", name, got)
 		}
 	}
-	// cycles is the median of three independent measurements of e: one
-	// measurement can be off when another tenant shares the core while
-	// the calibration chain or the kernel runs.
+	// cycles measures e: the fastest of at least three interleaved passes
+	// (one timing can be off when another tenant shares the core while
+	// the calibration chain or the kernel runs).
 	cycles := func(e portmap.Experiment) float64 {
 		t.Helper()
-		var cs []float64
-		for range 3 {
-			c, err := oracle.Cycles(ctx, h, e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cs = append(cs, c)
+		m, err := h.Measure(ctx, e)
+		if err != nil {
+			t.Fatal(err)
 		}
-		slices.Sort(cs)
-		return cs[1]
+		if m.Passes < DefaultPasses || m.Spread < 0 || m.Min > m.Cycles || m.Max < m.Cycles {
+			t.Errorf("%v: %d passes, spread %v, min %v, max %v", e, m.Passes, m.Spread, m.Min, m.Max)
+		}
+		return m.Cycles
 	}
 	host, err := isa.HostSupport()
 	if err != nil {

@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
+	"sort"
 	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
@@ -44,45 +45,117 @@ type Progress struct {
 	Elapsed     time.Duration
 }
 
-// MeasureAll measures exps with o, in order, and returns the measurements
-// of those that succeeded (in order) and the failures (Index is the
+// BatchMeasurer is implemented by oracles that measure several
+// experiments better together than one by one: the hardware oracle visits
+// a batch in passes, each in a new order, so that a slow period of a
+// shared machine does not hit one experiment. MeasureBatch calls done
+// once for each experiment, with its index in exps, as soon as its result
+// is final (not necessarily in order), and returns early only with ctx's
+// error.
+type BatchMeasurer interface {
+	MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(i int, m portmap.Measurement, err error)) error
+}
+
+// MeasureAll measures exps with o and returns the measurements of those
+// that succeeded (in the order of exps) and the failures (Index is the
 // position in exps). progress, when not nil, is called after every
 // experiment. An experiment whose measurement fails with a transient error
 // (see IsTransient) is measured once more before it counts as failed. When
 // ctx is cancelled MeasureAll stops and returns what it has together with
 // ctx's error.
+//
+// Oracles that prepare ahead (Preparer) get chunks of PrepareChunk
+// experiments; a BatchMeasurer measures each chunk as one batch.
 func MeasureAll(ctx context.Context, o Oracle, exps []portmap.Experiment, progress func(Progress)) (*portmap.ExperimentSet, []portmap.Failure, error) {
 	start := time.Now()
 	set := &portmap.ExperimentSet{}
 	var failures []portmap.Failure
 	preparer, _ := o.(Preparer)
-	for i, e := range exps {
+	batcher, _ := o.(BatchMeasurer)
+	finished := 0
+	// finish books the result of exps[i] and returns the measurement to
+	// keep, if it succeeded.
+	finish := func(i int, m portmap.Measurement, err error) (*portmap.Measurement, error) {
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err() // interrupted, not a property of the experiment
+		}
+		var keep *portmap.Measurement
+		if err != nil {
+			insn, reason := failureOf(err)
+			failures = append(failures, portmap.Failure{Index: i, Experiment: exps[i], Insn: insn, Reason: reason})
+		} else {
+			m.Experiment = exps[i]
+			keep = &m
+		}
+		finished++
+		if progress != nil {
+			progress(Progress{Done: finished, Total: len(exps), Failed: len(failures), Last: exps[i], Cycles: m.Cycles, Err: err, Elapsed: time.Since(start)})
+		}
+		return keep, nil
+	}
+	for lo := 0; lo < len(exps); lo += PrepareChunk {
+		chunk := exps[lo:min(len(exps), lo+PrepareChunk)]
 		if err := ctx.Err(); err != nil {
 			return set, failures, err
 		}
-		if preparer != nil && i%PrepareChunk == 0 {
-			if err := preparer.Prepare(ctx, exps[i:min(len(exps), i+PrepareChunk)]); err != nil {
+		if preparer != nil {
+			if err := preparer.Prepare(ctx, chunk); err != nil {
 				return set, failures, err
 			}
 		}
-		m, err := o.Measure(ctx, e)
-		if err != nil && IsTransient(err) && ctx.Err() == nil {
-			m, err = o.Measure(ctx, e)
+		if batcher == nil {
+			for i, e := range chunk {
+				if err := ctx.Err(); err != nil {
+					return set, failures, err
+				}
+				m, err := o.Measure(ctx, e)
+				if err != nil && IsTransient(err) && ctx.Err() == nil {
+					m, err = o.Measure(ctx, e)
+				}
+				keep, err := finish(lo+i, m, err)
+				if err != nil {
+					return set, failures, err
+				}
+				if keep != nil {
+					set.Measurements = append(set.Measurements, *keep)
+				}
+			}
+			continue
 		}
-		if err != nil && ctx.Err() != nil {
-			return set, failures, ctx.Err() // interrupted, not a property of e
+		// A batch reports in any order; the set keeps the order of exps.
+		// A transient failure is measured again after the batch, not from
+		// inside it (the oracle is busy with the batch).
+		got := make([]*portmap.Measurement, len(chunk))
+		var stop error
+		var again []int
+		err := batcher.MeasureBatch(ctx, chunk, func(i int, m portmap.Measurement, err error) {
+			switch {
+			case stop != nil:
+			case err != nil && IsTransient(err) && ctx.Err() == nil:
+				again = append(again, i)
+			default:
+				got[i], stop = finish(lo+i, m, err)
+			}
+		})
+		for _, i := range again {
+			if stop == nil && err == nil {
+				m, merr := o.Measure(ctx, chunk[i])
+				got[i], stop = finish(lo+i, m, merr)
+			}
 		}
-		if err != nil {
-			insn, reason := failureOf(err)
-			failures = append(failures, portmap.Failure{Index: i, Experiment: e, Insn: insn, Reason: reason})
-		} else {
-			m.Experiment = e
-			set.Measurements = append(set.Measurements, m)
+		for _, m := range got {
+			if m != nil {
+				set.Measurements = append(set.Measurements, *m)
+			}
 		}
-		if progress != nil {
-			progress(Progress{Done: i + 1, Total: len(exps), Failed: len(failures), Last: e, Cycles: m.Cycles, Err: err, Elapsed: time.Since(start)})
+		if stop == nil {
+			stop = err
+		}
+		if stop != nil {
+			return set, failures, stop
 		}
 	}
+	sort.SliceStable(failures, func(a, b int) bool { return failures[a].Index < failures[b].Index })
 	return set, failures, nil
 }
 

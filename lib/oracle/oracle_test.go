@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -276,5 +277,79 @@ func TestMeasureAll(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || set.Len()+0 > 10 {
 		t.Errorf("cancelled: %d measured, %v", set.Len(), err)
+	}
+}
+
+// batching measures a batch and reports it backwards, as a batch oracle
+// may report in any order.
+type batching struct {
+	*flaky
+	batches []int
+}
+
+func (b *batching) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	b.batches = append(b.batches, len(exps))
+	for i := len(exps) - 1; i >= 0; i-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := b.flaky.Measure(ctx, exps[i])
+		done(i, m, err)
+	}
+	return nil
+}
+
+// TestMeasureAllBatches: a BatchMeasurer gets the experiments in chunks
+// and may report them in any order; MeasureAll keeps the order of the
+// experiments, counts failures and progress, measures a transient failure
+// once more, and stops when cancelled.
+func TestMeasureAllBatches(t *testing.T) {
+	ctx := t.Context()
+	insns := []string{"add", "mul", "store", "bad"}
+	var exps []portmap.Experiment
+	for i := 0; i < 300; i++ {
+		exps = append(exps, portmap.NewExperiment(insns[i%4], insns[(i/4)%3], insns[(i/12)%3]))
+	}
+	b := &batching{flaky: &flaky{Oracle: Simulate(toy(), 0, 1), fail: "bad"}}
+	b.transient.Store(1)
+	var progress []int
+	set, fails, err := MeasureAll(ctx, b, exps, func(p Progress) { progress = append(progress, p.Done) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.batches, []int{PrepareChunk, 300 - PrepareChunk}) {
+		t.Errorf("batches %v", b.batches)
+	}
+	if set.Len() != 225 || len(fails) != 75 || len(progress) != 300 || progress[299] != 300 || b.calls.Load() != 301 {
+		t.Fatalf("%d measured, %d failed, %d progress calls, %d oracle calls", set.Len(), len(fails), len(progress), b.calls.Load())
+	}
+	want := Simulate(toy(), 0, 1)
+	j := 0
+	for i, e := range exps {
+		if e.Count("bad") > 0 {
+			continue
+		}
+		if got := set.Measurements[j]; got.Experiment.Key() != e.Key() {
+			t.Fatalf("measurement %d is %v, want experiment %d, %v", j, got.Experiment, i, e)
+		} else if c, _ := Cycles(ctx, want, e); got.Cycles != c {
+			t.Errorf("%v: %v cycles, want %v", e, got.Cycles, c)
+		}
+		j++
+	}
+	for k := 1; k < len(fails); k++ {
+		if fails[k-1].Index >= fails[k].Index {
+			t.Fatalf("failures out of order: %d before %d", fails[k-1].Index, fails[k].Index)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	n := 0
+	b = &batching{flaky: &flaky{Oracle: Simulate(toy(), 0, 1)}}
+	set, _, err = MeasureAll(cctx, b, exps, func(Progress) {
+		if n++; n == 10 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || set.Len() > 10 || len(b.batches) != 1 {
+		t.Errorf("cancelled: %d measured, %d batches, %v", set.Len(), len(b.batches), err)
 	}
 }

@@ -32,6 +32,8 @@ type Record struct {
 	Max        float64        `json:"max,omitempty"`
 	Dispersion float64        `json:"dispersion,omitempty"`
 	Contention float64        `json:"contention,omitempty"`
+	Passes     int            `json:"passes,omitempty"`
+	Spread     float64        `json:"spread,omitempty"`
 	Uops       float64        `json:"uops,omitempty"`
 	PortUops   []float64      `json:"port_uops,omitempty"`
 
@@ -41,8 +43,8 @@ type Record struct {
 // RecordOf returns the record of a successful measurement taken at t.
 func RecordOf(m Measurement, t time.Time) Record {
 	return Record{Insns: insnCounts(m.Experiment), Cycles: m.Cycles, Time: t.UTC(),
-		Min: m.Min, Max: m.Max, Dispersion: m.Dispersion, Contention: m.Contention, Uops: m.Uops, PortUops: m.PortUops,
-		exp: m.Experiment}
+		Min: m.Min, Max: m.Max, Dispersion: m.Dispersion, Contention: m.Contention, Passes: m.Passes, Spread: m.Spread,
+		Uops: m.Uops, PortUops: m.PortUops, exp: m.Experiment}
 }
 
 // FailedRecord returns the record of an experiment that could not be
@@ -72,7 +74,8 @@ func (r Record) Experiment() Experiment {
 // is empty).
 func (r Record) Measurement() Measurement {
 	return Measurement{Experiment: r.Experiment(), Cycles: r.Cycles, Min: r.Min, Max: r.Max,
-		Dispersion: r.Dispersion, Contention: r.Contention, Uops: r.Uops, PortUops: r.PortUops}
+		Dispersion: r.Dispersion, Contention: r.Contention, Passes: r.Passes, Spread: r.Spread,
+		Uops: r.Uops, PortUops: r.PortUops}
 }
 
 // MarshalLine returns the record as one line of JSON with its newline.

@@ -24,6 +24,13 @@ type Measurement struct {
 	// while the experiment was measured (0.1: 10 % slower); values above a
 	// few per cent mean another tenant used the core's ports.
 	Contention float64
+	// Passes is the number of independent passes over the experiment whose
+	// fastest gave Cycles (an oracle that measures on a shared machine
+	// visits each experiment several times, apart in time), and Spread the
+	// relative difference between the two fastest passes: the run-to-run
+	// difference to expect. Both zero when the oracle measures once.
+	Passes int
+	Spread float64
 	// Uops is the number of µops one execution of the multiset retires, as
 	// a µop counter sees it; 0 when the oracle has no counter. PortUops, when
 	// not nil, holds the µops executed per port (per-port counters), indexed
@@ -46,6 +53,9 @@ func (m Measurement) String() string {
 	}
 	if m.Contention != 0 {
 		extra = append(extra, fmt.Sprintf("contention %.1f%%", 100*m.Contention))
+	}
+	if m.Passes > 1 {
+		extra = append(extra, fmt.Sprintf("fastest of %d passes, the next %.2f%% slower", m.Passes, 100*m.Spread))
 	}
 	if m.Uops > 0 {
 		extra = append(extra, fmt.Sprintf("%.4g µops", m.Uops))

@@ -82,18 +82,22 @@ func (s *ExperimentSet) String() string {
 }
 
 // HTML returns s as an HTML table: one row per experiment with its cycles,
-// the spread of its timings when known and the stored predictions, the
+// the spread of its timings and its passes when known and the stored predictions, the
 // first MaxTableRows rows.
 func (s *ExperimentSet) HTML() string {
 	var b strings.Builder
 	ids := s.OtherIDs()
-	detail := false
+	detail, passes := false, false
 	for _, m := range s.Measurements {
 		detail = detail || m.Max > 0
+		passes = passes || m.Passes > 1
 	}
 	fmt.Fprintf(&b, "<table><caption>%s</caption><thead><tr><th>experiment</th><th>cycles</th>", html.EscapeString(s.String()))
 	if detail {
 		b.WriteString("<th>min</th><th>max</th><th>dispersion</th>")
+	}
+	if passes {
+		b.WriteString("<th>passes</th><th>spread</th>")
 	}
 	for _, id := range ids {
 		fmt.Fprintf(&b, "<th>%s</th>", html.EscapeString(id))
@@ -107,6 +111,9 @@ func (s *ExperimentSet) HTML() string {
 		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%.4g</td>", html.EscapeString(m.Experiment.String()), m.Cycles)
 		if detail {
 			fmt.Fprintf(&b, "<td>%.4g</td><td>%.4g</td><td>%.2f %%</td>", m.Min, m.Max, 100*m.Dispersion)
+		}
+		if passes {
+			fmt.Fprintf(&b, "<td>%d</td><td>%.2f %%</td>", m.Passes, 100*m.Spread)
 		}
 		for _, id := range ids {
 			if v, ok := m.Others[id]; ok {

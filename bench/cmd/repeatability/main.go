@@ -19,10 +19,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"time"
 
@@ -70,6 +68,8 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 	if err != nil {
 		return err
 	}
+	fmt.Printf("protocol: interleaved passes of %d samples (median) each, at least %d and at most %d passes, until the two fastest agree within %.1f %%; value = fastest pass\n",
+		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)
 	defer hw.Close()
 	var runs [2]*portmap.ExperimentSet
 	for i := range runs {
@@ -87,7 +87,13 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 			return err
 		}
 		runs[i] = set
-		fmt.Printf("run %d at %s: %d measured, %d failed, %.1f s\n", i+1, start.Format("15:04:05"), set.Len(), len(failures), time.Since(start).Seconds())
+		elapsed := time.Since(start).Seconds()
+		passes := 0
+		for _, m := range set.Measurements {
+			passes += m.Passes
+		}
+		fmt.Printf("run %d at %s: %d measured, %d failed, %.1f s (%.1f experiments/s, %.2f passes per experiment)\n", i+1, start.Format("15:04:05"),
+			set.Len(), len(failures), elapsed, float64(set.Len())/elapsed, float64(passes)/float64(max(1, set.Len())))
 		if out != "" {
 			if err := portmap.WriteExperiments(fmt.Sprintf("%s.run%d.json", out, i+1), set); err != nil {
 				return err
@@ -102,33 +108,9 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 // report prints the agreement of the two runs on the experiments keep
 // selects.
 func report(name string, runs [2]*portmap.ExperimentSet, keep func(portmap.Experiment) bool) {
-	second := map[string]portmap.Measurement{}
-	for _, m := range runs[1].Measurements {
-		second[m.Experiment.Key()] = m
+	ag := measure.CompareRuns(runs[0], runs[1], keep)
+	fmt.Printf("%s: %v\n", name, ag)
+	for _, d := range ag.Worst {
+		fmt.Printf("  %v: %.4g vs %.4g cycles (%.1f %%)\n", d.Experiment, d.A, d.B, 100*d.Relative())
 	}
-	var diff, disp, cont []float64
-	for _, a := range runs[0].Measurements {
-		b, ok := second[a.Experiment.Key()]
-		if !ok || !keep(a.Experiment) || a.Cycles <= 0 {
-			continue
-		}
-		diff = append(diff, math.Abs(b.Cycles/a.Cycles-1))
-		disp = append(disp, a.Dispersion, b.Dispersion)
-		cont = append(cont, a.Contention, b.Contention)
-	}
-	if len(diff) == 0 {
-		fmt.Printf("%s: nothing measured twice\n", name)
-		return
-	}
-	fmt.Printf("%s: n=%d, run-to-run difference median %.2f %%, p90 %.2f %%; dispersion median %.2f %%; contention median %.2f %%, p90 %.2f %%\n",
-		name, len(diff), 100*quantile(diff, 0.5), 100*quantile(diff, 0.9), 100*quantile(disp, 0.5), 100*quantile(cont, 0.5), 100*quantile(cont, 0.9))
-}
-
-func quantile(v []float64, q float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	x := q * float64(len(s)-1)
-	lo := int(x)
-	hi := min(lo+1, len(s)-1)
-	return s[lo] + (x-float64(lo))*(s[hi]-s[lo])
 }

@@ -46,6 +46,12 @@ type pairContext struct {
 // part in the test. Every instruction needs a singleton measurement
 // ({a ↦ 1}). A negative eps disables filtering: every instruction is a class
 // of its own.
+//
+// Measurements that carry their uncertainty — Spread, the hardware oracle's
+// difference between its two fastest passes — widen the tolerance by it:
+// two values agree when their difference is below eps plus both spreads, so
+// that the test asks as much of a noisy host measurement as of an exact
+// one, and no more.
 func Congruence(s *portmap.ExperimentSet, eps float64) ([]Class, error) {
 	return CongruenceQuantile(s, eps, 1)
 }
@@ -62,22 +68,22 @@ func CongruenceQuantile(s *portmap.ExperimentSet, eps, q float64) ([]Class, erro
 		return nil, fmt.Errorf("pmevo: congruence quantile %v, want 0 < q ≤ 1", q)
 	}
 	insns := usedInstructions(s)
-	single := map[string]float64{}
-	ctx := map[string]map[pairContext]float64{}
+	single := map[string]value{}
+	ctx := map[string]map[pairContext]value{}
 	for _, m := range s.Measurements {
 		items := m.Experiment.Items()
 		switch len(items) {
 		case 1:
 			if items[0].Count == 1 {
-				single[items[0].Insn] = m.Cycles
+				single[items[0].Insn] = value{m.Cycles, m.Spread}
 			}
 		case 2:
 			for j := 0; j < 2; j++ {
 				a, c := items[j], items[1-j]
 				if ctx[a.Insn] == nil {
-					ctx[a.Insn] = map[pairContext]float64{}
+					ctx[a.Insn] = map[pairContext]value{}
 				}
-				ctx[a.Insn][pairContext{a.Count, c.Insn, c.Count}] = m.Cycles
+				ctx[a.Insn][pairContext{a.Count, c.Insn, c.Count}] = value{m.Cycles, m.Spread}
 			}
 		}
 	}
@@ -101,7 +107,7 @@ func CongruenceQuantile(s *portmap.ExperimentSet, eps, q float64) ([]Class, erro
 				continue // the pair of a and b themselves
 			}
 			if tb, ok := ctx[b][c]; ok {
-				diffs = append(diffs, SymmetricDifference(ta, tb))
+				diffs = append(diffs, beyondNoise(ta, tb))
 			}
 		}
 		if len(diffs) == 0 {
@@ -115,7 +121,7 @@ func CongruenceQuantile(s *portmap.ExperimentSet, eps, q float64) ([]Class, erro
 		joined := false
 		for ci := range classes {
 			r := classes[ci].Representative
-			if SymmetricDifference(single[in], single[r]) < eps && agrees(in, r) {
+			if beyondNoise(single[in], single[r]) < eps && agrees(in, r) {
 				classes[ci].Members = append(classes[ci].Members, in)
 				joined = true
 				break
@@ -126,6 +132,15 @@ func CongruenceQuantile(s *portmap.ExperimentSet, eps, q float64) ([]Class, erro
 		}
 	}
 	return classes, nil
+}
+
+// value is a measured inverse throughput and its relative uncertainty.
+type value struct{ cycles, spread float64 }
+
+// beyondNoise is the symmetric relative difference of a and b less their
+// uncertainties.
+func beyondNoise(a, b value) float64 {
+	return SymmetricDifference(a.cycles, b.cycles) - a.spread - b.spread
 }
 
 // usedInstructions lists the instructions that occur in some experiment of

@@ -93,6 +93,10 @@ func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]i
 			stopped = "stalled"
 			break
 		}
+		if cfg.TimeLimit > 0 && time.Since(start) >= cfg.TimeLimit {
+			stopped = "time limit"
+			break
+		}
 	}
 	return pop, history, stopped
 }

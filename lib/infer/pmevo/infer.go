@@ -28,6 +28,11 @@ type Config struct {
 	// generations without a new smallest training error (0: no stall test).
 	Generations int
 	Stall       int
+	// TimeLimit, when positive, also stops the evolution once it has run
+	// that long (counted from the start of Infer); the local searches
+	// follow. A run that stops on it depends on the machine's speed, not
+	// only on Seed: Result.Stopped says "time limit".
+	TimeLimit time.Duration
 	// Epsilon is the congruence tolerance (PMEvo: 0.05); negative disables
 	// congruence filtering.
 	Epsilon float64
@@ -85,10 +90,12 @@ func PaperConfig(ports int) Config {
 // weight (0.2) on the volume objective, PMEvo's local search on the 20
 // fittest distinct candidates followed by the extended local search, and the
 // deep local search on the best four. On the 310-form Skylake data set this
-// takes about a minute on two cores.
+// takes about a minute on two cores; on larger or noisier problems the
+// evolution stops after six minutes (TimeLimit), so that a run with the
+// local searches ends within about ten minutes on two cores.
 func DefaultConfig(ports int) Config {
 	return Config{
-		Ports: ports, Population: 4000, Generations: 300, Stall: 40,
+		Ports: ports, Population: 4000, Generations: 300, Stall: 40, TimeLimit: 6 * time.Minute,
 		Epsilon: 0.05, InitialUops: 3, VolumeFitness: 0.2, Mutation: 0.2, LocalSearch: 20, Polish: 50, Deep: 20,
 		VolumeWeight: 1e-5, Seed: 1,
 	}
@@ -136,7 +143,7 @@ type Report struct {
 	Representatives int // congruence classes
 	Experiments     int // training experiments among representatives
 	Generations     int
-	Stopped         string // "converged", "stalled", "generation limit" or "interrupted"
+	Stopped         string // "converged", "stalled", "generation limit", "time limit" or "interrupted"
 	// TrainingMAPE is the mean absolute percentage error of the mapping on
 	// all training experiments (in %, all instructions, not just
 	// representatives); EvolvedMAPE is the best individual's before the local

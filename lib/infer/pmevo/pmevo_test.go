@@ -102,6 +102,20 @@ func TestCongruence(t *testing.T) {
 	if _, err := CongruenceQuantile(noisy, 0.05, 0); err == nil {
 		t.Error("quantile 0 accepted")
 	}
+	// The same outlier, known to be uncertain by 25 % (its passes
+	// disagreed), is no evidence against congruence; known to be exact
+	// to 1 %, it is.
+	for _, spread := range []float64{0.25, 0.01} {
+		for k, ms := range noisy.Measurements {
+			if ms.Experiment.Count("sub") == 1 && ms.Experiment.Count("mul") == 1 && ms.Experiment.Len() == 2 {
+				noisy.Measurements[k].Spread = spread
+			}
+		}
+		cs, _ := Congruence(noisy, 0.05)
+		if together(cs) != (spread == 0.25) {
+			t.Errorf("one outlier with spread %v: %v", spread, cs)
+		}
+	}
 	// A missing singleton is named.
 	set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment("a", "d"), Cycles: 1})
 	if _, err := Congruence(set, 0.05); err == nil || !strings.Contains(err.Error(), "{d ↦ 1}") {
