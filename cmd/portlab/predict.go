@@ -23,7 +23,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	out := fs.String("out", "", "write the predictions as a portlab experiment file")
 	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
-	mcpu := fs.String("mcpu", "", "the peer's CPU, e.g. skylake, icelake-server, znver1, cortex-a72")
+	mcpu := fs.String("mcpu", "", "the peer's CPU, e.g. skylake, icelake-server, znver1, cortex-a72, or host (the closest model llvm-mca has for this machine)")
 	mcaBin := fs.String("llvm-mca", "", "the llvm-mca executable (default: llvm-mca or llvm-mca-NN on PATH)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,6 +61,14 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *peer == "llvm-mca" {
 		mca := llvmmca.New(*mcpu)
 		mca.Binary = *mcaBin
+		if *mcpu == "host" {
+			cpu, err := mca.HostCPU(ctx)
+			if err != nil {
+				return err
+			}
+			mca.CPU = cpu
+			fmt.Fprintf(stderr, "llvm-mca: -mcpu %s for this host\n", cpu)
+		}
 		bar := newProgressBar(stderr)
 		mca.Progress = func(done, total int) { bar.update(mca.Name(), int64(done), int64(total)) }
 		defer bar.finish()

@@ -251,17 +251,14 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		m.Dispersion = median(dev) / m.Median
 	}
 	m.TicksPerCycle = median(tpcs)
-	// The reference is timed three times and the median counts, for the
-	// same reason.
-	var refs []float64
-	for i := 0; i < 3; i++ {
-		ref, err := t.perIteration(ctx, 1, t.refIters)
-		if err != nil {
-			return Timing{}, fmt.Errorf("measure: reference: %w", err)
-		}
-		refs = append(refs, ref/m.TicksPerCycle)
+	// The reference kernel, timed once: its slow-down says whether
+	// another tenant used the core's ports meanwhile (reported; the passes
+	// of Hardware make the value robust to it).
+	ref, err := t.perIteration(ctx, 1, t.refIters)
+	if err != nil {
+		return Timing{}, fmt.Errorf("measure: reference: %w", err)
 	}
-	if refCycles := median(refs); refCycles > 0 {
+	if refCycles := ref / m.TicksPerCycle; refCycles > 0 {
 		m.Contention = t.noteReference(refCycles)
 	}
 	return m, nil

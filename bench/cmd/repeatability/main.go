@@ -8,7 +8,9 @@
 // Usage:
 //
 //	go run ./bench/cmd/repeatability [-forms N] [-random COUNT] [-length L] [-gap D] [-out PREFIX] [-cpu C]
+//	    [-target D] [-repeats R] [-samples S] [-passes P]
 //
+// The last four change the measurement settings, to compare protocols.
 // The forms are the first N benchmarkable curated x86-64 forms without
 // AVX-512 (as `portlab measure -insns curated:N`); the random experiments
 // are length-L multisets of them. With -out, each run is written as a
@@ -40,7 +42,26 @@ func main() {
 	gap := flag.Duration("gap", 30*time.Minute, "time between the two runs")
 	out := flag.String("out", "", "write the runs to `PREFIX`.run1.json and PREFIX.run2.json")
 	cpu := flag.Int("cpu", 0, "CPU to pin the worker to")
+	target := flag.Duration("target", 0, "duration of one timing (default: portlab measure's)")
+	repeats := flag.Int("repeats", 0, "repeats of each timing, fastest kept (default: portlab measure's)")
+	samples := flag.Int("samples", 0, "samples per pass (default: portlab measure's)")
+	passes := flag.Int("passes", 0, "minimum passes (default: portlab measure's)")
 	flag.Parse()
+	tune = func(h *measure.Hardware) {
+		if *target > 0 {
+			h.Timer.Target = *target
+		}
+		if *repeats > 0 {
+			h.Timer.Repeats = *repeats
+		}
+		if *samples > 0 {
+			h.Timer.Samples = *samples
+		}
+		if *passes > 0 {
+			h.Passes = *passes
+			h.MaxPasses = max(h.MaxPasses, *passes)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := run(ctx, *forms, *random, *length, *gap, *out, *cpu); err != nil {
@@ -48,6 +69,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// tune applies the flags that change the measurement settings.
+var tune = func(*measure.Hardware) {}
 
 func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, out string, cpu int) error {
 	var forms []string
@@ -68,6 +92,8 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 	if err != nil {
 		return err
 	}
+	tune(hw)
+	fmt.Printf("timings of %v, fastest of %d repeats; ", hw.Timer.Target, hw.Timer.Repeats)
 	fmt.Printf("protocol: interleaved passes of %d samples (median) each, at least %d and at most %d passes, until the two fastest agree within %.1f %%; value = fastest pass\n",
 		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)
 	defer hw.Close()
