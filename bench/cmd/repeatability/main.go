@@ -3,7 +3,7 @@
 // experiments are measured twice, a gap apart, with the settings of
 // `portlab measure`, and the relative differences between the two runs
 // are summarised (median and 90th percentile), with the runs' median
-// dispersion and contention.
+// spread and contention.
 //
 // Usage:
 //
@@ -14,7 +14,7 @@
 // The forms are the first N benchmarkable curated x86-64 forms without
 // AVX-512 (as `portlab measure -insns curated:N`); the random experiments
 // are length-L multisets of them. With -out, each run is written as a
-// portlab experiment set, PREFIX.run1.json and PREFIX.run2.json.
+// campaign file (JSON lines), PREFIX.run1.jsonl and PREFIX.run2.jsonl.
 package main
 
 import (
@@ -40,7 +40,7 @@ func main() {
 	random := flag.Int("random", 1000, "number of random experiments")
 	length := flag.Int("length", 5, "length of the random experiments")
 	gap := flag.Duration("gap", 30*time.Minute, "time between the two runs")
-	out := flag.String("out", "", "write the runs to `PREFIX`.run1.json and PREFIX.run2.json")
+	out := flag.String("out", "", "write the runs to `PREFIX`.run1.jsonl and PREFIX.run2.jsonl")
 	cpu := flag.Int("cpu", 0, "CPU to pin the worker to")
 	target := flag.Duration("target", 0, "duration of one timing (default: portlab measure's)")
 	repeats := flag.Int("repeats", 0, "repeats of each timing, fastest kept (default: portlab measure's)")
@@ -121,7 +121,7 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 		fmt.Printf("run %d at %s: %d measured, %d failed, %.1f s (%.1f experiments/s, %.2f passes per experiment)\n", i+1, start.Format("15:04:05"),
 			set.Len(), len(failures), elapsed, float64(set.Len())/elapsed, float64(passes)/float64(max(1, set.Len())))
 		if out != "" {
-			if err := portmap.WriteExperiments(fmt.Sprintf("%s.run%d.json", out, i+1), set); err != nil {
+			if err := writeRecords(fmt.Sprintf("%s.run%d.jsonl", out, i+1), set, start); err != nil {
 				return err
 			}
 		}
@@ -129,6 +129,20 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 	report("singletons", runs, func(e portmap.Experiment) bool { return e.Len() == 1 })
 	report(fmt.Sprintf("random length-%d", length), runs, func(e portmap.Experiment) bool { return e.Len() > 1 })
 	return nil
+}
+
+// writeRecords writes set as campaign records (JSON lines with passes,
+// spread, contention), as portlab measure does.
+func writeRecords(path string, set *portmap.ExperimentSet, t time.Time) error {
+	var b []byte
+	for _, m := range set.Measurements {
+		line, err := portmap.RecordOf(m, t).MarshalLine()
+		if err != nil {
+			return err
+		}
+		b = append(b, line...)
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 // report prints the agreement of the two runs on the experiments keep
