@@ -17,6 +17,10 @@ func init() {
 		"AVX512":               reflect.ValueOf(measure.AVX512),
 		"Assemble":             reflect.ValueOf(measure.Assemble),
 		"BufferSize":           reflect.ValueOf(constant.MakeFromLiteral("1048576", token.INT, 0)),
+		"CompareRuns":          reflect.ValueOf(measure.CompareRuns),
+		"DefaultAgreement":     reflect.ValueOf(constant.MakeFromLiteral("0.01999999999999999999959342418531793583724720519967377185821533203", token.FLOAT, 0)),
+		"DefaultMaxPasses":     reflect.ValueOf(constant.MakeFromLiteral("6", token.INT, 0)),
+		"DefaultPasses":        reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"EnvWorker":            reflect.ValueOf(constant.MakeFromLiteral("\"PORTLAB_MEASURE_WORKER\"", token.STRING, 0)),
 		"HostVector":           reflect.ValueOf(measure.HostVector),
 		"NewHardware":          reflect.ValueOf(measure.NewHardware),
@@ -28,8 +32,10 @@ func init() {
 		"RunWorkerIfRequested": reflect.ValueOf(measure.RunWorkerIfRequested),
 
 		// type definitions
+		"Agreement":     reflect.ValueOf((*measure.Agreement)(nil)),
 		"AssemblyError": reflect.ValueOf((*measure.AssemblyError)(nil)),
 		"Campaign":      reflect.ValueOf((*measure.Campaign)(nil)),
+		"Difference":    reflect.ValueOf((*measure.Difference)(nil)),
 		"FaultError":    reflect.ValueOf((*measure.FaultError)(nil)),
 		"Hardware":      reflect.ValueOf((*measure.Hardware)(nil)),
 		"Kernel":        reflect.ValueOf((*measure.Kernel)(nil)),

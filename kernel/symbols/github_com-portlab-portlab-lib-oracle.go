@@ -31,6 +31,7 @@ func init() {
 		"Unsupported":              reflect.ValueOf(oracle.Unsupported),
 
 		// type definitions
+		"BatchMeasurer":    reflect.ValueOf((*oracle.BatchMeasurer)(nil)),
 		"InsnError":        reflect.ValueOf((*oracle.InsnError)(nil)),
 		"MappingPredictor": reflect.ValueOf((*oracle.MappingPredictor)(nil)),
 		"Oracle":           reflect.ValueOf((*oracle.Oracle)(nil)),
@@ -43,10 +44,21 @@ func init() {
 		"UnsupportedError": reflect.ValueOf((*oracle.UnsupportedError)(nil)),
 
 		// interface wrapper definitions
-		"_Oracle":    reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
-		"_Predictor": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
-		"_Preparer":  reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
+		"_BatchMeasurer": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_BatchMeasurer)(nil)),
+		"_Oracle":        reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
+		"_Predictor":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
+		"_Preparer":      reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
 	}
+}
+
+// _github_com_portlab_portlab_lib_oracle_BatchMeasurer is an interface wrapper for BatchMeasurer type
+type _github_com_portlab_portlab_lib_oracle_BatchMeasurer struct {
+	IValue        interface{}
+	WMeasureBatch func(ctx context.Context, exps []portmap.Experiment, done func(i int, m portmap.Measurement, err error)) error
+}
+
+func (W _github_com_portlab_portlab_lib_oracle_BatchMeasurer) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(i int, m portmap.Measurement, err error)) error {
+	return W.WMeasureBatch(ctx, exps, done)
 }
 
 // _github_com_portlab_portlab_lib_oracle_Oracle is an interface wrapper for Oracle type

@@ -11,6 +11,7 @@ func init() {
 	Symbols["github.com/portlab/portlab/lib/predict/llvmmca/llvmmca"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockRThroughput": reflect.ValueOf(llvmmca.BlockRThroughput),
+		"CPUCandidates":    reflect.ValueOf(llvmmca.CPUCandidates),
 		"ErrNotFound":      reflect.ValueOf(&llvmmca.ErrNotFound).Elem(),
 		"Find":             reflect.ValueOf(llvmmca.Find),
 		"New":              reflect.ValueOf(llvmmca.New),

@@ -77,11 +77,15 @@ func CompareRuns(a, b *portmap.ExperimentSet, keep func(portmap.Experiment) bool
 	return ag
 }
 
-// String summarises the agreement in one line.
+// String summarises the agreement in one line (the spread and contention
+// only when the measurements carried them).
 func (ag Agreement) String() string {
 	if ag.N == 0 {
 		return "no experiment measured in both runs"
 	}
-	return fmt.Sprintf("n=%d, run-to-run difference median %.2f %%, p90 %.2f %%, max %.2f %%; spread of the passes median %.2f %%; contention median %.2f %%, p90 %.2f %%",
-		ag.N, 100*ag.Median, 100*ag.P90, 100*ag.Max, 100*ag.Spread, 100*ag.Contention, 100*ag.ContentionP90)
+	s := fmt.Sprintf("n=%d, run-to-run difference median %.2f %%, p90 %.2f %%, max %.2f %%", ag.N, 100*ag.Median, 100*ag.P90, 100*ag.Max)
+	if ag.Spread != 0 || ag.Contention != 0 || ag.ContentionP90 != 0 {
+		s += fmt.Sprintf("; spread of the passes median %.2f %%; contention median %.2f %%, p90 %.2f %%", 100*ag.Spread, 100*ag.Contention, 100*ag.ContentionP90)
+	}
+	return s
 }

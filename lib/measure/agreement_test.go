@@ -34,6 +34,13 @@ func TestCompareRuns(t *testing.T) {
 	if ag.N != 1 || ag.Max != 0 {
 		t.Errorf("restricted to a: %+v", ag)
 	}
+	for i := range b.Measurements {
+		b.Measurements[i].Spread = 0
+		a.Measurements[i].Spread = 0
+	}
+	if s := CompareRuns(a, b, nil).String(); strings.Contains(s, "spread") {
+		t.Errorf("without spreads: %s", s)
+	}
 	if CompareRuns(a, &portmap.ExperimentSet{}, nil).String() != "no experiment measured in both runs" {
 		t.Error("empty comparison")
 	}
