@@ -39,12 +39,18 @@ type Hardware struct {
 	// Layout places the operands (the zero Layout is the default; see
 	// CheckLayouts for the others' use).
 	Layout operands.Layout
+	// AllowSSEAVXMix measures experiments that mix legacy-SSE and VEX
+	// forms even where the host penalises the switch (see SSEAVXPenalty).
+	AllowSSEAVXMix bool
 
 	mu     sync.Mutex
 	forms  map[string]isa.Form
 	loaded map[string]int    // experiment key → kernel index in the loaded batch
 	unroll map[string]int    // experiment key → copies in its body
 	failed map[string]string // experiment key → why it could not be built
+
+	mixPenalty float64 // SSEAVXPenalty, 0 until probed
+	mixProbe   string  // what the probe measured
 }
 
 // NewHardware returns a hardware oracle whose worker is pinned to cpu.
@@ -157,6 +163,18 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 	for _, e := range exps {
 		key := e.Key()
 		if _, dup := h.unroll[key]; dup {
+			continue
+		}
+		var forms []isa.Form
+		for _, it := range e.Items() {
+			if f, err := h.form(it.Insn); err == nil {
+				forms = append(forms, f)
+			}
+		}
+		if why, err := h.checkMix(ctx, forms); err != nil {
+			return err
+		} else if why != "" {
+			h.failed[key] = why
 			continue
 		}
 		body, copies, err := h.body(e, h.Layout)

@@ -173,3 +173,55 @@ func TestCheckLayoutsFindsHiddenDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestSSEAVXMix: an experiment that mixes legacy-SSE and VEX forms is
+// refused, with the probe's numbers, where the host penalises the switch,
+// and measured where it does not (or when allowed); either way the forms
+// alone are measured.
+func TestSSEAVXMix(t *testing.T) {
+	for _, c := range []struct {
+		scheme string
+		want   VectorEncoding
+	}{
+		{"andps RW:XMM0..15, R:XMM0..15", LegacySSE},
+		{"movq W:XMM0..15, R:GPR:64", LegacySSE},
+		{"vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15", VEXEncoded},
+		{"vmovups W:XMM0..15, xmmword ptr R:MEM(128)", VEXEncoded},
+		{"add RW:GPR:64, R:GPR:64", NoVectorEncoding},
+	} {
+		if got := EncodingOf(isa.MustParseSchemeISA(isa.X86, c.scheme)); got != c.want {
+			t.Errorf("%s: encoding %v, want %v", c.scheme, got, c.want)
+		}
+	}
+	if hostVector() == NoVector {
+		t.Skip("no AVX on this host")
+	}
+	h, err := NewHardware(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	mixed := portmap.NewExperiment("pmulhw RW:XMM0..15, R:XMM0..15", "vpaddd W:YMM0..15, R:YMM0..15, R:YMM0..15")
+	alone := portmap.NewExperiment("pmulhw RW:XMM0..15, R:XMM0..15")
+	m, err := h.Measure(ctx, mixed)
+	p, perr := h.SSEAVXPenalty(ctx)
+	if perr != nil || p <= 0 {
+		t.Fatalf("penalty %v, %v", p, perr)
+	}
+	if p > mixPenaltyLimit {
+		if err == nil || !strings.Contains(err.Error(), "legacy-SSE (pmulhw)") || !strings.Contains(err.Error(), "andps and vaddps xmm together") {
+			t.Errorf("penalty %.0f×: the mixed experiment gave %v, %v", p, m, err)
+		}
+	} else if err != nil || m.Cycles <= 0 {
+		t.Errorf("penalty %.1f×: the mixed experiment gave %v, %v", p, m, err)
+	}
+	t.Logf("SSE/AVX penalty on this host: %.1f×", p)
+	if m, err := h.Measure(ctx, alone); err != nil || m.Cycles <= 0 || m.Cycles > 10 {
+		t.Errorf("pmulhw alone: %v, %v", m, err)
+	}
+	h.AllowSSEAVXMix = true
+	if m, err := h.Measure(ctx, mixed); err != nil || m.Cycles <= 0 {
+		t.Errorf("allowed: %v, %v", m, err)
+	}
+}
