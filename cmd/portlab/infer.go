@@ -53,7 +53,10 @@ Methods: %s
   -heldout      learn only from the experiments of one or two distinct
                 instructions and evaluate on the others (e.g. a campaign's
                 random length-5 set)
-  -out          write PREFIX.json, PREFIX.pmevo.json, PREFIX.report.json
+  -out          write PREFIX.json, PREFIX.pmevo.json (the port mapping; for
+                palmed the equivalent port mapping when there is one),
+                PREFIX.report.json, and for palmed PREFIX.resources.json,
+                PREFIX.resources-nn.json and PREFIX.resources.txt
   -seed, -workers  random seed, parallel workers (0: all cores)
 `
 

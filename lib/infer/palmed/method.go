@@ -19,7 +19,9 @@ func init() { infer.Register("palmed", func() infer.Method { return New() }) }
 // it does not hold: such kernels are skipped and recorded). The number of
 // ports is not needed. The result's Predictor is the resource mapping
 // (with a front-end resource when the problem gives
-// InstructionsPerCycle), its Mapping nil, and its Report the *Result.
+// InstructionsPerCycle), its Mapping the equivalent port mapping when
+// there is one (Result.PortMapping; without the front-end bound), and its
+// Report the *Result.
 type Method struct {
 	Config Config
 }
@@ -68,7 +70,7 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	if p.InstructionsPerCycle > 0 {
 		pred = WithFrontEnd(res.Mapping, p.InstructionsPerCycle)
 	}
-	return &infer.Result{Predictor: pred, Report: res}, err
+	return &infer.Result{Predictor: pred, Mapping: res.PortMapping, Report: res}, err
 }
 
 // WithFrontEnd returns a copy of m with a resource "front end" on which

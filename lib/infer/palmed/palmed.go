@@ -54,6 +54,12 @@ type Result struct {
 	// Skipped are the kernels the oracle failed on; the run went on
 	// without them.
 	Skipped []portmap.Failure
+	// PortMapping is a port mapping with exactly Mapping's throughputs,
+	// when resource.PortMapping finds one (PortMappingNote says how:
+	// compact, or one port group per resource); otherwise nil, and
+	// PortMappingNote says why not.
+	PortMapping     *portmap.Mapping
+	PortMappingNote string
 	// Benchmarks is the number of distinct kernels measured.
 	Benchmarks int
 	Trace      []Step
@@ -217,9 +223,27 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			}
 		}
 	}
+	r.exportPorts()
 	r.step("done", "%d instructions mapped on %d resources, %d left out, %d kernels measured, %d skipped",
 		m.Len(), m.NumResources(), len(r.res.Unmapped), len(r.b.cycles)+len(r.b.failed), len(r.b.skipped))
 	return r.res, fitErr
+}
+
+// exportPorts sets the result's equivalent port mapping, or says why
+// there is none.
+func (r *run) exportPorts() {
+	pm, compact, err := resource.PortMapping(r.res.Mapping)
+	switch {
+	case err != nil:
+		r.res.PortMappingNote = err.Error()
+	case compact:
+		r.res.PortMapping = pm
+		r.res.PortMappingNote = fmt.Sprintf("an equivalent port mapping on %d ports (compact: resources placed on shared ports)", pm.NumPorts())
+	default:
+		r.res.PortMapping = pm
+		r.res.PortMappingNote = fmt.Sprintf("an equivalent port mapping on %d ports, one port group per resource (no compact placement found)", pm.NumPorts())
+	}
+	r.step("port mapping", "%s", r.res.PortMappingNote)
 }
 
 // classes groups insns greedily: each joins the first class whose

@@ -16,6 +16,9 @@ func (r *Result) String() string {
 	for _, s := range r.Trace {
 		fmt.Fprintf(&b, "  [%8s] %s: %s\n", duration(s.Elapsed), s.Stage, s.Message)
 	}
+	if r.PortMappingNote != "" {
+		fmt.Fprintf(&b, "  port mapping: %s\n", r.PortMappingNote)
+	}
 	if len(r.Unmapped) > 0 {
 		fmt.Fprintf(&b, "  %d instructions not mapped\n", len(r.Unmapped))
 	}
@@ -74,10 +77,11 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 		Unmapped                     map[string]string
 		Skipped                      []string
 		Benchmarks                   int
+		PortMapping                  string
 		Residual, WorstFit           float64
 		Config                       Config
 		ElapsedSeconds               float64
-	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, skipped, r.Benchmarks, r.Residual, r.WorstFit, r.Config, r.Elapsed.Seconds()}, "", "  ")
+	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, skipped, r.Benchmarks, r.PortMappingNote, r.Residual, r.WorstFit, r.Config, r.Elapsed.Seconds()}, "", "  ")
 	if err != nil {
 		return names, err
 	}
