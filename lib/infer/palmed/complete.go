@@ -120,7 +120,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 						rest += float64(it.Count) * coreLoad(it.Insn, k)
 					}
 				}
-				u = min(u, (c-rest)/float64(e.Count(a)))
+				u = min(u, (c*(1+cfg.Slack)-rest)/float64(e.Count(a)))
 			}
 			if u < 0 {
 				clamped++

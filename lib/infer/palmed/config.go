@@ -1,6 +1,9 @@
 package palmed
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // Config holds every parameter and tolerance of a PALMED run. The paper
 // gives M, L, the rounding tolerance and the IPC floor; the others it leaves
@@ -68,6 +71,50 @@ type Config struct {
 	LP1Gap float64
 	// SolverTimeLimit bounds each MILP solve.
 	SolverTimeLimit time.Duration
+	// Noise is the relative standard deviation of one measurement (0.02
+	// for 2 %). A negative value estimates it: every instruction alone is
+	// measured NoiseSamples times (its median kept) and Noise is the
+	// pooled relative spread; an exact oracle, a replay or a campaign
+	// that answers a repeat from its file gives 0. With Noise σ > 0 the
+	// run widens its tolerances (see Effective) and measures every kernel
+	// Repeats times, keeping the median.
+	Noise        float64
+	NoiseSamples int
+	Repeats      int
+	// NoiseWidth is how many standard deviations of noise the tolerances
+	// allow (see Effective).
+	NoiseWidth float64
+	// Slack: LP2 and LPAUX let a resource's load exceed a kernel's
+	// measured cycles by this fraction (a measurement too fast by noise
+	// would otherwise cap the loads). Effective sets it from the noise.
+	Slack float64
+}
+
+// Effective returns c with its tolerances widened for measurements of
+// relative noise sigma (c.Noise when sigma < 0), each kernel measured
+// c.Repeats times: with s = sigma/√Repeats and w = NoiseWidth, a pair
+// slowdown or a ratio of two measurements has noise about √2·s, so
+// DisjointTol, SatTol, FitTol and PrivateTol become at least w·√2·s,
+// EqTol (a difference of two slowdowns) at least w·2·s, and Slack at
+// least w·s. Noise is set to sigma. With sigma 0 it returns c unchanged.
+func (c Config) Effective(sigma float64) Config {
+	if sigma < 0 {
+		sigma = c.Noise
+	}
+	if !(sigma > 0) {
+		return c
+	}
+	c.Noise = sigma
+	s := sigma / math.Sqrt(float64(max(1, c.Repeats)))
+	w := c.NoiseWidth
+	ratio := w * math.Sqrt2 * s
+	c.DisjointTol = max(c.DisjointTol, ratio)
+	c.SatTol = max(c.SatTol, ratio)
+	c.FitTol = max(c.FitTol, ratio)
+	c.PrivateTol = max(c.PrivateTol, ratio)
+	c.EqTol = max(c.EqTol, 2*w*s)
+	c.Slack = max(c.Slack, w*s)
+	return c
 }
 
 // DefaultConfig returns portlab's defaults, chosen on simulated Skylake
@@ -93,5 +140,9 @@ func DefaultConfig() Config {
 		PrivateTol:      0.05,
 		LP1Gap:          0.02,
 		SolverTimeLimit: 120 * time.Second,
+		Noise:           -1,
+		NoiseSamples:    3,
+		Repeats:         1,
+		NoiseWidth:      3,
 	}
 }

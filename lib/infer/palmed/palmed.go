@@ -46,6 +46,11 @@ type Result struct {
 	// LP2's Σ(1 − S_K) over them and WorstFit the largest 1 − S_K.
 	Core               []Kernel
 	Residual, WorstFit float64
+	// Misfits are the core kernels the accepted (or best) core leaves
+	// sub-saturated by more than Config.FitTol, worst first: the model
+	// predicts them faster than measured. A run with misfits returns an
+	// error wrapping ErrNoFit together with the result.
+	Misfits []Misfit
 	// Saturating holds the saturating kernel of each core resource.
 	Saturating map[string]Kernel
 	// Unmapped lists instructions left out with the reason (IPC below
@@ -65,6 +70,13 @@ type Result struct {
 	Trace      []Step
 	Config     Config
 	Elapsed    time.Duration
+}
+
+// Misfit is a core kernel the core mapping does not explain: its
+// predicted cycles are (1 − SubSaturation) times the measured ones.
+type Misfit struct {
+	Kernel        Kernel
+	SubSaturation float64
 }
 
 // ErrNoFit is wrapped by the error of a run whose core mapping does not
@@ -128,9 +140,28 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			singles = append(singles, single(insn))
 		}
 	}
-	if err := r.b.measure(ctx, "singletons", singles); err != nil {
-		return nil, err
+	// Alone, repeated for the noise estimate when Noise < 0.
+	if cfg.Noise < 0 && cfg.NoiseSamples > 1 {
+		if err := r.b.measureTimes(ctx, "singletons", singles, cfg.NoiseSamples); err != nil {
+			return nil, err
+		}
+		sigma, n := r.b.noise()
+		cfg = cfg.Effective(sigma)
+		cfg.Noise = sigma
+		r.step("noise", "relative noise %.3g%% estimated from %d instructions measured %d times each", 100*sigma, n, cfg.NoiseSamples)
+	} else {
+		cfg = cfg.Effective(-1)
+		cfg.Noise = max(0, cfg.Noise)
+		if err := r.b.measure(ctx, "singletons", singles); err != nil {
+			return nil, err
+		}
 	}
+	if cfg.Noise > 0 {
+		r.b.repeats = max(1, cfg.Repeats)
+		r.step("noise", "noise %.3g%%: tolerances EqTol %.3g, DisjointTol %.3g, SatTol %.3g, FitTol %.3g, PrivateTol %.3g, slack %.3g; %d measurements per kernel",
+			100*cfg.Noise, cfg.EqTol, cfg.DisjointTol, cfg.SatTol, cfg.FitTol, cfg.PrivateTol, cfg.Slack, r.b.repeats)
+	}
+	r.cfg, r.res.Config = cfg, cfg
 	t := map[string]float64{} // cycles of one instance alone
 	var kept []string
 	for _, e := range singles {
