@@ -58,6 +58,11 @@ Methods: %s
                 PREFIX.report.json, and for palmed PREFIX.resources.json,
                 PREFIX.resources-nn.json and PREFIX.resources.txt
   -seed, -workers  random seed, parallel workers (0: all cores)
+
+A result that comes with an error (an interrupt; for palmed a core mapping
+that leaves some of its kernels sub-saturated by more than -fit-tol, listed
+under WARNING in the report) is still printed, written and evaluated, and the
+command then exits with status 1 and the error.
 `
 
 func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) error {

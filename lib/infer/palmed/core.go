@@ -220,37 +220,56 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 			r.step("LP2", "%v", fitErr)
 			break
 		}
-		// Reject: add, for every kernel sub-saturated by more than FitTol
-		// that has none yet, a new resource used by exactly its
-		// instructions (the shared or private resource the shape lacks;
-		// "splitting undesired merges") that LP2 then aims the kernel at —
-		// even when a resource with the same users exists, since that one
-		// is loaded for other kernels. The shape only grows and the hints
-		// persist, so that a later round does not undo an earlier one's
-		// fix. Then enrich with the kernels of the resources' users.
-		if hints == nil {
-			hints = map[int]int{}
-		}
-		grown := map[users]int{}
-		added := 0
-		for k, s := range sub {
-			if _, hinted := hints[k]; s <= cfg.FitTol || hinted {
-				continue
+		// Reject and grow ("splitting undesired merges"). By default, as
+		// the previous release: keep the support of the fitted weights and
+		// add, for every kernel sub-saturated by more than FitTol, a
+		// resource used by exactly its instructions unless one exists, or
+		// a resource every basic instruction may use when they all exist.
+		// With PersistentGrowth: the shape only grows, every such kernel
+		// without one gets a new resource (even when one with the same
+		// users exists, as that one is loaded for other kernels) that LP2
+		// aims it at in every later round. Then enrich with the kernels of
+		// the resources' users.
+		if cfg.PersistentGrowth {
+			if hints == nil {
+				hints = map[int]int{}
 			}
-			u := kernels[k].mask
-			idx, ok := grown[u]
-			if !ok {
-				idx = len(shape)
-				grown[u] = idx
-				shape = append(shape, u)
-				added++
+			grown := map[users]int{}
+			for k, s := range sub {
+				if _, hinted := hints[k]; s <= cfg.FitTol || hinted {
+					continue
+				}
+				u := kernels[k].mask
+				idx, ok := grown[u]
+				if !ok {
+					idx = len(shape)
+					grown[u] = idx
+					shape = append(shape, u)
+				}
+				hints[k] = idx
 			}
-			hints[k] = idx
-		}
-		if added == 0 {
-			fitErr = r.noFit(grow, len(kernels))
-			r.step("LP2", "%v", fitErr)
-			break
+			if len(grown) == 0 {
+				fitErr = r.noFit(grow, len(kernels))
+				r.step("LP2", "%v", fitErr)
+				break
+			}
+		} else {
+			shape = append([]users(nil), model.res...)
+			exists := map[users]bool{}
+			for _, u := range shape {
+				exists[u] = true
+			}
+			added := 0
+			for k, s := range sub {
+				if u := kernels[k].mask; s > cfg.FitTol && !exists[u] {
+					exists[u] = true
+					shape = append(shape, u)
+					added++
+				}
+			}
+			if added == 0 {
+				shape = append(shape, users(1)<<uint(len(basic))-1)
+			}
 		}
 		r.step("LP2", "shape rejected (worst fit %.1f%% > %.1f%%): grown to %d resources", 100*worst, 100*cfg.FitTol, len(shape))
 		var fresh []portmap.Experiment
@@ -659,7 +678,9 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 // after 20 rounds; the best weights seen are returned. The
 // first bottleneck of a kernel is the resource hints name for it, or else
 // the resource covering most of its instructions' alone cycles, with the
-// fewest other users.
+// fewest other users, among those no hint names (a resource grown for a
+// kernel would otherwise attract every kernel of the same instructions,
+// such as a^4·b for a·b^4, and be fitted to none).
 func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64, hints map[int]int) ([][]float64, error) {
 	loads := func(w [][]float64, K *coreKernel) []float64 {
 		out := make([]float64, len(shape))
@@ -673,9 +694,16 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 	// First bottlenecks: the resource covering most of the kernel's alone
 	// cycles Σ σ·t(i), and among those the one with the fewest other users.
 	fixed := make([]int, len(kernels))
+	target := map[int]bool{} // resources grown for particular kernels
+	for _, h := range hints {
+		target[h] = true
+	}
 	for k, K := range kernels {
 		bestCover, bestOthers, arg := -1.0, 0, -1
 		for s, u := range shape {
+			if target[s] {
+				continue // aimed at by its own kernels only
+			}
 			cover := 0.0
 			for i, n := range K.sigma {
 				if u.has(i) {

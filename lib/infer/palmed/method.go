@@ -48,6 +48,9 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Eps, "eps", c.Eps, "smallest load kept as an edge")
 	fs.Float64Var(&c.PrivateTol, "private-tol", c.PrivateTol, "under-prediction of an instruction alone that adds a private resource")
 	fs.DurationVar(&c.SolverTimeLimit, "solver-time", c.SolverTimeLimit, "time limit of each MILP solve")
+	fs.Float64Var(&c.Noise, "measurement-noise", c.Noise, "relative noise of one measurement, widening the tolerances (negative: estimate it from repeated singletons; 0: exact)")
+	fs.IntVar(&c.Repeats, "repeats", c.Repeats, "measurements per kernel when noisy (median kept)")
+	fs.Float64Var(&c.NoiseWidth, "noise-width", c.NoiseWidth, "standard deviations of noise the tolerances allow")
 }
 
 // Infer runs PALMED on p (see Method).
