@@ -25,6 +25,11 @@ type Config struct {
 	// instruction joins the first class whose representative is that
 	// close, or founds a new class.
 	EqTol float64
+	// EqOutliers is the fraction of other instructions whose slowdowns may
+	// differ by more than EqTol in an equivalence (with noise, one of
+	// hundreds of comparisons is beyond any fixed tolerance); Effective
+	// sets 2 % for noisy measurements.
+	EqOutliers float64
 	// DisjointTol: a pair kernel a^ā·b^b̄ whose slowdown is at most
 	// 1 + DisjointTol shows disjoint instructions (Alg. 1's Dj).
 	DisjointTol float64
@@ -102,7 +107,10 @@ type Config struct {
 // slowdown or a ratio of two measurements has noise about √2·s, so
 // DisjointTol, SatTol, FitTol and PrivateTol become at least w·√2·s,
 // EqTol (a difference of two slowdowns) at least w·2·s, and Slack at
-// least w·s. Noise is set to sigma. With sigma 0 it returns c unchanged.
+// least s (one standard deviation: LP2 pushes loads up to it, so more
+// would bias the predictions). LPAUX also drops a load that the noise of
+// the kernel bounding it, w·sigma·cycles per instance, could explain.
+// Noise is set to sigma. With sigma 0 it returns c unchanged.
 func (c Config) Effective(sigma float64) Config {
 	if sigma < 0 {
 		sigma = c.Noise
@@ -119,7 +127,8 @@ func (c Config) Effective(sigma float64) Config {
 	c.FitTol = max(c.FitTol, ratio)
 	c.PrivateTol = max(c.PrivateTol, ratio)
 	c.EqTol = max(c.EqTol, 2*w*s)
-	c.Slack = max(c.Slack, w*s)
+	c.Slack = max(c.Slack, s)
+	c.EqOutliers = max(c.EqOutliers, 0.02)
 	return c
 }
 

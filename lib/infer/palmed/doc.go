@@ -41,8 +41,8 @@
 // is measured Config.NoiseSamples times and the relative noise σ is
 // estimated from the spread (an exact oracle gives 0); with σ > 0 the
 // tolerances are widened to a few standard deviations of what they compare
-// and LP2 and LPAUX allow a load a slack of 3σ above a kernel's measured
-// cycles (Config.Effective).
+// and LP2 and LPAUX allow a load a slack of σ above a kernel's measured
+// cycles; LPAUX drops loads the noise could explain (Config.Effective).
 //
 // Kernels the oracle cannot measure are skipped and listed in
 // Result.Skipped. A core that does not fit within Config.FitTol is

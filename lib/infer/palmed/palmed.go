@@ -212,7 +212,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.step("quadratic", "%d pair kernels", len(pairs))
-	r.res.Classes = classes(kept, t, sd, cfg.EqTol)
+	r.res.Classes = classes(kept, t, sd, cfg.EqTol, cfg.EqOutliers)
 	var reps []string
 	repOf := map[string]string{}
 	for _, c := range r.res.Classes {
@@ -278,8 +278,8 @@ func (r *run) exportPorts() {
 }
 
 // classes groups insns greedily: each joins the first class whose
-// representative is within tol (see Config.EqTol).
-func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol float64) []Class {
+// representative is within tol (see Config.EqTol and EqOutliers).
+func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol, outliers float64) []Class {
 	var out []Class
 	for _, a := range insns {
 		placed := false
@@ -288,15 +288,21 @@ func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol
 			if math.Abs(t[a]-t[rep]) > tol*max(t[a], t[rep]) {
 				continue
 			}
-			same := true
+			same, off := true, 0
 			for _, p := range insns {
 				if p == a || p == rep {
 					continue
 				}
 				x, y := sd[[2]string{a, p}], sd[[2]string{rep, p}]
-				if math.IsNaN(x) || math.IsNaN(y) || math.Abs(x-y) > tol {
+				if math.IsNaN(x) || math.IsNaN(y) {
 					same = false
 					break
+				}
+				if math.Abs(x-y) > tol {
+					if off++; float64(off) > outliers*float64(len(insns)) {
+						same = false
+						break
+					}
 				}
 			}
 			if same {

@@ -322,7 +322,7 @@ func TestNoiseEstimate(t *testing.T) {
 	c := DefaultConfig()
 	c.Noise = 0.02
 	e := c.Effective(-1)
-	if e.FitTol < 3*math.Sqrt2*0.02-1e-12 || e.Slack != 0.06 {
+	if e.FitTol < 3*math.Sqrt2*0.02-1e-12 || e.Slack != 0.02 {
 		t.Errorf("Effective(0.02): FitTol %g, Slack %g", e.FitTol, e.Slack)
 	}
 }
