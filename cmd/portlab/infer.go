@@ -53,8 +53,16 @@ Methods: %s
   -heldout      learn only from the experiments of one or two distinct
                 instructions and evaluate on the others (e.g. a campaign's
                 random length-5 set)
-  -out          write PREFIX.json, PREFIX.pmevo.json, PREFIX.report.json
+  -out          write PREFIX.json, PREFIX.pmevo.json (the port mapping; for
+                palmed the equivalent port mapping when there is one),
+                PREFIX.report.json, and for palmed PREFIX.resources.json,
+                PREFIX.resources-nn.json and PREFIX.resources.txt
   -seed, -workers  random seed, parallel workers (0: all cores)
+
+A result that comes with an error (an interrupt; for palmed a core mapping
+that leaves some of its kernels sub-saturated by more than -fit-tol, listed
+under WARNING in the report) is still printed, written and evaluated, and the
+command then exits with status 1 and the error.
 `
 
 func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/resource"
+	"github.com/portlab/portlab/lib/throughput"
 )
 
 func TestInferPMEvo(t *testing.T) {
@@ -237,4 +240,59 @@ func writeMapping(t *testing.T, dir string, m *portmap.Mapping) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// palmed on the Fig. 1 toy: -out writes the resource files and the
+// equivalent port mapping, which predicts what the resource mapping does;
+// with no shape growth the core does not fit: the result is still written
+// and evaluated, the misfits are listed, and the command fails.
+func TestInferPALMED(t *testing.T) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc not installed")
+	}
+	dir := t.TempDir()
+	truth := portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
+		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
+	mfile := writeMapping(t, dir, truth)
+	prefix := filepath.Join(dir, "out")
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "palmed", "-simulate", mfile, "-basic", "5", "-eval", "random:4:200", "-out", prefix}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "on random:4:200: n=200 MAPE=") || !strings.Contains(out.String(), "port mapping: an equivalent port mapping") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	pm, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".pmevo.json", ".resources.json", ".resources-nn.json", ".resources.txt", ".report.json"} {
+		if _, err := os.Stat(prefix + f); err != nil {
+			t.Error(err)
+		}
+	}
+	// The port mapping predicts what the resource mapping does.
+	rm, err := resource.ReadFile(prefix + ".resources.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range truth.Instructions() {
+		for _, b := range truth.Instructions() {
+			e := portmap.NewExperiment(a, a, b, "JMP")
+			x, _ := throughput.NewModel(pm).Cycles(e)
+			y, _, _ := rm.Cycles(e)
+			if math.Abs(x-y) > 1e-9 {
+				t.Errorf("%v: %v cycles on the exported port mapping, %v on the resource mapping", e, x, y)
+			}
+		}
+	}
+	out.Reset()
+	err = run(t.Context(), []string{"infer", "palmed", "-simulate", mfile, "-basic", "5", "-max-grow", "0", "-eval", "random:4:50", "-out", prefix + "2"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "does not fit") || !strings.Contains(out.String(), "WARNING") || !strings.Contains(out.String(), "on random:4:50") {
+		t.Errorf("no growth: %v\n%s", err, out.String())
+	}
+	if _, err := os.Stat(prefix + "2.resources.json"); err != nil {
+		t.Error(err)
+	}
 }

@@ -25,6 +25,7 @@ func init() {
 		"Config": reflect.ValueOf((*palmed.Config)(nil)),
 		"Kernel": reflect.ValueOf((*palmed.Kernel)(nil)),
 		"Method": reflect.ValueOf((*palmed.Method)(nil)),
+		"Misfit": reflect.ValueOf((*palmed.Misfit)(nil)),
 		"Result": reflect.ValueOf((*palmed.Result)(nil)),
 		"Step":   reflect.ValueOf((*palmed.Step)(nil)),
 	}

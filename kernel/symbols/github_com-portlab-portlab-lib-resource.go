@@ -12,18 +12,22 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/resource/resource"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Closure":      reflect.ValueOf(resource.Closure),
-		"Dual":         reflect.ValueOf(resource.Dual),
-		"DualClosure":  reflect.ValueOf(resource.DualClosure),
-		"FromFile":     reflect.ValueOf(resource.FromFile),
-		"MaxTableRows": reflect.ValueOf(constant.MakeFromLiteral("60", token.INT, 0)),
-		"MustNew":      reflect.ValueOf(resource.MustNew),
-		"NablaAll":     reflect.ValueOf(resource.NablaAll),
-		"NablaClosure": reflect.ValueOf(resource.NablaClosure),
-		"New":          reflect.ValueOf(resource.New),
-		"Rational":     reflect.ValueOf(resource.Rational),
-		"ReadFile":     reflect.ValueOf(resource.ReadFile),
-		"SetName":      reflect.ValueOf(resource.SetName),
+		"Closure":           reflect.ValueOf(resource.Closure),
+		"Dual":              reflect.ValueOf(resource.Dual),
+		"DualClosure":       reflect.ValueOf(resource.DualClosure),
+		"Equivalent":        reflect.ValueOf(resource.Equivalent),
+		"FromFile":          reflect.ValueOf(resource.FromFile),
+		"MaxTableRows":      reflect.ValueOf(constant.MakeFromLiteral("60", token.INT, 0)),
+		"MustNew":           reflect.ValueOf(resource.MustNew),
+		"NablaAll":          reflect.ValueOf(resource.NablaAll),
+		"NablaClosure":      reflect.ValueOf(resource.NablaClosure),
+		"New":               reflect.ValueOf(resource.New),
+		"PortMapping":       reflect.ValueOf(resource.PortMapping),
+		"PrimalMaxMultiple": reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
+		"PrimalMaxNodes":    reflect.ValueOf(constant.MakeFromLiteral("50000", token.INT, 0)),
+		"Rational":          reflect.ValueOf(resource.Rational),
+		"ReadFile":          reflect.ValueOf(resource.ReadFile),
+		"SetName":           reflect.ValueOf(resource.SetName),
 
 		// type definitions
 		"Explanation":             reflect.ValueOf((*resource.Explanation)(nil)),
@@ -31,6 +35,7 @@ func init() {
 		"FileInstruction":         reflect.ValueOf((*resource.FileInstruction)(nil)),
 		"FileResource":            reflect.ValueOf((*resource.FileResource)(nil)),
 		"Mapping":                 reflect.ValueOf((*resource.Mapping)(nil)),
+		"NotDualError":            reflect.ValueOf((*resource.NotDualError)(nil)),
 		"UnknownInstructionError": reflect.ValueOf((*resource.UnknownInstructionError)(nil)),
 		"Usage":                   reflect.ValueOf((*resource.Usage)(nil)),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
@@ -27,6 +28,8 @@ func (k Kernel) IPC() float64 { return float64(k.Experiment.Len()) / k.Cycles }
 // kernels the oracle could not measure.
 type bench struct {
 	o        oracle.Oracle
+	repeats  int                  // measurements per kernel, median kept
+	samples  map[string][]float64 // every measurement, with repeats > 1
 	cycles   map[string]float64
 	failed   map[string]string
 	skipped  []portmap.Failure
@@ -35,7 +38,7 @@ type bench struct {
 }
 
 func newBench(o oracle.Oracle, progress func(infer.Status)) *bench {
-	return &bench{o: o, cycles: map[string]float64{}, failed: map[string]string{}, progress: progress, start: time.Now()}
+	return &bench{o: o, repeats: 1, cycles: map[string]float64{}, samples: map[string][]float64{}, failed: map[string]string{}, progress: progress, start: time.Now()}
 }
 
 // measure measures the kernels of exps not measured yet. A kernel the
@@ -58,21 +61,56 @@ func (b *bench) measure(ctx context.Context, stage string, exps []portmap.Experi
 	if len(todo) == 0 {
 		return nil
 	}
-	set, failures, err := oracle.MeasureAll(ctx, b.o, todo, func(p oracle.Progress) {
+	return b.measureTimes(ctx, stage, todo, b.repeats)
+}
+
+// measureTimes measures each of todo n times (consecutively) and keeps
+// the median of each.
+func (b *bench) measureTimes(ctx context.Context, stage string, todo []portmap.Experiment, n int) error {
+	list := todo
+	if n > 1 {
+		list = make([]portmap.Experiment, 0, n*len(todo))
+		for _, e := range todo {
+			for range n {
+				list = append(list, e)
+			}
+		}
+	}
+	set, failures, err := oracle.MeasureAll(ctx, b.o, list, func(p oracle.Progress) {
 		if b.progress != nil && (p.Done%256 == 0 || p.Done == p.Total) {
 			b.progress(infer.Status{Stage: stage, Done: p.Done, Total: p.Total, Elapsed: time.Since(b.start),
 				Message: fmt.Sprintf("%s: %d/%d kernels, %d failed", stage, p.Done, p.Total, p.Failed)})
 		}
 	})
+	got := map[string][]float64{}
 	for _, m := range set.Measurements {
+		k := m.Experiment.Key()
+		if _, bad := b.failed[k]; bad {
+			continue
+		}
 		if !(m.Cycles > 0) || math.IsInf(m.Cycles, 0) {
-			b.failed[m.Experiment.Key()] = fmt.Sprintf("measured %v cycles", m.Cycles)
+			b.failed[k] = fmt.Sprintf("measured %v cycles", m.Cycles)
+			delete(b.cycles, k)
 			b.skipped = append(b.skipped, portmap.Failure{Experiment: m.Experiment, Reason: fmt.Sprintf("%s: measured %v cycles", stage, m.Cycles)})
 			continue
 		}
-		b.cycles[m.Experiment.Key()] = m.Cycles
+		got[k] = append(got[k], m.Cycles)
+		b.cycles[k] = m.Cycles
+	}
+	for k, v := range got {
+		if _, bad := b.failed[k]; bad {
+			continue
+		}
+		if n > 1 {
+			b.samples[k] = append(b.samples[k], v...)
+			b.cycles[k] = median(b.samples[k])
+		}
 	}
 	for _, f := range failures {
+		if _, bad := b.failed[f.Experiment.Key()]; bad {
+			continue
+		}
+		delete(b.cycles, f.Experiment.Key())
 		b.failed[f.Experiment.Key()] = f.Reason
 		f.Reason = stage + ": " + f.Reason
 		f.Index = -1
@@ -82,6 +120,47 @@ func (b *bench) measure(ctx context.Context, stage string, exps []portmap.Experi
 		return fmt.Errorf("palmed: %s: %w", stage, err)
 	}
 	return nil
+}
+
+// median returns the median of v (not modified).
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// noise estimates the relative standard deviation of one measurement from
+// the kernels measured more than once: the pooled variance of the samples
+// relative to each kernel's mean. It returns the estimate and the number
+// of kernels it rests on.
+func (b *bench) noise() (float64, int) {
+	ss, dof, n := 0.0, 0, 0
+	for k, v := range b.samples {
+		if len(v) < 2 {
+			continue
+		}
+		if _, bad := b.failed[k]; bad {
+			continue
+		}
+		mean := 0.0
+		for _, x := range v {
+			mean += x
+		}
+		mean /= float64(len(v))
+		for _, x := range v {
+			ss += (x - mean) * (x - mean) / (mean * mean)
+		}
+		dof += len(v) - 1
+		n++
+	}
+	if dof == 0 {
+		return 0, 0
+	}
+	return math.Sqrt(ss / float64(dof)), n
 }
 
 // get returns the measured cycles of e and whether it was measured.

@@ -108,7 +108,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 		}
 		m.AddInstruction(a)
 		for k := range core.res {
-			u := math.Inf(1)
+			u, floor := math.Inf(1), cfg.Eps
 			for _, e := range kernels {
 				c, ok := r.b.get(e)
 				if !ok {
@@ -120,12 +120,16 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 						rest += float64(it.Count) * coreLoad(it.Insn, k)
 					}
 				}
-				u = min(u, (c-rest)/float64(e.Count(a)))
+				if v := (c*(1+cfg.Slack) - rest) / float64(e.Count(a)); v < u {
+					// The noise of this kernel's cycles, per instance of a:
+					// a smaller load cannot be told from noise.
+					u, floor = v, max(cfg.Eps, cfg.NoiseWidth*cfg.Noise*c/float64(e.Count(a)))
+				}
 			}
 			if u < 0 {
 				clamped++
 			}
-			if u >= cfg.Eps && !math.IsInf(u, 1) {
+			if u >= floor && !math.IsInf(u, 1) {
 				m.SetLoadAt(a, k, resource.Rational(u, RationalTol))
 			}
 		}

@@ -182,8 +182,9 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 	var best *coreModel
 	bestWorst := math.Inf(1)
 	var fitErr error
+	var hints map[int]int // kernel → the resource grown for it
 	for grow := 0; ; grow++ {
-		model, sub, err := r.lp2(ctx, basic, shape, kernels, t)
+		model, sub, err := r.lp2(ctx, basic, shape, kernels, t, hints)
 		if err != nil {
 			return nil, err
 		}
@@ -202,38 +203,73 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 		if worst < bestWorst {
 			best, bestWorst = model, worst
 			r.res.Residual, r.res.WorstFit = residual, worst
+			r.res.Misfits = nil
+			for k, s := range sub {
+				if s > cfg.FitTol {
+					r.res.Misfits = append(r.res.Misfits, Misfit{Kernel: kernels[k].Kernel, SubSaturation: s})
+				}
+			}
+			sort.SliceStable(r.res.Misfits, func(a, b int) bool { return r.res.Misfits[a].SubSaturation > r.res.Misfits[b].SubSaturation })
 		}
 		if worst <= cfg.FitTol {
 			r.step("LP2", "shape accepted: %s", describeShape(model.res, basic))
 			break
 		}
 		if grow >= cfg.MaxGrow {
-			fitErr = fmt.Errorf("%w: after %d growth rounds the worst kernel, %v, is %.1f%% sub-saturated (FitTol %.1f%%)",
-				ErrNoFit, grow, kernels[worstK].Experiment, 100*worst, 100*cfg.FitTol)
+			fitErr = r.noFit(grow, len(kernels))
 			r.step("LP2", "%v", fitErr)
 			break
 		}
-		// Reject: keep the support of the fitted weights and add, for every
-		// kernel sub-saturated by more than FitTol, a resource used by
-		// exactly its instructions (the shared or private resource the
-		// shape lacks; "splitting undesired merges"), or a resource every
-		// basic instruction may use when they all exist; then enrich with
-		// the kernels of the resources' users.
-		shape = append([]users(nil), model.res...)
-		exists := map[users]bool{}
-		for _, u := range shape {
-			exists[u] = true
-		}
-		added := 0
-		for k, s := range sub {
-			if u := kernels[k].mask; s > cfg.FitTol && !exists[u] {
-				exists[u] = true
-				shape = append(shape, u)
-				added++
+		// Reject and grow ("splitting undesired merges"). By default, as
+		// the previous release: keep the support of the fitted weights and
+		// add, for every kernel sub-saturated by more than FitTol, a
+		// resource used by exactly its instructions unless one exists, or
+		// a resource every basic instruction may use when they all exist.
+		// With PersistentGrowth: the shape only grows, every such kernel
+		// without one gets a new resource (even when one with the same
+		// users exists, as that one is loaded for other kernels) that LP2
+		// aims it at in every later round. Then enrich with the kernels of
+		// the resources' users.
+		if cfg.PersistentGrowth {
+			if hints == nil {
+				hints = map[int]int{}
 			}
-		}
-		if added == 0 {
-			shape = append(shape, users(1)<<uint(len(basic))-1)
+			grown := map[users]int{}
+			for k, s := range sub {
+				if _, hinted := hints[k]; s <= cfg.FitTol || hinted {
+					continue
+				}
+				u := kernels[k].mask
+				idx, ok := grown[u]
+				if !ok {
+					idx = len(shape)
+					grown[u] = idx
+					shape = append(shape, u)
+				}
+				hints[k] = idx
+			}
+			if len(grown) == 0 {
+				fitErr = r.noFit(grow, len(kernels))
+				r.step("LP2", "%v", fitErr)
+				break
+			}
+		} else {
+			shape = append([]users(nil), model.res...)
+			exists := map[users]bool{}
+			for _, u := range shape {
+				exists[u] = true
+			}
+			added := 0
+			for k, s := range sub {
+				if u := kernels[k].mask; s > cfg.FitTol && !exists[u] {
+					exists[u] = true
+					shape = append(shape, u)
+					added++
+				}
+			}
+			if added == 0 {
+				shape = append(shape, users(1)<<uint(len(basic))-1)
+			}
 		}
 		r.step("LP2", "shape rejected (worst fit %.1f%% > %.1f%%): grown to %d resources", 100*worst, 100*cfg.FitTol, len(shape))
 		var fresh []portmap.Experiment
@@ -254,6 +290,13 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 		r.res.Core = append(r.res.Core, k.Kernel)
 	}
 	return best, fitErr
+}
+
+// noFit is the error of a core that does not fit after grow rounds.
+func (r *run) noFit(grow, kernels int) error {
+	m := r.res.Misfits
+	return fmt.Errorf("%w: after %d growth rounds %d of %d core kernels are sub-saturated by more than FitTol %.1f%%, the worst, %v, by %.1f%% (see Result.Misfits)",
+		ErrNoFit, grow, len(m), kernels, 100*r.cfg.FitTol, m[0].Kernel.Experiment, 100*m[0].SubSaturation)
 }
 
 // requirement is LP1's "some resource of instruction i that none of
@@ -471,7 +514,7 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 // returns the model with the support of the weights (loads below Eps
 // dropped, empty resources removed) and each kernel's sub-saturation
 // 1 − S_K.
-func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64) (*coreModel, []float64, error) {
+func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64, hints map[int]int) (*coreModel, []float64, error) {
 	binaries := 0
 	for _, K := range kernels {
 		for _, u := range shape {
@@ -485,7 +528,7 @@ func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []
 	if binaries <= r.cfg.MaxLP2Binaries {
 		w, err = r.lp2MILP(ctx, basic, shape, kernels, t)
 	} else {
-		w, err = r.lp2Alternating(ctx, basic, shape, kernels, t)
+		w, err = r.lp2Alternating(ctx, basic, shape, kernels, t, hints)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -607,7 +650,7 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 		var pick []solver.Term
 		for _, s := range touched {
 			load := loadTerms(K, w, s)
-			p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), load, solver.LessEq, 1)
+			p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), load, solver.LessEq, 1+r.cfg.Slack)
 			if len(touched) == 1 {
 				p.AddConstraint("S", append([]solver.Term{{Var: S, Coeff: 1}}, negate(load)...), solver.LessEq, 0)
 				continue
@@ -633,9 +676,12 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 // (within FitTol) are then set to the argmax loads of its solution, the
 // others keep theirs, and the LP is solved again, until nothing changes or
 // after 20 rounds; the best weights seen are returned. The
-// first bottleneck of a kernel is the resource covering most of its
-// instructions' alone cycles, with the fewest other users.
-func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64) ([][]float64, error) {
+// first bottleneck of a kernel is the resource hints name for it, or else
+// the resource covering most of its instructions' alone cycles, with the
+// fewest other users, among those no hint names (a resource grown for a
+// kernel would otherwise attract every kernel of the same instructions,
+// such as a^4·b for a·b^4, and be fitted to none).
+func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users, kernels []*coreKernel, t map[string]float64, hints map[int]int) ([][]float64, error) {
 	loads := func(w [][]float64, K *coreKernel) []float64 {
 		out := make([]float64, len(shape))
 		for s := range shape {
@@ -648,9 +694,16 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 	// First bottlenecks: the resource covering most of the kernel's alone
 	// cycles Σ σ·t(i), and among those the one with the fewest other users.
 	fixed := make([]int, len(kernels))
+	target := map[int]bool{} // resources grown for particular kernels
+	for _, h := range hints {
+		target[h] = true
+	}
 	for k, K := range kernels {
 		bestCover, bestOthers, arg := -1.0, 0, -1
 		for s, u := range shape {
+			if target[s] {
+				continue // aimed at by its own kernels only
+			}
 			cover := 0.0
 			for i, n := range K.sigma {
 				if u.has(i) {
@@ -663,6 +716,9 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 			}
 		}
 		fixed[k] = arg
+		if h, ok := hints[k]; ok {
+			fixed[k] = h
+		}
 	}
 	var bestW [][]float64
 	bestScore := math.Inf(-1)
@@ -672,7 +728,7 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 		for _, K := range kernels {
 			for s, u := range shape {
 				if u&K.mask != 0 {
-					p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), loadTerms(K, w, s), solver.LessEq, 1)
+					p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), loadTerms(K, w, s), solver.LessEq, 1+r.cfg.Slack)
 				}
 			}
 		}

@@ -37,18 +37,30 @@
 //     instruction whose alone cycles are still under-predicted by more
 //     than Config.PrivateTol gets a private resource (the divider).
 //
+// Noise: with Config.Noise negative (the default) every instruction alone
+// is measured Config.NoiseSamples times and the relative noise σ is
+// estimated from the spread (an exact oracle gives 0); with σ > 0 the
+// tolerances are widened to a few standard deviations of what they compare
+// and LP2 and LPAUX allow a load a slack of σ above a kernel's measured
+// cycles; LPAUX drops loads the noise could explain (Config.Effective).
+//
 // Kernels the oracle cannot measure are skipped and listed in
-// Result.Skipped; a core that does not fit within Config.FitTol is
-// returned with an error wrapping ErrNoFit, never as a success; a missing
-// or timed-out solver is an error.
+// Result.Skipped. A core that does not fit within Config.FitTol is
+// returned together with an error wrapping ErrNoFit, its misfit kernels in
+// Result.Misfits and a warning in the report, never as a clean success; a
+// missing or timed-out solver, or an infeasible or unbounded LP1, is an
+// error. Result.PortMapping is a port mapping with exactly the resource
+// mapping's throughputs when resource.PortMapping finds one.
 //
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
-// measures about 49,000 kernels in one to two minutes and its mapping
-// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–9.9 %
+// measures about 49,000 kernels in one to three minutes and its mapping
+// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–10 %
 // and Kendall τ-b 0.75–0.76 (the uops.info mapping itself: 9.55 %, 0.758)
 // and random length-5 experiments of the truth within 1.2–2.2 %. The
-// alternating LP2 still leaves a few core kernels sub-saturated by 20–30 %,
-// so such runs end with ErrNoFit. Results vary slightly between runs:
-// CBC's and the LPs' tie-breaking is not fixed.
+// alternating LP2 still leaves a few core kernels sub-saturated by 20–33 %,
+// so such runs end with ErrNoFit (Config.PersistentGrowth fits the core
+// better and predicts worse). notebooks/11-palmed.ipynb compares it with
+// PMEvo and sweeps the noise. Results vary slightly between runs: CBC's and
+// the LPs' tie-breaking is not fixed.
 package palmed

@@ -19,7 +19,9 @@ func init() { infer.Register("palmed", func() infer.Method { return New() }) }
 // it does not hold: such kernels are skipped and recorded). The number of
 // ports is not needed. The result's Predictor is the resource mapping
 // (with a front-end resource when the problem gives
-// InstructionsPerCycle), its Mapping nil, and its Report the *Result.
+// InstructionsPerCycle), its Mapping the equivalent port mapping when
+// there is one (Result.PortMapping; without the front-end bound), and its
+// Report the *Result.
 type Method struct {
 	Config Config
 }
@@ -46,6 +48,9 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&c.Eps, "eps", c.Eps, "smallest load kept as an edge")
 	fs.Float64Var(&c.PrivateTol, "private-tol", c.PrivateTol, "under-prediction of an instruction alone that adds a private resource")
 	fs.DurationVar(&c.SolverTimeLimit, "solver-time", c.SolverTimeLimit, "time limit of each MILP solve")
+	fs.Float64Var(&c.Noise, "measurement-noise", c.Noise, "relative noise of one measurement, widening the tolerances (negative: estimate it from repeated singletons; 0: exact)")
+	fs.IntVar(&c.Repeats, "repeats", c.Repeats, "measurements per kernel when noisy (median kept)")
+	fs.Float64Var(&c.NoiseWidth, "noise-width", c.NoiseWidth, "standard deviations of noise the tolerances allow")
 }
 
 // Infer runs PALMED on p (see Method).
@@ -68,7 +73,7 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	if p.InstructionsPerCycle > 0 {
 		pred = WithFrontEnd(res.Mapping, p.InstructionsPerCycle)
 	}
-	return &infer.Result{Predictor: pred, Report: res}, err
+	return &infer.Result{Predictor: pred, Mapping: res.PortMapping, Report: res}, err
 }
 
 // WithFrontEnd returns a copy of m with a resource "front end" on which

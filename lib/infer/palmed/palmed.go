@@ -46,6 +46,11 @@ type Result struct {
 	// LP2's Σ(1 − S_K) over them and WorstFit the largest 1 − S_K.
 	Core               []Kernel
 	Residual, WorstFit float64
+	// Misfits are the core kernels the accepted (or best) core leaves
+	// sub-saturated by more than Config.FitTol, worst first: the model
+	// predicts them faster than measured. A run with misfits returns an
+	// error wrapping ErrNoFit together with the result.
+	Misfits []Misfit
 	// Saturating holds the saturating kernel of each core resource.
 	Saturating map[string]Kernel
 	// Unmapped lists instructions left out with the reason (IPC below
@@ -54,11 +59,24 @@ type Result struct {
 	// Skipped are the kernels the oracle failed on; the run went on
 	// without them.
 	Skipped []portmap.Failure
+	// PortMapping is a port mapping with exactly Mapping's throughputs,
+	// when resource.PortMapping finds one (PortMappingNote says how:
+	// compact, or one port group per resource); otherwise nil, and
+	// PortMappingNote says why not.
+	PortMapping     *portmap.Mapping
+	PortMappingNote string
 	// Benchmarks is the number of distinct kernels measured.
 	Benchmarks int
 	Trace      []Step
 	Config     Config
 	Elapsed    time.Duration
+}
+
+// Misfit is a core kernel the core mapping does not explain: its
+// predicted cycles are (1 − SubSaturation) times the measured ones.
+type Misfit struct {
+	Kernel        Kernel
+	SubSaturation float64
 }
 
 // ErrNoFit is wrapped by the error of a run whose core mapping does not
@@ -122,9 +140,28 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			singles = append(singles, single(insn))
 		}
 	}
-	if err := r.b.measure(ctx, "singletons", singles); err != nil {
-		return nil, err
+	// Alone, repeated for the noise estimate when Noise < 0.
+	if cfg.Noise < 0 && cfg.NoiseSamples > 1 {
+		if err := r.b.measureTimes(ctx, "singletons", singles, cfg.NoiseSamples); err != nil {
+			return nil, err
+		}
+		sigma, n := r.b.noise()
+		cfg = cfg.Effective(sigma)
+		cfg.Noise = sigma
+		r.step("noise", "relative noise %.3g%% estimated from %d instructions measured %d times each", 100*sigma, n, cfg.NoiseSamples)
+	} else {
+		cfg = cfg.Effective(-1)
+		cfg.Noise = max(0, cfg.Noise)
+		if err := r.b.measure(ctx, "singletons", singles); err != nil {
+			return nil, err
+		}
 	}
+	if cfg.Noise > 0 {
+		r.b.repeats = max(1, cfg.Repeats)
+		r.step("noise", "noise %.3g%%: tolerances EqTol %.3g, DisjointTol %.3g, SatTol %.3g, FitTol %.3g, PrivateTol %.3g, slack %.3g; %d measurements per kernel",
+			100*cfg.Noise, cfg.EqTol, cfg.DisjointTol, cfg.SatTol, cfg.FitTol, cfg.PrivateTol, cfg.Slack, r.b.repeats)
+	}
+	r.cfg, r.res.Config = cfg, cfg
 	t := map[string]float64{} // cycles of one instance alone
 	var kept []string
 	for _, e := range singles {
@@ -175,7 +212,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.step("quadratic", "%d pair kernels", len(pairs))
-	r.res.Classes = classes(kept, t, sd, cfg.EqTol)
+	r.res.Classes = classes(kept, t, sd, cfg.EqTol, cfg.EqOutliers)
 	var reps []string
 	repOf := map[string]string{}
 	for _, c := range r.res.Classes {
@@ -217,14 +254,32 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			}
 		}
 	}
+	r.exportPorts()
 	r.step("done", "%d instructions mapped on %d resources, %d left out, %d kernels measured, %d skipped",
 		m.Len(), m.NumResources(), len(r.res.Unmapped), len(r.b.cycles)+len(r.b.failed), len(r.b.skipped))
 	return r.res, fitErr
 }
 
+// exportPorts sets the result's equivalent port mapping, or says why
+// there is none.
+func (r *run) exportPorts() {
+	pm, compact, err := resource.PortMapping(r.res.Mapping)
+	switch {
+	case err != nil:
+		r.res.PortMappingNote = err.Error()
+	case compact:
+		r.res.PortMapping = pm
+		r.res.PortMappingNote = fmt.Sprintf("an equivalent port mapping on %d ports (compact: resources placed on shared ports)", pm.NumPorts())
+	default:
+		r.res.PortMapping = pm
+		r.res.PortMappingNote = fmt.Sprintf("an equivalent port mapping on %d ports, one port group per resource (no compact placement found)", pm.NumPorts())
+	}
+	r.step("port mapping", "%s", r.res.PortMappingNote)
+}
+
 // classes groups insns greedily: each joins the first class whose
-// representative is within tol (see Config.EqTol).
-func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol float64) []Class {
+// representative is within tol (see Config.EqTol and EqOutliers).
+func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol, outliers float64) []Class {
 	var out []Class
 	for _, a := range insns {
 		placed := false
@@ -233,15 +288,21 @@ func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol
 			if math.Abs(t[a]-t[rep]) > tol*max(t[a], t[rep]) {
 				continue
 			}
-			same := true
+			same, off := true, 0
 			for _, p := range insns {
 				if p == a || p == rep {
 					continue
 				}
 				x, y := sd[[2]string{a, p}], sd[[2]string{rep, p}]
-				if math.IsNaN(x) || math.IsNaN(y) || math.Abs(x-y) > tol {
+				if math.IsNaN(x) || math.IsNaN(y) {
 					same = false
 					break
+				}
+				if math.Abs(x-y) > tol {
+					if off++; float64(off) > outliers*float64(len(insns)) {
+						same = false
+						break
+					}
 				}
 			}
 			if same {

@@ -48,6 +48,12 @@ func TestToy(t *testing.T) {
 	if res.WorstFit > toyConfig().FitTol {
 		t.Errorf("core accepted with worst fit %.3g", res.WorstFit)
 	}
+	// LP2's weights are not unique: the inferred mapping predicts like
+	// the truth without being its dual, and its port mapping has more
+	// ports than the truth's three; it must predict exactly the same.
+	if res.PortMapping == nil {
+		t.Errorf("no equivalent port mapping: %s", res.PortMappingNote)
+	}
 	exact := oracle.Simulate(truth, 0, 1)
 	insns := truth.Instructions()
 	for i, a := range insns {
@@ -62,6 +68,12 @@ func TestToy(t *testing.T) {
 					}
 					if math.Abs(got-want) > 1e-6*want {
 						t.Errorf("%v: %v cycles predicted, %v true", e, got, want)
+					}
+					if res.PortMapping != nil {
+						ports, _ := oracle.Cycles(context.Background(), oracle.Simulate(res.PortMapping, 0, 1), e)
+						if math.Abs(ports-got) > 1e-9 {
+							t.Errorf("%v: %v cycles on the exported port mapping, %v on the resource mapping", e, ports, got)
+						}
 					}
 				}
 			}
@@ -197,8 +209,8 @@ func TestMethod(t *testing.T) {
 		t.Errorf("with IPC 2: %v, %v; want 1.5 cycles", v, err)
 	}
 	prefix := filepath.Join(t.TempDir(), "toy")
-	names, err := res.WriteFiles(prefix)
-	if err != nil || len(names) != 4 {
+	names, err := res.WriteFiles(prefix) // the port mapping, then the report's files
+	if err != nil || len(names) != 6 || !strings.HasSuffix(names[1], ".pmevo.json") {
 		t.Fatalf("WriteFiles: %v, %v", names, err)
 	}
 	back, err := resource.ReadFile(prefix + ".resources-nn.json")
@@ -242,4 +254,75 @@ type countingOracle struct {
 func (o *countingOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
 	o.asked++
 	return o.Oracle.Measure(ctx, e)
+}
+
+// A solver that reports an infeasible or unbounded LP1 is an error naming
+// LP1, with no mapping.
+func TestInfeasibleAndUnboundedLP1(t *testing.T) {
+	truth := toy()
+	for _, c := range []struct {
+		status string
+		want   error
+	}{{"Infeasible - objective value 0", solver.ErrInfeasible}, {"Unbounded - objective value 0", solver.ErrUnbounded}} {
+		dir := t.TempDir()
+		script := "#!/bin/sh\nfor a; do last=$a; done\nprintf '" + c.status + "\\n' > \"$last\"\n"
+		if err := os.WriteFile(filepath.Join(dir, "cbc"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", dir)
+		res, err := Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), toyConfig(), nil)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), "LP1") || res != nil {
+			t.Errorf("cbc saying %q: %v, %v; want %v in LP1 and no result", c.status, res, err, c.want)
+		}
+	}
+}
+
+// A core that does not fit (no growth allowed: LP1's smallest toy shape is
+// wrong) is returned with ErrNoFit and its misfits named, never as a
+// success; the report says so.
+func TestNoFitReported(t *testing.T) {
+	truth := toy()
+	cfg := toyConfig()
+	cfg.MaxGrow = 0
+	res, err := Infer(context.Background(), oracle.Simulate(truth, 0, 1), truth.Instructions(), cfg, nil)
+	if !errors.Is(err, ErrNoFit) || res == nil || len(res.Misfits) == 0 {
+		t.Fatalf("no growth: %v, misfits %v; want ErrNoFit with misfits", err, res)
+	}
+	if m := res.Misfits[0]; m.SubSaturation <= cfg.FitTol || !strings.Contains(err.Error(), m.Kernel.Experiment.String()) {
+		t.Errorf("worst misfit %v (%.3f) not in the error %v", m.Kernel.Experiment, m.SubSaturation, err)
+	}
+	if !strings.Contains(res.String(), "WARNING") || !strings.Contains(res.HTML(), "Warning") {
+		t.Errorf("report does not warn:\n%s", res)
+	}
+	m, _ := infer.New("palmed")
+	m.(*Method).Config = cfg
+	ir, err := infer.Infer(context.Background(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions()}, m, nil)
+	if !errors.Is(err, ErrNoFit) || ir == nil || ir.Predictor == nil {
+		t.Errorf("through infer: %v, %v; want the result and ErrNoFit", ir, err)
+	}
+}
+
+// The noise estimate: exact oracle 0, a noisy one about its σ; the
+// tolerances widen accordingly.
+func TestNoiseEstimate(t *testing.T) {
+	truth := toy()
+	for _, sigma := range []float64{0, 0.03} {
+		res, _ := Infer(context.Background(), oracle.Simulate(truth, sigma, 5), truth.Instructions(), toyConfig(), nil)
+		if res == nil {
+			t.Fatal("no result")
+		}
+		got := res.Config.Noise
+		if sigma == 0 && got != 0 || sigma > 0 && (got < sigma/3 || got > 3*sigma) {
+			t.Errorf("noise %g estimated as %g", sigma, got)
+		}
+		if sigma > 0 && (res.Config.EqTol <= DefaultConfig().EqTol || res.Config.Slack <= 0) {
+			t.Errorf("noise %g: tolerances not widened: %+v", sigma, res.Config)
+		}
+	}
+	c := DefaultConfig()
+	c.Noise = 0.02
+	e := c.Effective(-1)
+	if e.FitTol < 3*math.Sqrt2*0.02-1e-12 || e.Slack != 0.02 {
+		t.Errorf("Effective(0.02): FitTol %g, Slack %g", e.FitTol, e.Slack)
+	}
 }

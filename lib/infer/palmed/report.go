@@ -16,6 +16,20 @@ func (r *Result) String() string {
 	for _, s := range r.Trace {
 		fmt.Fprintf(&b, "  [%8s] %s: %s\n", duration(s.Elapsed), s.Stage, s.Message)
 	}
+	if len(r.Misfits) > 0 {
+		fmt.Fprintf(&b, "  WARNING: the core mapping does not fit %d of its %d kernels (sub-saturated by more than FitTol %.1f%%; predicted faster than measured):\n",
+			len(r.Misfits), len(r.Core), 100*r.Config.FitTol)
+		for j, m := range r.Misfits {
+			if j == 10 {
+				fmt.Fprintf(&b, "    … and %d more\n", len(r.Misfits)-10)
+				break
+			}
+			fmt.Fprintf(&b, "    %5.1f%%  %v (%.4g cycles measured)\n", 100*m.SubSaturation, m.Kernel.Experiment, m.Kernel.Cycles)
+		}
+	}
+	if r.PortMappingNote != "" {
+		fmt.Fprintf(&b, "  port mapping: %s\n", r.PortMappingNote)
+	}
 	if len(r.Unmapped) > 0 {
 		fmt.Fprintf(&b, "  %d instructions not mapped\n", len(r.Unmapped))
 	}
@@ -34,6 +48,20 @@ func (r *Result) HTML() string {
 		fmt.Fprintf(&b, "<li><b>%s</b> (%s): %s</li>", html.EscapeString(s.Stage), duration(s.Elapsed), html.EscapeString(s.Message))
 	}
 	b.WriteString("</ol>")
+	if len(r.Misfits) > 0 {
+		fmt.Fprintf(&b, "<p><b>Warning:</b> the core mapping does not fit %d of its %d kernels (sub-saturated by more than %.1f%%):</p><ul>", len(r.Misfits), len(r.Core), 100*r.Config.FitTol)
+		for j, m := range r.Misfits {
+			if j == 10 {
+				fmt.Fprintf(&b, "<li>… and %d more</li>", len(r.Misfits)-10)
+				break
+			}
+			fmt.Fprintf(&b, "<li>%.1f%%: %s</li>", 100*m.SubSaturation, html.EscapeString(m.Kernel.Experiment.String()))
+		}
+		b.WriteString("</ul>")
+	}
+	if r.PortMappingNote != "" {
+		fmt.Fprintf(&b, "<p>Port mapping: %s</p>", html.EscapeString(r.PortMappingNote))
+	}
 	b.WriteString(r.Mapping.HTML())
 	return b.String()
 }
@@ -62,6 +90,10 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 	for k, v := range r.Saturating {
 		sat[k] = v.Experiment.String()
 	}
+	var misfits []string
+	for _, m := range r.Misfits {
+		misfits = append(misfits, fmt.Sprintf("%.4f %s (%.4g cycles)", m.SubSaturation, m.Kernel.Experiment, m.Kernel.Cycles))
+	}
 	var skipped []string
 	for _, f := range r.Skipped {
 		skipped = append(skipped, f.String())
@@ -74,10 +106,12 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 		Unmapped                     map[string]string
 		Skipped                      []string
 		Benchmarks                   int
+		PortMapping                  string
 		Residual, WorstFit           float64
+		Misfits                      []string
 		Config                       Config
 		ElapsedSeconds               float64
-	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, skipped, r.Benchmarks, r.Residual, r.WorstFit, r.Config, r.Elapsed.Seconds()}, "", "  ")
+	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, skipped, r.Benchmarks, r.PortMappingNote, r.Residual, r.WorstFit, misfits, r.Config, r.Elapsed.Seconds()}, "", "  ")
 	if err != nil {
 		return names, err
 	}
