@@ -100,12 +100,25 @@ type Config struct {
 	Validation int
 	// Seed seeds the validation experiments.
 	Seed uint64
+	// SolverSeed, when nonzero, sets z3's random seeds (smt.random_seed,
+	// sat.random_seed): repeated runs on one ground truth, as in the
+	// thesis's three runs per truth, then take different solver paths.
+	SolverSeed uint64
 	// Timeout, when positive, limits each solver query.
 	Timeout time.Duration
 	// Z3 is the z3 binary (default "z3" on PATH).
 	Z3 string
 	// Progress, when set, is called after every iteration.
 	Progress func(Iteration) `json:"-"`
+}
+
+// solverSeed returns the z3 options that set SolverSeed (none when 0).
+func (c Config) solverSeed() [][2]string {
+	if c.SolverSeed == 0 {
+		return nil
+	}
+	v := fmt.Sprint(c.SolverSeed % (1 << 31))
+	return [][2]string{{"smt.random_seed", v}, {"sat.random_seed", v}}
 }
 
 // DefaultConfig returns portlab's settings: the bottleneck encoding with
@@ -281,7 +294,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 			return nil, fmt.Errorf("cegis: µop count for %q, which is not among the instructions", name)
 		}
 	}
-	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout})
+	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout, Options: cfg.solverSeed()})
 	if err != nil {
 		return nil, fmt.Errorf("cegis: %w", err)
 	}
