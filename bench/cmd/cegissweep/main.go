@@ -58,7 +58,7 @@ type Run struct {
 	Uops     int     `json:"uops"`      // µops in all
 	Truth    int     `json:"truth"`     // seed of the ground truth
 	Run      int     `json:"run"`       // z3 random seed
-	Status   string  `json:"status"`    // ok, timeout, wrong or error
+	Status   string  `json:"status"`    // ok, timeout, wrong, conflict (no mapping; conflicting measurements named), undecided or error
 	Error    string  `json:"error,omitempty"`
 	Seconds  float64 `json:"seconds"`
 	// Extra is the number of experiments measured beyond the singletons
@@ -70,24 +70,44 @@ type Run struct {
 	Complete       bool    `json:"complete"`
 	// Equivalent: the result is the truth up to a renaming of the ports;
 	// Pearson and MAPE on 1,000 random length-5 experiments.
-	Equivalent bool    `json:"equivalent"`
-	Pearson    float64 `json:"pearson"`
-	MAPE       float64 `json:"mape"`
-	Timeout    float64 `json:"timeout_s"`
-	Date       string  `json:"date"`
-	CPU        string  `json:"cpu"`
-	Z3         string  `json:"z3"`
+	Equivalent bool `json:"equivalent"`
+	// MaxDiffRatio is the largest |result − truth| over the 1,000 random
+	// experiments in units of 2ε·|e|: at most 1 means no experiment
+	// tells the result from the truth beyond the tolerance (an equally
+	// valid answer, thesis §4.3), above 1 a wrong one.
+	MaxDiffRatio float64 `json:"max_diff_ratio"`
+	// Mapping is the result, one "insn=usage" per instruction.
+	Mapping string  `json:"mapping,omitempty"`
+	Pearson float64 `json:"pearson"`
+	MAPE    float64 `json:"mape"`
+	Timeout float64 `json:"timeout_s"`
+	// Noise is the multiplicative noise of the simulated measurements,
+	// Validation the random experiments measured after convergence (0:
+	// none), ValidationSeconds their time in all.
+	Noise             float64 `json:"noise,omitempty"`
+	Epsilon           float64 `json:"epsilon"`
+	Validation        int     `json:"validation,omitempty"`
+	ValidationSeconds float64 `json:"validation_s,omitempty"`
+	Date              string  `json:"date"`
+	CPU               string  `json:"cpu"`
+	Z3                string  `json:"z3"`
 }
 
 func (r Run) key() string {
-	return fmt.Sprintf("%s/%d/%d/%dx%d/%d/%d", r.Encoding, r.Ports, r.Insns, r.Multi, r.UopsEach, r.Truth, r.Run)
+	return fmt.Sprintf("%s/%d/%d/%dx%d/%d/%d/%g/%g/%d", r.Encoding, r.Ports, r.Insns, r.Multi, r.UopsEach, r.Truth, r.Run, r.Noise, r.Epsilon, r.Validation)
 }
 
 func (r Run) point() string {
+	var s string
 	if r.Levels == 3 {
-		return fmt.Sprintf("%s %d ports, 4 insns %dx%d+%d (%d µops)", r.Encoding, r.Ports, r.Multi, r.UopsEach, r.Insns-r.Multi, r.Uops)
+		s = fmt.Sprintf("%s %d ports, 4 insns %dx%d+%d (%d µops)", r.Encoding, r.Ports, r.Multi, r.UopsEach, r.Insns-r.Multi, r.Uops)
+	} else {
+		s = fmt.Sprintf("%s %d ports × %d insns", r.Encoding, r.Ports, r.Insns)
 	}
-	return fmt.Sprintf("%s %d ports × %d insns", r.Encoding, r.Ports, r.Insns)
+	if r.Noise != 0 || r.Epsilon != 0.02 || r.Validation != 0 {
+		s += fmt.Sprintf(", noise %g %%, ε %g, validation %d", 100*r.Noise, r.Epsilon, r.Validation)
+	}
+	return s
 }
 
 type series struct {
@@ -178,7 +198,7 @@ func truth(t Run, seed uint64) (*portmap.Mapping, map[string]int) {
 	return m, counts
 }
 
-func runOne(ctx context.Context, t Run, timeout time.Duration) Run {
+func runOne(ctx context.Context, t Run, timeout time.Duration, epsilon float64) Run {
 	truthMap, counts := truth(t, uint64(t.Truth))
 	cfg := cegis.DefaultConfig()
 	if t.Encoding == "thesis" {
@@ -186,20 +206,34 @@ func runOne(ctx context.Context, t Run, timeout time.Duration) Run {
 	}
 	cfg.UopCounts = counts
 	cfg.SolverSeed = uint64(t.Run)
+	cfg.Validation, cfg.Seed = t.Validation, uint64(t.Truth)
+	if epsilon >= 0 {
+		cfg.Epsilon = epsilon
+	}
+	t.Epsilon = cfg.Epsilon
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	res, err := cegis.Infer(cctx, oracle.Simulate(truthMap, 0, 1), truthMap.Instructions(), t.Ports, cfg)
+	res, err := cegis.Infer(cctx, oracle.Simulate(truthMap, t.Noise, uint64(100*t.Truth+t.Run)), truthMap.Instructions(), t.Ports, cfg)
 	t.Seconds = time.Since(start).Seconds()
 	t.Timeout = timeout.Seconds()
 	t.Status = "ok"
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
 		t.Status = "timeout"
+	case errors.Is(err, cegis.ErrNoMapping):
+		t.Status, t.Error = "conflict", err.Error()
+	case errors.As(err, new(*cegis.UndecidedError)):
+		t.Status, t.Error = "undecided", err.Error()
 	case err != nil:
 		t.Status, t.Error = "error", err.Error()
 	}
 	if res != nil {
+		var us []string
+		for _, name := range res.Mapping.Instructions() {
+			us = append(us, name+"="+res.Mapping.Usage(name))
+		}
+		t.Mapping = strings.Join(us, " ")
 		t.Measured = res.Measurements.Len()
 		t.Extra = t.Measured - t.Insns
 		for _, m := range res.Measurements.Measurements {
@@ -210,6 +244,7 @@ func runOne(ctx context.Context, t Run, timeout time.Duration) Run {
 			t.FindOtherShare = float64(res.FindOther+res.Unbounded) / float64(res.Elapsed)
 		}
 		t.Complete = res.Complete
+		t.ValidationSeconds = res.Validating.Seconds()
 		if t.Status == "ok" {
 			_, t.Equivalent = portmap.EquivalentByRenaming(res.Mapping, truthMap)
 			test, _, err := oracle.MeasureAll(ctx, oracle.Simulate(truthMap, 0, 1), design.Random(truthMap.Instructions(), 5, 1000, uint64(t.Truth)), nil)
@@ -217,9 +252,16 @@ func runOne(ctx context.Context, t Run, timeout time.Duration) Run {
 				ev := metrics.Evaluate(ctx, oracle.FromMapping(res.Mapping), test)
 				if ev.Err() == nil {
 					t.Pearson, t.MAPE = ev.Summary.Pearson, ev.Summary.MAPE
+					for i, e := range ev.Experiments {
+						d := math.Abs(ev.Predicted[i] - ev.Measured[i])
+						t.MaxDiffRatio = max(t.MaxDiffRatio, d/(2*cfg.Epsilon*float64(e.Len())))
+					}
+					if len(ev.Failures) > 0 {
+						t.MaxDiffRatio = math.Inf(1)
+					}
 				}
 			}
-			if !res.Complete || (!t.Equivalent && t.MAPE >= 0.5) {
+			if !res.Complete || (!t.Equivalent && t.MaxDiffRatio > 1+1e-6) {
 				t.Status = "wrong"
 			}
 		}
@@ -243,6 +285,9 @@ func main() {
 	limit := flag.Duration("limit", 10*time.Minute, "stop a series after a point whose median exceeds this")
 	budget := flag.Duration("budget", 75*time.Minute, "start no run after this much time")
 	summary := flag.Bool("summary", false, "only print the summary of -out")
+	noise := flag.Float64("noise", 0, "multiplicative noise of the simulated measurements (0.01: 1 %)")
+	epsilon := flag.Float64("epsilon", -1, "tolerance ε (default: the configuration's, 0.02)")
+	validate := flag.Int("validate", 0, "random length-5 experiments measured after convergence (cegis.Config.Validation)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		flag.Usage()
@@ -254,7 +299,7 @@ func main() {
 		os.Exit(1)
 	}
 	if !*summary {
-		if err := sweep(*out, specs, done, *truths, *runs, *timeout, *limit, *budget); err != nil {
+		if err := sweep(*out, specs, done, *truths, *runs, *timeout, *limit, *budget, *noise, *epsilon, *validate); err != nil {
 			fmt.Fprintln(os.Stderr, "cegissweep:", err)
 			os.Exit(1)
 		}
@@ -280,7 +325,7 @@ func load(path string) ([]Run, error) {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		var r Run
+		r := Run{Epsilon: 0.02} // lines written before ε was recorded
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			// A line cut short by a crash is the last one: skip it, the run is redone.
 			fmt.Fprintf(os.Stderr, "cegissweep: %s:%d: %v (ignored)\n", path, i+1, err)
@@ -291,7 +336,7 @@ func load(path string) ([]Run, error) {
 	return runs, nil
 }
 
-func sweep(path string, specs []string, done []Run, truths, runs int, timeout, limit, budget time.Duration) error {
+func sweep(path string, specs []string, done []Run, truths, runs int, timeout, limit, budget time.Duration, noise, epsilon float64, validate int) error {
 	have := map[string]Run{}
 	for _, r := range done {
 		have[r.key()] = r
@@ -313,6 +358,10 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 				for k := 1; k <= runs; k++ {
 					r := p
 					r.Truth, r.Run = t, k
+					r.Noise, r.Validation, r.Epsilon = noise, validate, epsilon
+					if epsilon < 0 {
+						r.Epsilon = 0.02 // both configurations' default
+					}
 					if old, ok := have[r.key()]; ok {
 						secs = append(secs, seconds(old))
 						continue
@@ -321,7 +370,7 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 						fmt.Fprintf(os.Stderr, "budget of %v used up before %s truth %d run %d\n", budget, r.point(), t, k)
 						return nil
 					}
-					r = runOne(ctx, r, timeout)
+					r = runOne(ctx, r, timeout, epsilon)
 					r.Date, r.CPU, r.Z3 = time.Now().UTC().Format(time.RFC3339), cpu, z3v
 					line, _ := json.Marshal(r)
 					if _, err := f.Write(append(line, '\n')); err != nil {
@@ -379,6 +428,10 @@ func printSummary(runs []Run) {
 		timeouts, wrong   int
 		errs              int
 		timeout           float64
+		status            map[string]int
+		notRenaming       int
+		ratio             float64
+		valid             []float64
 	}
 	var order []string
 	byPoint := map[string]*agg{}
@@ -386,19 +439,26 @@ func printSummary(runs []Run) {
 		k := r.point()
 		a := byPoint[k]
 		if a == nil {
-			a = &agg{first: r}
+			a = &agg{first: r, status: map[string]int{}}
 			byPoint[k] = a
 			order = append(order, k)
 		}
 		a.secs = append(a.secs, seconds(r))
 		a.timeout = max(a.timeout, r.Timeout)
+		a.status[r.Status]++
+		a.valid = append(a.valid, r.ValidationSeconds)
 		switch r.Status {
 		case "timeout":
 			a.timeouts++
 			continue
 		case "wrong":
 			a.wrong++
-		case "error":
+		case "ok":
+			if !r.Equivalent {
+				a.notRenaming++
+			}
+			a.ratio = max(a.ratio, r.MaxDiffRatio)
+		default:
 			a.errs++
 			continue
 		}
@@ -424,7 +484,7 @@ func printSummary(runs []Run) {
 	})
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	fmt.Fprintln(w, "# point | runs | median s | min s | max s | timeouts | wrong | errors | median extra exps (min–max) | largest exp | findOther share")
+	fmt.Fprintln(w, "# point | runs | median s | min s | max s | timeouts | wrong | other outcomes | median extra exps (min–max) | largest exp | findOther share | validation s (max) | ok but not a renaming (largest difference / 2ε|e|)")
 	fmtS := func(x, limit float64) string {
 		if math.IsInf(x, 1) {
 			return fmt.Sprintf("> %.0f", limit)
@@ -437,8 +497,16 @@ func printSummary(runs []Run) {
 		em, el, eh := stats(a.extra)
 		_, _, lh := stats(a.larg)
 		sm, _, _ := stats(a.share)
-		fmt.Fprintf(w, "%s | %d | %s | %s | %s | %d | %d | %d | %.0f (%.0f–%.0f) | %.0f | %.3f\n",
-			k, len(a.secs), fmtS(med, a.timeout), fmtS(lo, a.timeout), fmtS(hi, a.timeout), a.timeouts, a.wrong, a.errs, em, el, eh, lh, sm)
+		other := []string{}
+		for st, n := range a.status {
+			if st != "ok" && st != "timeout" && st != "wrong" {
+				other = append(other, fmt.Sprintf("%d %s", n, st))
+			}
+		}
+		slices.Sort(other)
+		_, _, vh := stats(a.valid)
+		fmt.Fprintf(w, "%s | %d | %s | %s | %s | %d | %d | %s | %.0f (%.0f–%.0f) | %.0f | %.3f | %.3f | %d (%.2f)\n",
+			k, len(a.secs), fmtS(med, a.timeout), fmtS(lo, a.timeout), fmtS(hi, a.timeout), a.timeouts, a.wrong, strings.Join(other, ", "), em, el, eh, lh, sm, vh, a.notRenaming, a.ratio)
 	}
 }
 
