@@ -38,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
@@ -61,6 +62,10 @@ type Run struct {
 	Status   string  `json:"status"`    // ok, timeout, wrong, conflict (no mapping; conflicting measurements named), undecided or error
 	Error    string  `json:"error,omitempty"`
 	Seconds  float64 `json:"seconds"`
+	// CPUSeconds is the processor time of the run, the sweep's own and
+	// z3's (the children's), user and system: on a shared machine it
+	// is what the run would take on an idle one (single-threaded).
+	CPUSeconds float64 `json:"cpu_s,omitempty"`
 	// Extra is the number of experiments measured beyond the singletons
 	// (thesis Fig. 4.6b/4.8b); Largest the size of the largest.
 	Measured, Extra, Largest, Iterations int
@@ -213,9 +218,11 @@ func runOne(ctx context.Context, t Run, timeout time.Duration, epsilon float64) 
 	t.Epsilon = cfg.Epsilon
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	cpu0 := cpuTime()
 	start := time.Now()
 	res, err := cegis.Infer(cctx, oracle.Simulate(truthMap, t.Noise, uint64(100*t.Truth+t.Run)), truthMap.Instructions(), t.Ports, cfg)
 	t.Seconds = time.Since(start).Seconds()
+	t.CPUSeconds = cpuTime() - cpu0
 	t.Timeout = timeout.Seconds()
 	t.Status = "ok"
 	switch {
@@ -431,7 +438,7 @@ func printSummary(runs []Run) {
 		status            map[string]int
 		notRenaming       int
 		ratio             float64
-		valid             []float64
+		valid, cpu        []float64
 	}
 	var order []string
 	byPoint := map[string]*agg{}
@@ -447,6 +454,12 @@ func printSummary(runs []Run) {
 		a.timeout = max(a.timeout, r.Timeout)
 		a.status[r.Status]++
 		a.valid = append(a.valid, r.ValidationSeconds)
+		if r.CPUSeconds > 0 {
+			a.cpu = append(a.cpu, r.CPUSeconds)
+			if r.Status == "timeout" {
+				a.cpu[len(a.cpu)-1] = math.Inf(1)
+			}
+		}
 		switch r.Status {
 		case "timeout":
 			a.timeouts++
@@ -484,7 +497,7 @@ func printSummary(runs []Run) {
 	})
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	fmt.Fprintln(w, "# point | runs | median s | min s | max s | timeouts | wrong | other outcomes | median extra exps (min–max) | largest exp | findOther share | validation s (max) | ok but not a renaming (largest difference / 2ε|e|)")
+	fmt.Fprintln(w, "# point | runs | median s | min s | max s | median CPU s (runs) | timeouts | wrong | other outcomes | median extra exps (min–max) | largest exp | findOther share | validation s (max) | ok but not a renaming (largest difference / 2ε|e|)")
 	fmtS := func(x, limit float64) string {
 		if math.IsInf(x, 1) {
 			return fmt.Sprintf("> %.0f", limit)
@@ -505,9 +518,27 @@ func printSummary(runs []Run) {
 		}
 		slices.Sort(other)
 		_, _, vh := stats(a.valid)
-		fmt.Fprintf(w, "%s | %d | %s | %s | %s | %d | %d | %s | %.0f (%.0f–%.0f) | %.0f | %.3f | %.3f | %d (%.2f)\n",
-			k, len(a.secs), fmtS(med, a.timeout), fmtS(lo, a.timeout), fmtS(hi, a.timeout), a.timeouts, a.wrong, strings.Join(other, ", "), em, el, eh, lh, sm, vh, a.notRenaming, a.ratio)
+		cm, _, _ := stats(a.cpu)
+		cpu := "–"
+		if len(a.cpu) > 0 {
+			cpu = fmt.Sprintf("%s (%d)", fmtS(cm, a.timeout), len(a.cpu))
+		}
+		fmt.Fprintf(w, "%s | %d | %s | %s | %s | %s | %d | %d | %s | %.0f (%.0f–%.0f) | %.0f | %.3f | %.3f | %d (%.2f)\n",
+			k, len(a.secs), fmtS(med, a.timeout), fmtS(lo, a.timeout), fmtS(hi, a.timeout), cpu, a.timeouts, a.wrong, strings.Join(other, ", "), em, el, eh, lh, sm, vh, a.notRenaming, a.ratio)
 	}
+}
+
+// cpuTime returns the processor time of this process and its waited-for
+// children (the z3 sessions), in seconds.
+func cpuTime() float64 {
+	sum := 0.0
+	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
+		var ru syscall.Rusage
+		if syscall.Getrusage(who, &ru) == nil {
+			sum += float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+		}
+	}
+	return sum
 }
 
 func cpuModel() string {
