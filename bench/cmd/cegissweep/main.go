@@ -16,9 +16,11 @@
 // two-level sweep (Fig. 4.6: "portlab/8/2,4,6,8,10") or three-level shapes
 // AxB of four instructions, A of them with B µops each and the others with
 // one (Fig. 4.8: "portlab/6/1x2,2x2,4x4"). The points of a series run in
-// the order given; a series stops after a point whose median exceeds
-// -limit (a run cut off by -timeout counts as longer than any other), and
-// no run starts once -budget has passed. Truth t of a point is the random
+// the order given; a series stops after a point whose median processor
+// time (the sweep's and z3's, recorded per run: on a shared core the wall
+// time overstates the work) exceeds -limit (a run cut off by -timeout
+// counts as longer than any other), and no run starts once -budget has
+// passed. Truth t of a point is the random
 // mapping of seed t (each µop on 1 to 4 random ports, thesis §4.5); run r
 // sets z3's random seed to r.
 package main
@@ -289,7 +291,7 @@ func main() {
 	truths := flag.Int("truths", 3, "random ground truths per point")
 	runs := flag.Int("runs", 3, "runs per ground truth (z3 random seeds 1, 2, …)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "time limit of one run")
-	limit := flag.Duration("limit", 10*time.Minute, "stop a series after a point whose median exceeds this")
+	limit := flag.Duration("limit", 10*time.Minute, "stop a series after a point whose median processor time (or time, where not recorded) exceeds this")
 	budget := flag.Duration("budget", 75*time.Minute, "start no run after this much time")
 	summary := flag.Bool("summary", false, "only print the summary of -out")
 	noise := flag.Float64("noise", 0, "multiplicative noise of the simulated measurements (0.01: 1 %)")
@@ -370,7 +372,7 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 						r.Epsilon = 0.02 // both configurations' default
 					}
 					if old, ok := have[r.key()]; ok {
-						secs = append(secs, seconds(old))
+						secs = append(secs, cost(old))
 						continue
 					}
 					if time.Since(start) > budget {
@@ -387,9 +389,9 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 						return err
 					}
 					have[r.key()] = r
-					secs = append(secs, seconds(r))
-					fmt.Fprintf(os.Stderr, "%s truth %d run %d: %s %.2fs, %d extra experiments (largest %d)%s [%v]\n",
-						r.point(), t, k, r.Status, r.Seconds, r.Extra, r.Largest, errSuffix(r), time.Since(start).Round(time.Second))
+					secs = append(secs, cost(r))
+					fmt.Fprintf(os.Stderr, "%s truth %d run %d: %s %.2fs (CPU %.2fs), %d extra experiments (largest %d)%s [%v]\n",
+						r.point(), t, k, r.Status, r.Seconds, r.CPUSeconds, r.Extra, r.Largest, errSuffix(r), time.Since(start).Round(time.Second))
 				}
 			}
 			if med, _, _ := stats(secs); med > limit.Seconds() {
@@ -412,6 +414,18 @@ func errSuffix(r Run) string {
 func seconds(r Run) float64 {
 	if r.Status == "timeout" {
 		return math.Inf(1)
+	}
+	return r.Seconds
+}
+
+// cost is a run's processor time if recorded, else its time; +Inf when it
+// was cut off.
+func cost(r Run) float64 {
+	if r.Status == "timeout" {
+		return math.Inf(1)
+	}
+	if r.CPUSeconds > 0 {
+		return r.CPUSeconds
 	}
 	return r.Seconds
 }
