@@ -362,15 +362,15 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 		s, _ := parseSeries(spec)
 	points:
 		for _, p := range s.points {
+			p.Noise, p.Validation, p.Epsilon = noise, validate, epsilon
+			if epsilon < 0 {
+				p.Epsilon = 0.02 // both configurations' default
+			}
 			var secs []float64
 			for t := 1; t <= truths; t++ {
 				for k := 1; k <= runs; k++ {
 					r := p
 					r.Truth, r.Run = t, k
-					r.Noise, r.Validation, r.Epsilon = noise, validate, epsilon
-					if epsilon < 0 {
-						r.Epsilon = 0.02 // both configurations' default
-					}
 					if old, ok := have[r.key()]; ok {
 						secs = append(secs, cost(old))
 						continue
