@@ -28,5 +28,7 @@ func init() {
 		"Method":         reflect.ValueOf((*cegis.Method)(nil)),
 		"NoMappingError": reflect.ValueOf((*cegis.NoMappingError)(nil)),
 		"Result":         reflect.ValueOf((*cegis.Result)(nil)),
+		"Undecided":      reflect.ValueOf((*cegis.Undecided)(nil)),
+		"UndecidedError": reflect.ValueOf((*cegis.UndecidedError)(nil)),
 	}
 }

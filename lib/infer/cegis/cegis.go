@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,12 +95,18 @@ type Config struct {
 	// experiments with the bottleneck simulator (package throughput).
 	NoSimulation bool
 	// Validation is the number of random experiments of five instructions
-	// measured after the search converged; any that contradicts the result
+	// (at most MaxSize) measured after the search converged; any that contradicts the result
 	// joins the measurements and the search goes on (at most three rounds).
-	// It guards against a noisy measurement that ruled out the truth.
+	// It guards against a noisy measurement that ruled out the truth, and
+	// it costs Validation measurements per round (DefaultConfig: 50;
+	// ThesisConfig: none, as in the thesis).
 	Validation int
 	// Seed seeds the validation experiments.
 	Seed uint64
+	// SolverSeed, when nonzero, sets z3's random seeds (smt.random_seed,
+	// sat.random_seed): repeated runs on one ground truth, as in the
+	// thesis's three runs per truth, then take different solver paths.
+	SolverSeed uint64
 	// Timeout, when positive, limits each solver query.
 	Timeout time.Duration
 	// Z3 is the z3 binary (default "z3" on PATH).
@@ -108,9 +115,19 @@ type Config struct {
 	Progress func(Iteration) `json:"-"`
 }
 
+// solverSeed returns the z3 options that set SolverSeed (none when 0).
+func (c Config) solverSeed() [][2]string {
+	if c.SolverSeed == 0 {
+		return nil
+	}
+	v := fmt.Sprint(c.SolverSeed % (1 << 31))
+	return [][2]string{{"smt.random_seed", v}, {"sat.random_seed", v}}
+}
+
 // DefaultConfig returns portlab's settings: the bottleneck encoding with
-// every speed-up, ε = 0.02 (thesis §4.5).
-func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2} }
+// every speed-up, ε = 0.02 (thesis §4.5), and 50 random validation
+// experiments at the end.
+func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2, Validation: 50} }
 
 // ThesisConfig returns the settings of thesis §4.5: the LP-optimality
 // encoding, integer experiments throughout, stratified sizes, no symmetry
@@ -172,9 +189,11 @@ type Result struct {
 	Iterations   []Iteration
 	// Config is the configuration of the run.
 	Config Config
-	// Times of the solver queries, the simulation and the oracle, in all.
-	FindMapping, FindOther, Unbounded, Simulation, Measuring time.Duration
-	Elapsed                                                  time.Duration
+	// Times of the solver queries, the simulation and the oracle, in all;
+	// Validating is the time of the validation rounds (their measurements
+	// included), not counted in Measuring.
+	FindMapping, FindOther, Unbounded, Simulation, Measuring, Validating time.Duration
+	Elapsed                                                              time.Duration
 }
 
 // ErrNoMapping is matched (errors.Is) by *NoMappingError.
@@ -206,6 +225,46 @@ func (e *NoMappingError) Error() string {
 
 // Is reports whether target is ErrNoMapping.
 func (e *NoMappingError) Is(target error) bool { return target == ErrNoMapping }
+
+// Undecided is a measurement of an experiment on which two candidate
+// mappings differ by more than 2ε·|e| that is nevertheless consistent with
+// both (within ε·|e| of each prediction): it rules out neither.
+type Undecided struct {
+	Measurement portmap.Measurement
+	// Predicted holds the inverse throughputs the two mappings predict.
+	Predicted [2]float64
+}
+
+// UndecidedError reports that several distinguishing experiments in a row
+// ruled out neither of the two mappings they were meant to tell apart, so
+// the search stopped instead of asking again; Infer returns it with the
+// latest consistent mapping (Complete false).
+type UndecidedError struct {
+	Undecided []Undecided
+	Epsilon   float64
+}
+
+func (e *UndecidedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cegis: %d measurements of distinguishing experiments ruled out neither mapping within ε = %g cycles per instruction: ", len(e.Undecided), e.Epsilon)
+	for i, u := range e.Undecided {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%v = %.4g (the two mappings predict %.4g and %.4g)", u.Measurement.Experiment, u.Measurement.Cycles, u.Predicted[0], u.Predicted[1])
+	}
+	return b.String()
+}
+
+// maxUndecided is the number of measurements that rule out neither
+// mapping after which the search stops with an *UndecidedError.
+const maxUndecided = 3
+
+// separation is the factor of ε·|e| by which two mappings must differ on a
+// distinguishing experiment. With 2 a measurement within ε·|e| of one
+// prediction is outside ε·|e| of the other, up to rounding; tests lower it
+// to provoke experiments that rule out neither mapping.
+var separation = 2.0
 
 // splitCases asks findOtherMapping's two directions one after the other.
 var splitCases = true
@@ -281,7 +340,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 			return nil, fmt.Errorf("cegis: µop count for %q, which is not among the instructions", name)
 		}
 	}
-	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout})
+	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout, Options: cfg.solverSeed()})
 	if err != nil {
 		return nil, fmt.Errorf("cegis: %w", err)
 	}
@@ -330,6 +389,7 @@ func (r *run) loop(ctx context.Context) error {
 	}
 	var m1 candidate
 	var pool []candidate
+	var stalls []Undecided
 	validations := 0
 	for index := 1; ; index++ {
 		it := Iteration{Index: index, Bound: bound}
@@ -344,13 +404,24 @@ func (r *run) loop(ctx context.Context) error {
 				r.cfg.Progress(it)
 			}
 		}
-		measureIt := func(e exp, step string) error {
+		// measureIt measures e, which tells m1 from m2.
+		measureIt := func(e exp, step string, m2 candidate) error {
 			if err := r.measure(ctx, e); err != nil {
 				return err
 			}
 			last := r.meas[len(r.meas)-1]
 			it.Experiment, it.Cycles, it.Size = last.m.Experiment, last.cycles, e.size()
 			finish(step)
+			if r.consistent(m1, last) && r.consistent(m2, last) {
+				// The answer rules out neither mapping: without a limit
+				// the same pair could be asked about again and again.
+				stalls = append(stalls, Undecided{Measurement: last.m,
+					Predicted: [2]float64{r.model(m1).Evaluate(terms(e)).Cycles, r.model(m2).Evaluate(terms(e)).Cycles}})
+				pool = slices.DeleteFunc(pool, func(c candidate) bool { return slices.Equal(c, m2) })
+				if len(stalls) >= maxUndecided {
+					return &UndecidedError{Undecided: stalls, Epsilon: r.cfg.Epsilon}
+				}
+			}
 			if !r.consistent(m1, last) {
 				m1 = nil
 			}
@@ -391,10 +462,10 @@ func (r *run) loop(ctx context.Context) error {
 					limit = min(limit, r.cfg.MaxSize)
 				}
 			}
-			e, ok := r.simulate(m1, pool, limit)
+			e, m2, ok := r.simulate(m1, pool, limit)
 			it.Simulation = time.Since(t)
 			if ok {
-				if err := measureIt(e, "simulation"); err != nil {
+				if err := measureIt(e, "simulation", m2); err != nil {
 					return err
 				}
 				continue
@@ -405,7 +476,9 @@ func (r *run) loop(ctx context.Context) error {
 			r.res.Complete = complete
 			if validations < 3 && r.cfg.Validation > 0 {
 				validations++
+				t := time.Now()
 				bad, err := r.validate(ctx, m1, validations)
+				r.res.Validating += time.Since(t)
 				if err != nil {
 					return true, err
 				}
@@ -445,7 +518,7 @@ func (r *run) loop(ctx context.Context) error {
 				e = small
 			}
 			if ok || r.cfg.MaxSize == 0 || e.size() <= r.cfg.MaxSize {
-				if err := measureIt(e, "solver"); err != nil {
+				if err := measureIt(e, "solver", m2); err != nil {
 					return err
 				}
 				continue
@@ -462,7 +535,7 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		if m2 != nil {
 			pool = append(pool, m2)
-			if err := measureIt(e, "solver"); err != nil {
+			if err := measureIt(e, "solver", m2); err != nil {
 				return err
 			}
 			continue
@@ -489,7 +562,7 @@ func (r *run) loop(ctx context.Context) error {
 		pool = append(pool, m2)
 		bound++
 		if e.size() <= bound {
-			if err := measureIt(e, "unbounded"); err != nil {
+			if err := measureIt(e, "unbounded", m2); err != nil {
 				return err
 			}
 			continue
@@ -731,17 +804,17 @@ const (
 // simulate looks for an experiment of 2 to bound instructions on which a
 // candidate of the pool (each explains every measurement) and m1 differ by
 // more than 2ε·|e|, with the bottleneck simulator.
-func (r *run) simulate(m1 candidate, pool []candidate, bound int) (exp, bool) {
+func (r *run) simulate(m1 candidate, pool []candidate, bound int) (exp, candidate, bool) {
 	if len(pool) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	md1 := r.model(m1)
 	for _, c := range pool {
 		if e, ok := r.distinguish(md1, r.model(c), bound); ok {
-			return e, true
+			return e, c, true
 		}
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // distinguish returns the first experiment of 2 to bound instructions, in
@@ -760,7 +833,7 @@ func (r *run) distinguish(md1, md2 *throughput.Model, bound int) (exp, bool) {
 			if d < 0 {
 				d = -d
 			}
-			if d > 2*r.sp.eps*float64(e.size())+4.0/ratDigits {
+			if d > separation*r.sp.eps*float64(e.size())+4.0/ratDigits {
 				found = append(exp(nil), e...)
 				return true
 			}
@@ -794,7 +867,11 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 		idx[name] = i
 	}
 	bad := false
-	for _, pe := range design.Random(r.sp.insns, 5, r.cfg.Validation, r.cfg.Seed+uint64(round)) {
+	length := 5
+	if r.cfg.MaxSize > 0 {
+		length = min(length, r.cfg.MaxSize)
+	}
+	for _, pe := range design.Random(r.sp.insns, length, r.cfg.Validation, r.cfg.Seed+uint64(round)) {
 		m, err := r.o.Measure(ctx, pe)
 		if err != nil {
 			return false, fmt.Errorf("cegis: measuring the validation experiment %v: %w", pe, err)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/metrics"
@@ -283,4 +284,39 @@ func TestFrontEndCap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestUndecidedStops: when distinguishing experiments rule out neither
+// mapping, the search stops with an *UndecidedError instead of measuring
+// the same experiment for ever. Lowering the separation of a
+// distinguishing experiment below 2ε·|e| provokes such experiments: the
+// exact answer then often lies within ε·|e| of both predictions.
+func TestUndecidedStops(t *testing.T) {
+	needZ3(t)
+	defer func(s float64) { separation = s }(separation)
+	separation = 0.2
+	truth := randomTwoLevel(4, 5, 2)
+	cfg := DefaultConfig()
+	cfg.Epsilon = 0.1
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	res, err := Infer(ctx, oracle.Simulate(truth, 0, 1), truth.Instructions(), 4, cfg)
+	var ue *UndecidedError
+	if !errors.As(err, &ue) {
+		t.Fatalf("want an *UndecidedError, got %v (result %v)", err, res)
+	}
+	if res == nil || res.Mapping == nil || res.Complete {
+		t.Errorf("want the latest mapping, not complete; got %v", res)
+	}
+	if len(ue.Undecided) != maxUndecided || !strings.Contains(err.Error(), "ruled out neither") {
+		t.Errorf("error %v", err)
+	}
+	for _, u := range ue.Undecided {
+		tol := cfg.Epsilon * float64(u.Measurement.Experiment.Len())
+		p, q, c := u.Predicted[0], u.Predicted[1], u.Measurement.Cycles
+		if math.Abs(p-c) > tol+1e-6 || math.Abs(q-c) > tol+1e-6 || math.Abs(p-q) <= separation*cfg.Epsilon*float64(u.Measurement.Experiment.Len()) {
+			t.Errorf("%v = %v cycles with predictions %v, %v: not an undecided measurement", u.Measurement.Experiment, c, p, q)
+		}
+	}
+	t.Log(err)
 }

@@ -10,7 +10,10 @@
 // per cycle, singleton seeding, stratified experiment sizes, incremental
 // solving with push and pop, and three-level mappings with known µop
 // counts. When no mapping explains the measurements, the error names a
-// small conflicting subset of them (an unsatisfiable core).
+// small conflicting subset of them (an unsatisfiable core); when
+// distinguishing experiments keep ruling out neither of the two mappings
+// they should tell apart, the search stops with an *UndecidedError naming
+// them instead of asking again.
 //
 // Two SMT encodings of "M predicts t cycles for e" are available. Thesis is
 // Definition 4.5: the port LP with its optimality stated through

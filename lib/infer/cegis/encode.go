@@ -338,7 +338,7 @@ func (sp *space) otherCommands(ss *subsets, m1 candidate, bound int, relax bool,
 		}
 	}
 	mass := func(u int) string { return fmt.Sprintf("e_%d", sp.owner[u]) }
-	delta := fmt.Sprintf("(* %s %s)", ratString(2*sp.eps), total)
+	delta := fmt.Sprintf("(* %s %s)", ratString(separation*sp.eps), total)
 	frontEnd := ""
 	if sp.ipc > 0 {
 		frontEnd = fmt.Sprintf("(/ %s %s)", total, ratString(sp.ipc))

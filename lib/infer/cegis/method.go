@@ -79,7 +79,7 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 		_, err := fmt.Sscan(s, &c.MaxSize)
 		return err
 	})
-	set("validate", "random length-5 experiments measured to check the result (0: none)", func(c *Config, s string) error {
+	set("validate", "random length-5 experiments measured to check the result, per round (default 50, -thesis 0; 0: none)", func(c *Config, s string) error {
 		_, err := fmt.Sscan(s, &c.Validation)
 		return err
 	})

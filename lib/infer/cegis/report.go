@@ -27,7 +27,15 @@ func (r *Result) String() string {
 		"time %v: findMapping %v, findOtherMapping %v bounded + %v unbounded, simulation %v, measuring %v",
 		r.Config.Encoding, r.Config.Epsilon, len(r.Iterations), portmap.Count(r.Measurements.Len(), "experiment"), largest, state,
 		r.Elapsed.Round(time.Millisecond), r.FindMapping.Round(time.Millisecond), r.FindOther.Round(time.Millisecond),
-		r.Unbounded.Round(time.Millisecond), r.Simulation.Round(time.Millisecond), r.Measuring.Round(time.Millisecond))
+		r.Unbounded.Round(time.Millisecond), r.Simulation.Round(time.Millisecond), r.Measuring.Round(time.Millisecond)) + r.validation()
+}
+
+// validation describes the validation rounds, if any.
+func (r *Result) validation() string {
+	if r.Config.Validation == 0 {
+		return ", no validation"
+	}
+	return fmt.Sprintf(", validation (%d random experiments per round) %v", r.Config.Validation, r.Validating.Round(time.Millisecond))
 }
 
 // HTML returns the summary and the iterations as a table for a notebook.
