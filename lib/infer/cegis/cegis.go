@@ -235,8 +235,8 @@ type Undecided struct {
 	Predicted [2]float64
 }
 
-// UndecidedError reports that several distinguishing experiments in a row
-// ruled out neither of the two mappings they were meant to tell apart, so
+// UndecidedError reports that several distinguishing experiments (counted
+// over the whole run) ruled out neither of the two mappings they were meant to tell apart, so
 // the search stopped instead of asking again; Infer returns it with the
 // latest consistent mapping (Complete false).
 type UndecidedError struct {
