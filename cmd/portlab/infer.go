@@ -19,6 +19,7 @@ import (
 
 	// The inference methods register themselves with package infer.
 	_ "github.com/portlab/portlab/lib/infer/cegis"
+	_ "github.com/portlab/portlab/lib/infer/explainable"
 	_ "github.com/portlab/portlab/lib/infer/palmed"
 	_ "github.com/portlab/portlab/lib/infer/pmevo"
 	_ "github.com/portlab/portlab/lib/infer/uopsinfo"

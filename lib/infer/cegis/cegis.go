@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +59,11 @@ type Config struct {
 	// counts (thesis §4.4, variant 2): instruction i decomposes into
 	// UopCounts[i] µops (default 1), each on a set of ports to infer.
 	UopCounts map[string]int
+	// PortCounts, when not nil, fixes the number of ports of instructions
+	// with one µop: instruction i's µop runs on exactly PortCounts[i]
+	// ports (known from its throughput alone, as in the explainable
+	// method's stage 1, thesis §6.2.1).
+	PortCounts map[string]int
 	// InstructionsPerCycle, when positive, caps the throughput: the
 	// inverse throughput of e is at least |e|/InstructionsPerCycle.
 	InstructionsPerCycle float64
@@ -280,6 +286,19 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 		if !seen[name] {
 			return nil, fmt.Errorf("cegis: µop count for %q, which is not among the instructions", name)
 		}
+	}
+	sp.portCount = map[int]int{}
+	for name, n := range cfg.PortCounts {
+		i := slices.Index(insns, name)
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("cegis: port count for %q, which is not among the instructions", name)
+		case len(sp.unitsOf[i]) != 1:
+			return nil, fmt.Errorf("cegis: port count for %q, which has %d µops, not one", name, len(sp.unitsOf[i]))
+		case n < 1 || n > ports:
+			return nil, fmt.Errorf("cegis: %q on %d ports, want 1 to %d", name, n, ports)
+		}
+		sp.portCount[sp.unitsOf[i][0]] = n
 	}
 	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout})
 	if err != nil {

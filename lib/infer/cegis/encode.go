@@ -21,6 +21,8 @@ type space struct {
 	enc     Encoding
 	eps     float64 // CPI tolerance including the rounding slack
 	ipc     float64 // front-end bound in instructions per cycle; 0: none
+	// portCount fixes the number of ports of some units.
+	portCount map[int]int
 }
 
 // upperBySchedule states the upper bound of a measurement with a schedule
@@ -89,6 +91,13 @@ func (sp *space) baseCommands(symmetry bool) []string {
 			any = append(any, mvar(u, k))
 		}
 		cmds = append(cmds, "(assert "+or(any)+")")
+		if n, ok := sp.portCount[u]; ok {
+			var terms []string
+			for _, v := range any {
+				terms = append(terms, fmt.Sprintf("(ite %s 1 0)", v))
+			}
+			cmds = append(cmds, fmt.Sprintf("(assert (= (+ 0 %s) %d))", strings.Join(terms, " "), n))
+		}
 	}
 	if !symmetry {
 		return cmds
