@@ -64,6 +64,11 @@ type Config struct {
 	// ports (known from its throughput alone, as in the explainable
 	// method's stage 1, thesis §6.2.1).
 	PortCounts map[string]int
+	// Shares, when not nil, says that instruction i has a µop with the
+	// same ports as the single µop of one of the instructions Shares[i]
+	// (the explainable method's improper blocking instructions, thesis
+	// §6.3.4: one µop of a store is a proper blocking instruction's).
+	Shares map[string][]string
 	// InstructionsPerCycle, when positive, caps the throughput: the
 	// inverse throughput of e is at least |e|/InstructionsPerCycle.
 	InstructionsPerCycle float64
@@ -299,6 +304,20 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 			return nil, fmt.Errorf("cegis: %q on %d ports, want 1 to %d", name, n, ports)
 		}
 		sp.portCount[sp.unitsOf[i][0]] = n
+	}
+	sp.shares = map[int][]int{}
+	for name, others := range cfg.Shares {
+		i := slices.Index(insns, name)
+		if i < 0 {
+			return nil, fmt.Errorf("cegis: shared µop for %q, which is not among the instructions", name)
+		}
+		for _, o := range others {
+			j := slices.Index(insns, o)
+			if j < 0 || len(sp.unitsOf[j]) != 1 {
+				return nil, fmt.Errorf("cegis: %q shares a µop with %q, which is not a single-µop instruction among the instructions", name, o)
+			}
+			sp.shares[i] = append(sp.shares[i], sp.unitsOf[j][0])
+		}
 	}
 	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout})
 	if err != nil {

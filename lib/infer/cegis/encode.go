@@ -23,6 +23,9 @@ type space struct {
 	ipc     float64 // front-end bound in instructions per cycle; 0: none
 	// portCount fixes the number of ports of some units.
 	portCount map[int]int
+	// shares: instruction → units one of whose port sets one of its
+	// units has.
+	shares map[int][]int
 }
 
 // upperBySchedule states the upper bound of a measurement with a schedule
@@ -97,6 +100,21 @@ func (sp *space) baseCommands(symmetry bool) []string {
 				terms = append(terms, fmt.Sprintf("(ite %s 1 0)", v))
 			}
 			cmds = append(cmds, fmt.Sprintf("(assert (= (+ 0 %s) %d))", strings.Join(terms, " "), n))
+		}
+	}
+	for i, others := range sp.shares {
+		var alts []string
+		for _, u := range sp.unitsOf[i] {
+			for _, v := range others {
+				var eq []string
+				for k := 0; k < sp.ports; k++ {
+					eq = append(eq, fmt.Sprintf("(= %s %s)", mvar(u, k), mvar(v, k)))
+				}
+				alts = append(alts, "(and "+strings.Join(eq, " ")+")")
+			}
+		}
+		if len(alts) > 0 {
+			cmds = append(cmds, "(assert "+or(alts)+")")
 		}
 	}
 	if !symmetry {

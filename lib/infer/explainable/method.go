@@ -38,6 +38,9 @@ type Method struct {
 	// on a port set no proper blocking instruction has; thesis §6.3.4),
 	// used where they are among the problem's instructions.
 	Improper []string
+	// Repeats, when above 1, measures every experiment that many times
+	// and takes the median (MedianOracle; the thesis took 11 on Zen+).
+	Repeats int
 	// Runs is how often stage 5 is run (default 3); an instruction's
 	// decomposition counts when a majority of the runs agree on it
 	// (thesis §6.3.5: two of three).
@@ -77,6 +80,7 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 		}
 		return nil
 	})
+	fs.IntVar(&m.Repeats, "repeats", m.Repeats, "measure every experiment this often and take the median (the thesis: 11)")
 	fs.IntVar(&m.Runs, "runs", m.Runs, "runs of stage 5; a majority must agree")
 	fs.BoolVar(&m.StrictCounts, "strict-counts", m.StrictCounts, "leave out instructions whose µops found disagree with the µop counter")
 	fs.DurationVar(&m.SMT.Timeout, "smt-timeout", m.SMT.Timeout, "time limit per solver query (0: none)")
@@ -108,6 +112,9 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		}
 	}
 	o := p.Oracle
+	if m.Repeats > 1 {
+		o = MedianOracle{Oracle: o, Repeats: m.Repeats}
+	}
 	if m.MacroOps {
 		o = MacroOpOracle{Oracle: o}
 	}
@@ -232,7 +239,8 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			bs = append(bs, blocker{insn: insn, ports: own[0], uops: u})
 			proper[own[0]] = true
 		} else {
-			r.Notes = append(r.Notes, fmt.Sprintf("improper blocking instruction %q (%s) blocks no port set of its own", insn, portmap.FormatUsage(u, arch)))
+			r.Notes = append(r.Notes, fmt.Sprintf("improper blocking instruction %q (%s) is not needed in stage 5: its µops' port sets %s", insn, portmap.FormatUsage(u, arch),
+				map[bool]string{true: "have blocking instructions already", false: "are both new (it cannot tell which it blocks)"}[len(own) == 0]))
 		}
 	}
 	// Record the blockers and their classes.
@@ -256,6 +264,7 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			in.Outcome = ImproperBlocker
 		}
 	}
+	repUops := map[string][]portmap.Uop{}
 	for _, c := range b.Classes {
 		rep := c.Insns[0]
 		u, ok := blockerMap.Uops(rep)
@@ -266,12 +275,11 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			}
 			continue
 		}
+		// The other members go through stage 5 as well, which confirms
+		// (or refutes) that they share the representative's port set.
 		for _, insn := range c.Insns[1:] {
-			if err := mapping.Set(insn, u...); err != nil {
-				return res, fmt.Errorf("explainable: %w", err)
-			}
-			in := r.insns[insn]
-			in.Outcome, in.Uops, in.Rep = Equivalent, u, rep
+			r.insns[insn].Rep = rep
+			repUops[insn] = u
 		}
 	}
 
@@ -301,6 +309,21 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			in.Runs = append(in.Runs, decs[i])
 		}
 		m.settle(in, runs, arch)
+		if u, ok := repUops[insn]; ok {
+			switch {
+			case in.Outcome == Mapped && portmap.FormatUsage(in.Uops, arch) == portmap.FormatUsage(u, arch):
+				in.Outcome = Equivalent
+			case in.Outcome == Mapped:
+				in.Outcome = Inconsistent
+				in.Why = fmt.Sprintf("stage 2 put it with %s (%s), but its blocking experiments find %s", in.Rep, portmap.FormatUsage(u, arch), portmap.FormatUsage(in.Uops, arch))
+				in.Uops = nil
+			default:
+				in.Why = fmt.Sprintf("stage 2 put it with %s (%s), but: %s", in.Rep, portmap.FormatUsage(u, arch), in.Why)
+				if !in.Outcome.Mapped() {
+					in.Uops = nil
+				}
+			}
+		}
 		if in.Outcome.Mapped() {
 			if err := mapping.Set(insn, in.Uops...); err != nil {
 				return res, fmt.Errorf("explainable: %w", err)
@@ -397,6 +420,18 @@ func (m *Method) stage4(ctx context.Context, o oracle.Oracle, ports int, insns [
 			}
 			if n, ok := uopCount[insn]; ok {
 				cfg.UopCounts[insn] = n
+			}
+		}
+		// One µop of an improper blocker is a proper blocker's (§6.3.4).
+		cfg.Shares = map[string][]string{}
+		for _, insn := range insns {
+			if uopCount[insn] < 2 {
+				continue
+			}
+			for _, p := range insns {
+				if _, ok := portCount[p]; ok {
+					cfg.Shares[insn] = append(cfg.Shares[insn], p)
+				}
 			}
 		}
 		cfg.Progress = func(it cegis.Iteration) {

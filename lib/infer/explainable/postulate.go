@@ -3,6 +3,7 @@ package explainable
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/portlab/portlab/lib/isa"
@@ -68,4 +69,41 @@ func (c MacroOpOracle) Measure(ctx context.Context, e portmap.Experiment) (portm
 	}
 	m.Uops += float64(extra)
 	return m, nil
+}
+
+// MedianOracle measures every experiment Repeats times and returns the
+// median cycles and the median µop count (thesis §6.3.1: the median of 11
+// runs per measurement on Zen+).
+type MedianOracle struct {
+	Oracle  oracle.Oracle
+	Repeats int
+}
+
+// Measure measures e Repeats times (at least once).
+func (m MedianOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	n := max(m.Repeats, 1)
+	var first portmap.Measurement
+	cycles := make([]float64, 0, n)
+	uops := make([]float64, 0, n)
+	for i := 0; i < n; i++ {
+		x, err := m.Oracle.Measure(ctx, e)
+		if err != nil {
+			return x, err
+		}
+		if i == 0 {
+			first = x
+		}
+		cycles, uops = append(cycles, x.Cycles), append(uops, x.Uops)
+	}
+	first.Cycles, first.Uops = median(cycles), median(uops)
+	return first, nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
