@@ -20,7 +20,7 @@ import (
 func Postulate65(insn string) (int, error) {
 	f, err := isa.ParseScheme(insn)
 	if err != nil {
-		return 0, fmt.Errorf("Postulate 6.5 needs an x86 scheme: %w", err)
+		return 0, fmt.Errorf("explainable: Postulate 6.5 needs an x86 scheme: %w", err)
 	}
 	mn := strings.ToLower(f.Mnemonic)
 	if mn == "lea" {
