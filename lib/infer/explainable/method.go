@@ -317,6 +317,12 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 				in.Outcome = Inconsistent
 				in.Why = fmt.Sprintf("stage 2 put it with %s (%s), but its blocking experiments find %s", in.Rep, portmap.FormatUsage(u, arch), portmap.FormatUsage(in.Uops, arch))
 				in.Uops = nil
+			case in.Outcome == Unstable:
+				// Noise: the runs disagree, so they refute nothing; the
+				// pair experiment of stage 2 stands.
+				in.Outcome = Equivalent
+				in.Why = fmt.Sprintf("by stage 2 alone: its blocking experiments were unstable (%s)", in.Why)
+				in.Uops = u
 			default:
 				in.Why = fmt.Sprintf("stage 2 put it with %s (%s), but: %s", in.Rep, portmap.FormatUsage(u, arch), in.Why)
 				if !in.Outcome.Mapped() {
