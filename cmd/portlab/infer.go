@@ -19,6 +19,7 @@ import (
 
 	// The inference methods register themselves with package infer.
 	_ "github.com/portlab/portlab/lib/infer/cegis"
+	_ "github.com/portlab/portlab/lib/infer/explainable"
 	_ "github.com/portlab/portlab/lib/infer/palmed"
 	_ "github.com/portlab/portlab/lib/infer/pmevo"
 	_ "github.com/portlab/portlab/lib/infer/uopsinfo"
@@ -40,7 +41,9 @@ Methods: %s
   -simulate     instead, ask a simulation of mapping M (file or data-set
                 name, e.g. pmevo:SKL/uops_info) with relative noise σ (e.g.
                 0.02) about all of M's instructions; with per-port µop
-                counters for methods that read them (uopsinfo)
+                counters for methods that read them (uopsinfo); a simulated
+                machine (portlab:zenplus-like) brings its front-end peak
+                and its µop counter (macro-ops)
   -measure      instead, measure on this machine what the method asks, the
                 instructions of -insns (as portlab measure reads them), with
                 results kept in -campaign so that a rerun resumes
@@ -115,15 +118,20 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p := infer.Problem{Ports: *ports, InstructionsPerCycle: *ipc}
 	var truth *portmap.Mapping
+	var machine *dataset.Machine
 	switch {
 	case *simulate != "":
-		if truth, err = dataset.Mapping(*simulate); err != nil {
+		if machine, err = dataset.SimulatedMachine(*simulate); err != nil {
 			return err
 		}
+		truth = machine.Mapping
 		if p.Ports == 0 {
 			p.Ports = truth.NumPorts()
 		}
-		sim := oracle.Simulate(truth, *noise, *seed)
+		if machine.InstructionsPerCycle > 0 || machine.Counted != nil {
+			fmt.Fprintf(stderr, "simulating %v\n", machine)
+		}
+		sim := machine.Oracle(*noise, *seed)
 		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
 			sim.PortCounters = true
 		}
@@ -207,7 +215,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if spec == "" {
 			continue
 		}
-		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, truth, spec, *seed); eerr != nil {
+		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, machine, spec, *seed); eerr != nil {
 			return eerr
 		}
 	}
@@ -253,7 +261,7 @@ func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, e
 
 // evaluate prints the accuracy of p on the -eval experiments spec: a data
 // set, or a random design measured with the simulated truth.
-func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *portmap.Mapping, spec string, seed uint64) error {
+func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *dataset.Machine, spec string, seed uint64) error {
 	var set *portmap.ExperimentSet
 	if strings.HasPrefix(spec, "random:") {
 		if truth == nil {
@@ -266,7 +274,7 @@ func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, trut
 		if strings.Count(spec, ":") == 2 {
 			s = seed + 1 // not the training design's seed
 		}
-		set, _, err = oracle.MeasureAll(ctx, oracle.Simulate(truth, 0, 1), design.Random(truth.Instructions(), length, n, s), nil)
+		set, _, err = oracle.MeasureAll(ctx, truth.Oracle(0, 1), design.Random(truth.Mapping.Instructions(), length, n, s), nil)
 		if err != nil {
 			return err
 		}

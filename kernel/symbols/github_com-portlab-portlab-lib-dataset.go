@@ -23,20 +23,24 @@ func init() {
 		"IwhoCommit":            reflect.ValueOf(constant.MakeFromLiteral("\"b73c436b5a3d59f47ed6657b02d5f621ce5a6086\"", token.STRING, 0)),
 		"IwhoRepo":              reflect.ValueOf(constant.MakeFromLiteral("\"cdl-saarland/iwho\"", token.STRING, 0)),
 		"Mapping":               reflect.ValueOf(dataset.Mapping),
-		"Names":                 reflect.ValueOf(constant.MakeFromLiteral("\"M and E are file paths (portlab or PMEvo JSON; campaign files .jsonl, .jsonl.gz) or data-set names:\\n  pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)\\n  uops.info:ICL  uops.info:SKL  uops.info:ZEN+ …                          (uops.info port usage)\\n  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)\"", token.STRING, 0)),
+		"Names":                 reflect.ValueOf(constant.MakeFromLiteral("\"M and E are file paths (portlab or PMEvo JSON; campaign files .jsonl, .jsonl.gz) or data-set names:\\n  pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)\\n  uops.info:ICL  uops.info:SKL  uops.info:ZEN+ …                          (uops.info port usage)\\n  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)\\n  portlab:zenplus-like   (a simulated Zen+-like machine: mapping, peak 5 IPC, macro-op counter)\"", token.STRING, 0)),
 		"PMEvoCommit":           reflect.ValueOf(constant.MakeFromLiteral("\"b54d74b56e5326d22b65557afe811384c21da4ed\"", token.STRING, 0)),
 		"PMEvoExperiments":      reflect.ValueOf(dataset.PMEvoExperiments),
 		"PMEvoMapping":          reflect.ValueOf(dataset.PMEvoMapping),
 		"PMEvoRepo":             reflect.ValueOf(constant.MakeFromLiteral("\"cdl-saarland/pmevo-artifact\"", token.STRING, 0)),
 		"Path":                  reflect.ValueOf(dataset.Path),
 		"PathContext":           reflect.ValueOf(dataset.PathContext),
+		"SimulatedMachine":      reflect.ValueOf(dataset.SimulatedMachine),
 		"UopsInfo":              reflect.ValueOf(dataset.UopsInfo),
 		"UopsInfoArchitectures": reflect.ValueOf(dataset.UopsInfoArchitectures),
 		"UopsInfoFile":          reflect.ValueOf(constant.MakeFromLiteral("\"iwho/x86_uops_info_features.json\"", token.STRING, 0)),
 		"UopsInfoSchemes":       reflect.ValueOf(dataset.UopsInfoSchemes),
 		"VaryingLength":         reflect.ValueOf(dataset.VaryingLength),
+		"ZenPlusLike":           reflect.ValueOf(dataset.ZenPlusLike),
+		"ZenPlusLikeName":       reflect.ValueOf(constant.MakeFromLiteral("\"portlab:zenplus-like\"", token.STRING, 0)),
 
 		// type definitions
-		"File": reflect.ValueOf((*dataset.File)(nil)),
+		"File":    reflect.ValueOf((*dataset.File)(nil)),
+		"Machine": reflect.ValueOf((*dataset.Machine)(nil)),
 	}
 }

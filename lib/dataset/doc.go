@@ -16,7 +16,10 @@
 // of about 3,500 x86-64 instruction schemes on 20 microarchitectures (Intel
 // from Conroe to Rocket Lake, AMD Zen+ to Zen 3); see UopsInfoSchemes and
 // UopsInfo. Files lists every file with its upstream repository, pinned
-// commit, path, size and SHA-256.
+// commit, path, size and SHA-256. Built in, needing no files: the simulated
+// machine "portlab:zenplus-like" (ZenPlusLike, SimulatedMachine), a Zen+
+// as Ritter's thesis (Ch. 6) found it, with its front-end peak and
+// macro-op counter.
 //
 // The data are looked up, per file, in a local data directory (see Dir):
 // first the directory named by the environment variable PORTLAB_DATA (an

@@ -12,12 +12,15 @@ import (
 const Names = `M and E are file paths (portlab or PMEvo JSON; campaign files .jsonl, .jsonl.gz) or data-set names:
   pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)
   uops.info:ICL  uops.info:SKL  uops.info:ZEN+ …                          (uops.info port usage)
-  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)`
+  pmevo:SKL/eval_small  pmevo:ZEN/singletons  pmevo:SKL/len_05 …          (experiment sets)
+  portlab:zenplus-like   (a simulated Zen+-like machine: mapping, peak 5 IPC, macro-op counter)`
 
 // Mapping returns the mapping a name stands for: "pmevo:ARCH/WHICH" (a
 // mapping of the PMEvo artifact, see PMEvoMapping), "uops.info:UARCH" (the
 // uops.info port usage of a microarchitecture, see UopsInfo), or else the
-// path of a mapping file in any format portmap.ReadMapping reads. Notebooks
+// path of a mapping file in any format portmap.ReadMapping reads;
+// ZenPlusLikeName gives the mapping of that simulated machine (see
+// SimulatedMachine for its front end and counter). Notebooks
 // and the portlab command use the same names.
 func Mapping(name string) (*portmap.Mapping, error) {
 	switch {
@@ -29,6 +32,8 @@ func Mapping(name string) (*portmap.Mapping, error) {
 		return PMEvoMapping(arch, which)
 	case strings.HasPrefix(name, "uops.info:"):
 		return UopsInfo(strings.TrimPrefix(name, "uops.info:"))
+	case name == ZenPlusLikeName:
+		return ZenPlusLike().Mapping, nil
 	}
 	return portmap.ReadMapping(name)
 }

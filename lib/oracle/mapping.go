@@ -37,6 +37,11 @@ type Simulated struct {
 	Noise float64 // relative standard deviation, e.g. 0.02 for 2 %
 	// PortCounters makes Measure fill Measurement.PortUops.
 	PortCounters bool
+	// Counted, when not nil, is what the µop counter counts per execution
+	// of the instructions it lists, instead of their µops: AMD's Zen
+	// counter counts macro-ops (see dataset.Machine). Measurement.Uops
+	// sums it (with the µops of unlisted instructions).
+	Counted map[string]int
 
 	mapping *portmap.Mapping
 	mu      sync.Mutex
@@ -68,7 +73,7 @@ func (s *Simulated) Measure(ctx context.Context, e portmap.Experiment) (portmap.
 	if err != nil {
 		return portmap.Measurement{}, unmappedError(s.mapping, e, err)
 	}
-	m := portmap.Measurement{Experiment: e, Cycles: t, Uops: float64(uopsOf(s.mapping, e))}
+	m := portmap.Measurement{Experiment: e, Cycles: t, Uops: float64(uopsOf(s.mapping, s.Counted, e))}
 	if s.PortCounters {
 		if m.PortUops, err = s.Model.PortLoads(e, nil); err != nil {
 			return portmap.Measurement{}, unmappedError(s.mapping, e, err)
@@ -89,10 +94,15 @@ func (s *Simulated) Measure(ctx context.Context, e portmap.Experiment) (portmap.
 // Mapping returns the simulated mapping.
 func (s *Simulated) Mapping() *portmap.Mapping { return s.mapping }
 
-// uopsOf returns the number of µops one execution of e issues under m.
-func uopsOf(m *portmap.Mapping, e portmap.Experiment) int {
+// uopsOf returns the number of µops one execution of e issues under m, as
+// a counter that counts counted[insn] for the instructions counted lists.
+func uopsOf(m *portmap.Mapping, counted map[string]int, e portmap.Experiment) int {
 	n := 0
 	for _, it := range e.Items() {
+		if c, ok := counted[it.Insn]; ok {
+			n += it.Count * c
+			continue
+		}
 		uops, _ := m.Uops(it.Insn)
 		for _, u := range uops {
 			n += it.Count * u.Count

@@ -59,6 +59,16 @@ type Config struct {
 	// counts (thesis §4.4, variant 2): instruction i decomposes into
 	// UopCounts[i] µops (default 1), each on a set of ports to infer.
 	UopCounts map[string]int
+	// PortCounts, when not nil, fixes the number of ports of instructions
+	// with one µop: instruction i's µop runs on exactly PortCounts[i]
+	// ports (known from its throughput alone, as in the explainable
+	// method's stage 1, thesis §6.2.1).
+	PortCounts map[string]int
+	// Shares, when not nil, says that instruction i has a µop with the
+	// same ports as the single µop of one of the instructions Shares[i]
+	// (the explainable method's improper blocking instructions, thesis
+	// §6.3.4: one µop of a store is a proper blocking instruction's).
+	Shares map[string][]string
 	// InstructionsPerCycle, when positive, caps the throughput: the
 	// inverse throughput of e is at least |e|/InstructionsPerCycle.
 	InstructionsPerCycle float64
@@ -338,6 +348,33 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 	for name := range cfg.UopCounts {
 		if !seen[name] {
 			return nil, fmt.Errorf("cegis: µop count for %q, which is not among the instructions", name)
+		}
+	}
+	sp.portCount = map[int]int{}
+	for name, n := range cfg.PortCounts {
+		i := slices.Index(insns, name)
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("cegis: port count for %q, which is not among the instructions", name)
+		case len(sp.unitsOf[i]) != 1:
+			return nil, fmt.Errorf("cegis: port count for %q, which has %d µops, not one", name, len(sp.unitsOf[i]))
+		case n < 1 || n > ports:
+			return nil, fmt.Errorf("cegis: %q on %d ports, want 1 to %d", name, n, ports)
+		}
+		sp.portCount[sp.unitsOf[i][0]] = n
+	}
+	sp.shares = map[int][]int{}
+	for name, others := range cfg.Shares {
+		i := slices.Index(insns, name)
+		if i < 0 {
+			return nil, fmt.Errorf("cegis: shared µop for %q, which is not among the instructions", name)
+		}
+		for _, o := range others {
+			j := slices.Index(insns, o)
+			if j < 0 || len(sp.unitsOf[j]) != 1 {
+				return nil, fmt.Errorf("cegis: %q shares a µop with %q, which is not a single-µop instruction among the instructions", name, o)
+			}
+			sp.shares[i] = append(sp.shares[i], sp.unitsOf[j][0])
 		}
 	}
 	sess, err := z3.Start(ctx, z3.Options{Path: cfg.Z3, Timeout: cfg.Timeout, Options: cfg.solverSeed()})

@@ -21,6 +21,11 @@ type space struct {
 	enc     Encoding
 	eps     float64 // CPI tolerance including the rounding slack
 	ipc     float64 // front-end bound in instructions per cycle; 0: none
+	// portCount fixes the number of ports of some units.
+	portCount map[int]int
+	// shares: instruction → units one of whose port sets one of its
+	// units has.
+	shares map[int][]int
 }
 
 // upperBySchedule states the upper bound of a measurement with a schedule
@@ -89,6 +94,28 @@ func (sp *space) baseCommands(symmetry bool) []string {
 			any = append(any, mvar(u, k))
 		}
 		cmds = append(cmds, "(assert "+or(any)+")")
+		if n, ok := sp.portCount[u]; ok {
+			var terms []string
+			for _, v := range any {
+				terms = append(terms, fmt.Sprintf("(ite %s 1 0)", v))
+			}
+			cmds = append(cmds, fmt.Sprintf("(assert (= (+ 0 %s) %d))", strings.Join(terms, " "), n))
+		}
+	}
+	for i, others := range sp.shares {
+		var alts []string
+		for _, u := range sp.unitsOf[i] {
+			for _, v := range others {
+				var eq []string
+				for k := 0; k < sp.ports; k++ {
+					eq = append(eq, fmt.Sprintf("(= %s %s)", mvar(u, k), mvar(v, k)))
+				}
+				alts = append(alts, "(and "+strings.Join(eq, " ")+")")
+			}
+		}
+		if len(alts) > 0 {
+			cmds = append(cmds, "(assert "+or(alts)+")")
+		}
 	}
 	if !symmetry {
 		return cmds

@@ -12,6 +12,7 @@ import (
 
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -137,8 +138,8 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	if first.PortUops == nil {
 		return nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
 			"simulate with oracle.SimulateWithPortCounters (portlab infer -simulate turns them on for this method), "+
-			"or replay data measured with them; the hardware oracle reads no counters (and these virtual machines have no PMU)",
-			ErrNoPortCounters, first.Experiment)
+			"or replay data measured with them; the hardware oracle reads no counters; this host: %s",
+			ErrNoPortCounters, first.Experiment, pmu.Detect())
 	}
 	nports := len(first.PortUops)
 	if p.Ports != 0 && p.Ports != nports {
