@@ -93,7 +93,7 @@ func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]i
 			stopped = "stalled"
 			break
 		}
-		if cfg.TimeLimit > 0 && time.Since(start) >= cfg.TimeLimit {
+		if cfg.TimeLimit > 0 && time.Since(start) >= cfg.evolutionLimit() {
 			stopped = "time limit"
 			break
 		}

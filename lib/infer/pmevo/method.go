@@ -69,10 +69,10 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	intFlag("polish", "sweeps of the extended local search (0: off)", d.Polish, func(c *Config, v int) { c.Polish = v })
 	intFlag("deep", "sweeps of the deep local search on the best candidates (0: off)", d.Deep, func(c *Config, v int) { c.Deep = v })
 	intFlag("init-uops", "at most this many µops per instruction initially (0: ports)", d.InitialUops, func(c *Config, v int) { c.InitialUops = v })
-	fs.Func("evolve-for", fmt.Sprintf("stop the evolution after this long (0: no limit) (default %v)", d.TimeLimit), func(v string) error {
+	fs.Func("time-limit", fmt.Sprintf("the run's time budget: evolution 60 %%, local searches the rest (0: no limit) (default %v)", d.TimeLimit), func(v string) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
-			return fmt.Errorf("want a duration such as 8m")
+			return fmt.Errorf("want a duration such as 10m")
 		}
 		m.flagged = append(m.flagged, func(c *Config) { c.TimeLimit = d })
 		return nil

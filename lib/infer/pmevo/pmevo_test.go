@@ -294,3 +294,25 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("negative cycles: %v", err)
 	}
 }
+
+// TestTimeLimit: a run with a time budget stops evolving after 60 % of it,
+// says so, and still returns a searched mapping without an error.
+func TestTimeLimit(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0)
+	cfg := smallConfig()
+	cfg.Generations, cfg.Stall = 100000, 0
+	cfg.TimeLimit = 20 * time.Millisecond // less than the toy takes to converge
+	var last Generation
+	cfg.Progress = func(g Generation) { last = g }
+	res, err := Infer(context.Background(), s, cfg)
+	if err != nil || res == nil {
+		t.Fatalf("%v, %v", res, err)
+	}
+	if !strings.HasPrefix(res.Report.Stopped, "time limit") || res.Report.Generations >= 100000 || res.Report.Elapsed < cfg.evolutionLimit() {
+		t.Errorf("stopped %q after %d generations, the last at %v", res.Report.Stopped, res.Report.Generations, last.Elapsed)
+	}
+	if res.Mapping == nil || res.Report.TrainingMAPE > 50 {
+		t.Errorf("mapping %v, training MAPE %v", res.Mapping, res.Report.TrainingMAPE)
+	}
+}
