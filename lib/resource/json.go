@@ -47,9 +47,7 @@ func (m *Mapping) File(normalized bool) *File {
 			l := big.NewInt(1)
 			for i := range m.insns {
 				if v := m.exact[i][r]; v != nil {
-					d := v.Denom()
-					g := new(big.Int).GCD(nil, nil, l, d)
-					l.Mul(l, new(big.Int).Quo(d, g))
+					lcmWith(l, v.Denom())
 				}
 			}
 			thr[r].SetInt(l)
@@ -158,4 +156,10 @@ func ReadFile(path string) (*Mapping, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
+}
+
+// lcmWith sets l to the least common multiple of l and d.
+func lcmWith(l, d *big.Int) {
+	g := new(big.Int).GCD(nil, nil, l, d)
+	l.Mul(l, new(big.Int).Quo(d, g))
 }

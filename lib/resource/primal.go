@@ -84,9 +84,7 @@ func PortMapping(m *Mapping) (pm *portmap.Mapping, compact bool, err error) {
 		l := big.NewInt(1)
 		for i := range m.insns {
 			if v := m.exact[i][r]; v != nil {
-				d := v.Denom()
-				g := new(big.Int).GCD(nil, nil, l, d)
-				l.Mul(l, new(big.Int).Quo(d, g))
+				lcmWith(l, v.Denom())
 				if l.Cmp(big.NewInt(portmap.MaxPorts)) > 0 {
 					return nil, false, notDual("the loads on %s (e.g. %s of %s) need a port set of more than %d ports (a port set J gives loads k/|J|)",
 						m.resources[r], v.RatString(), m.insns[i], portmap.MaxPorts)
