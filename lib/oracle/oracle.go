@@ -26,8 +26,17 @@ type Preparer interface {
 	Prepare(ctx context.Context, exps []portmap.Experiment) error
 }
 
-// PrepareChunk is the number of experiments MeasureAll prepares at once.
-const PrepareChunk = 256
+// PrepareChunk is the number of experiments MeasureAll prepares at once;
+// BatchChunk the number it gives a BatchMeasurer at once (prepared
+// together). A batch's results are final only after its passes, so a
+// larger batch spreads each experiment's passes further apart in time —
+// past slow periods of a shared machine that last longer than a pass over
+// 256 experiments (about 10 s on the hardware oracle) — at the price of the
+// first results coming later.
+const (
+	PrepareChunk = 256
+	BatchChunk   = 1024
+)
 
 // Cycles measures e with o and returns only its cycles.
 func Cycles(ctx context.Context, o Oracle, e portmap.Experiment) (float64, error) {
@@ -65,7 +74,8 @@ type BatchMeasurer interface {
 // ctx's error.
 //
 // Oracles that prepare ahead (Preparer) get chunks of PrepareChunk
-// experiments; a BatchMeasurer measures each chunk as one batch.
+// experiments; a BatchMeasurer chunks of BatchChunk, each measured as one
+// batch.
 func MeasureAll(ctx context.Context, o Oracle, exps []portmap.Experiment, progress func(Progress)) (*portmap.ExperimentSet, []portmap.Failure, error) {
 	start := time.Now()
 	set := &portmap.ExperimentSet{}
@@ -93,8 +103,12 @@ func MeasureAll(ctx context.Context, o Oracle, exps []portmap.Experiment, progre
 		}
 		return keep, nil
 	}
-	for lo := 0; lo < len(exps); lo += PrepareChunk {
-		chunk := exps[lo:min(len(exps), lo+PrepareChunk)]
+	size := PrepareChunk
+	if batcher != nil {
+		size = BatchChunk
+	}
+	for lo := 0; lo < len(exps); lo += size {
+		chunk := exps[lo:min(len(exps), lo+size)]
 		if err := ctx.Err(); err != nil {
 			return set, failures, err
 		}

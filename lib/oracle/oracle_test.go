@@ -307,7 +307,8 @@ func TestMeasureAllBatches(t *testing.T) {
 	ctx := t.Context()
 	insns := []string{"add", "mul", "store", "bad"}
 	var exps []portmap.Experiment
-	for i := 0; i < 300; i++ {
+	const n = BatchChunk + 76
+	for i := 0; i < n; i++ {
 		exps = append(exps, portmap.NewExperiment(insns[i%4], insns[(i/4)%3], insns[(i/12)%3]))
 	}
 	b := &batching{flaky: &flaky{Oracle: Simulate(toy(), 0, 1), fail: "bad"}}
@@ -317,10 +318,10 @@ func TestMeasureAllBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(b.batches, []int{PrepareChunk, 300 - PrepareChunk}) {
+	if !slices.Equal(b.batches, []int{BatchChunk, n - BatchChunk}) {
 		t.Errorf("batches %v", b.batches)
 	}
-	if set.Len() != 225 || len(fails) != 75 || len(progress) != 300 || progress[299] != 300 || b.calls.Load() != 301 {
+	if set.Len() != 3*n/4 || len(fails) != n/4 || len(progress) != n || progress[n-1] != n || b.calls.Load() != n+1 {
 		t.Fatalf("%d measured, %d failed, %d progress calls, %d oracle calls", set.Len(), len(fails), len(progress), b.calls.Load())
 	}
 	want := Simulate(toy(), 0, 1)
@@ -342,10 +343,10 @@ func TestMeasureAllBatches(t *testing.T) {
 		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
-	n := 0
+	calls := 0
 	b = &batching{flaky: &flaky{Oracle: Simulate(toy(), 0, 1)}}
 	set, _, err = MeasureAll(cctx, b, exps, func(Progress) {
-		if n++; n == 10 {
+		if calls++; calls == 10 {
 			cancel()
 		}
 	})
