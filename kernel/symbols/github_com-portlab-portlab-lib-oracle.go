@@ -16,6 +16,7 @@ func init() {
 		// function, constant and variable definitions
 		"AsOracle":                 reflect.ValueOf(oracle.AsOracle),
 		"AsPredictor":              reflect.ValueOf(oracle.AsPredictor),
+		"BatchChunk":               reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
 		"Cycles":                   reflect.ValueOf(oracle.Cycles),
 		"ErrUnsupported":           reflect.ValueOf(&oracle.ErrUnsupported).Elem(),
 		"FromMapping":              reflect.ValueOf(oracle.FromMapping),
