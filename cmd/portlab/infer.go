@@ -92,7 +92,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	live := fs.Bool("measure", false, "measure on this machine")
 	insnsArg := fs.String("insns", "", "instructions to measure with -measure")
 	campaign := fs.String("campaign", "", "campaign file for -measure")
-	cpu := fs.Int("cpu", 0, "CPU to pin the benchmark worker to, with -measure")
+	cpu := fs.String("cpu", "0", cpuUsage+", with -measure")
 	ports := fs.Int("ports", 0, "number of ports")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	evalArg := fs.String("eval", "", "evaluation experiments")
@@ -143,7 +143,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if p.Instructions, err = loadInsns(*insnsArg); err != nil {
 			return err
 		}
-		hw, err := measure.NewHardware(*cpu)
+		hw, err := openHardware(ctx, *cpu, stderr)
 		if err != nil {
 			return err
 		}

@@ -61,3 +61,30 @@ func TestErrors(t *testing.T) {
 		t.Error("predict without -experiments succeeded")
 	}
 }
+
+// TestMeasureCPUs checks the -cpu flag: a bad value names itself, a CPU
+// listed twice is refused, and nothing is measured or written then.
+func TestMeasureCPUs(t *testing.T) {
+	dir := t.TempDir()
+	insns := filepath.Join(dir, "insns.txt")
+	os.WriteFile(insns, []byte("add RW:GPR:64, R:GPR:64\n"), 0o644)
+	out := filepath.Join(dir, "c.jsonl")
+	for _, c := range []struct{ cpu, want string }{
+		{"x", `"x" is not a CPU number`},
+		{"0,", `"" is not a CPU number`},
+		{"-1", `"-1" is not a CPU number`},
+		{"0,0", "CPU 0 listed twice"},
+	} {
+		var buf bytes.Buffer
+		err := run(t.Context(), []string{"measure", "-insns", insns, "-out", out, "-cpu", c.cpu}, &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("-cpu %q: %v, want %q", c.cpu, err, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("-cpu %q: %s written", c.cpu, out)
+		}
+	}
+	if cpus, err := parseCPUs(" 0, 1"); err != nil || len(cpus) != 2 || cpus[1] != 1 {
+		t.Errorf("parseCPUs(\" 0, 1\") = %v, %v", cpus, err)
+	}
+}

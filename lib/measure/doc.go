@@ -18,9 +18,11 @@
 // way the call returns a *FaultError or *TimeoutError naming the kernel and
 // the next call starts a fresh worker, so a campaign goes on. A Timer turns
 // ticks into core cycles without performance counters: each sample is
-// T(2N) − T(N) with N chosen so that a timing lasts about a millisecond,
-// samples far from the median (hypervisor preemption) are taken again, and
-// the TSC is converted to core cycles by a chain of dependent adds — one
-// cycle each on every x86-64 core — timed in the same worker and re-checked
-// every few seconds.
+// T(2N) − T(N), divided by a chain of dependent adds — one cycle each on
+// every x86-64 core — timed right before and after it; a port-bound
+// reference kernel shows whether another tenant shared the core
+// (contention). Hardware, the oracle, times every experiment in
+// interleaved passes over its batch until its two fastest passes agree
+// (the value is the fastest), and can split batches
+// between workers on several CPUs (NewHardwareOn, checked by Interference).
 package measure

@@ -22,7 +22,10 @@ import (
 // run, see Prepare — and timed by a Timer in an isolated worker. The result
 // is core cycles per execution of the experiment's multiset.
 type Hardware struct {
+	// Timer times on the first CPU; more are the timers on the others
+	// (NewHardwareOn).
 	Timer *Timer
+	more  []*Timer
 	// BodySize is the loop body length to unroll to (default 100).
 	BodySize int
 	// Vector is the host's widest vector extension (see HostVector).
@@ -66,6 +69,56 @@ func NewHardware(cpu int) (*Hardware, error) {
 		Agreement: DefaultAgreement, forms: map[string]isa.Form{}}, nil
 }
 
+// NewHardwareOn returns a hardware oracle with one worker on each of cpus:
+// MeasureBatch splits a batch between them and times the parts at once,
+// so a campaign on two CPUs takes about half the time. Every CPU keeps its
+// own clock calibration. CPUs that share a physical core (SMT siblings,
+// which a VM may not show as such) disturb each other's timings; check
+// with Interference before trusting such a setup.
+func NewHardwareOn(cpus []int) (*Hardware, error) {
+	if len(cpus) == 0 {
+		return nil, fmt.Errorf("measure: no CPU to measure on")
+	}
+	seen := map[int]bool{}
+	for _, c := range cpus {
+		if c < 0 {
+			return nil, fmt.Errorf("measure: CPU %d: not a CPU number", c)
+		}
+		if seen[c] {
+			return nil, fmt.Errorf("measure: CPU %d listed twice", c)
+		}
+		seen[c] = true
+	}
+	h, err := NewHardware(cpus[0])
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cpus[1:] {
+		t := NewTimer(c)
+		t.Target, t.Samples = h.Timer.Target, h.Timer.Samples
+		h.more = append(h.more, t)
+	}
+	return h, nil
+}
+
+// CPUs returns the CPUs the oracle's workers are pinned to.
+func (h *Hardware) CPUs() []int {
+	var cpus []int
+	for _, t := range h.timers() {
+		cpus = append(cpus, t.Runner.CPU)
+	}
+	return cpus
+}
+
+// timers returns the timers of all CPUs, the first one's first. Timers
+// other than the first take its settings.
+func (h *Hardware) timers() []*Timer {
+	for _, t := range h.more {
+		t.Target, t.Samples, t.Repeats = h.Timer.Target, h.Timer.Samples, h.Timer.Repeats
+	}
+	return append([]*Timer{h.Timer}, h.more...)
+}
+
 // HostVector returns the widest vector extension the host supports.
 func HostVector() (Vector, error) {
 	h, err := isa.HostSupport()
@@ -82,7 +135,15 @@ func HostVector() (Vector, error) {
 }
 
 // Close stops the worker.
-func (h *Hardware) Close() error { return h.Timer.Close() }
+func (h *Hardware) Close() error {
+	var first error
+	for _, t := range h.timers() {
+		if err := t.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
 
 // Form returns the instruction form an experiment's instruction name
 // stands for.
@@ -190,6 +251,13 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 		return nil
 	}
 	err := h.Timer.Load(ctx, kernels, h.Vector)
+	if err == nil {
+		for _, t := range h.more {
+			if err = t.loadObject(h.Timer.obj); err != nil {
+				break
+			}
+		}
+	}
 	var ae *AssemblyError
 	if err != nil && len(kernels) == 1 && errors.As(err, &ae) {
 		h.failed[keys[0]] = err.Error() // the experiment fails, not the run
@@ -266,12 +334,12 @@ func (h *Hardware) MeasureBatch(ctx context.Context, exps []portmap.Experiment, 
 	if agreement <= 0 {
 		agreement = DefaultAgreement
 	}
-	timeOne := func(i int) (Timing, error) {
+	timeOn := func(t *Timer, i int) (Timing, error) {
 		key := exps[i].Key()
 		if why, bad := h.failed[key]; bad {
 			return Timing{}, fmt.Errorf("%s", why)
 		}
-		return h.timeKernel(ctx, h.loaded[key], h.unroll[key])
+		return h.timeKernelOn(ctx, t, h.loaded[key], h.unroll[key])
 	}
 	final := func(i int, ts []Timing, err error) {
 		if err != nil {
@@ -281,7 +349,35 @@ func (h *Hardware) MeasureBatch(ctx context.Context, exps []portmap.Experiment, 
 		m, err := fromPasses(exps[i], ts)
 		done(i, m, err)
 	}
-	return inPasses(ctx, len(exps), passes, maxPasses, agreement, uint64(len(exps)), timeOne, final)
+	timers := h.timers()
+	if len(timers) == 1 || len(exps) == 1 {
+		return inPasses(ctx, len(exps), passes, maxPasses, agreement, uint64(len(exps)),
+			func(i int) (Timing, error) { return timeOn(h.Timer, i) }, final)
+	}
+	// One part per CPU, every len(timers)-th experiment, timed at once;
+	// done is called by one part at a time.
+	var mu sync.Mutex
+	errs := make([]error, len(timers))
+	var wg sync.WaitGroup
+	for p, t := range timers {
+		var part []int
+		for i := p; i < len(exps); i += len(timers) {
+			part = append(part, i)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[p] = inPasses(ctx, len(part), passes, maxPasses, agreement, uint64(len(exps)+p),
+				func(j int) (Timing, error) { return timeOn(t, part[j]) },
+				func(j int, ts []Timing, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					final(part[j], ts, err)
+				})
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Timing times e once — one pass of Measure — and returns the whole
@@ -310,7 +406,12 @@ func (h *Hardware) Timing(ctx context.Context, e portmap.Experiment) (Timing, er
 // timeKernel times loaded kernel k, which holds copies copies of its
 // experiment, once, and returns the timing per copy.
 func (h *Hardware) timeKernel(ctx context.Context, k, copies int) (Timing, error) {
-	m, err := h.Timer.Measure(ctx, k)
+	return h.timeKernelOn(ctx, h.Timer, k, copies)
+}
+
+// timeKernelOn is timeKernel with timer t.
+func (h *Hardware) timeKernelOn(ctx context.Context, t *Timer, k, copies int) (Timing, error) {
+	m, err := t.Measure(ctx, k)
 	if err != nil {
 		return Timing{}, err
 	}

@@ -139,6 +139,13 @@ func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
 	return t.Runner.Load(obj)
 }
 
+// loadObject makes obj, assembled by another timer's Load, this timer's
+// code.
+func (t *Timer) loadObject(obj *Object) error {
+	t.obj = obj
+	return t.Runner.Load(obj)
+}
+
 // Measure times kernel k (an index into the kernels given to Load) and
 // returns core cycles per loop iteration. Every sample of the kernel is
 // bracketed by samples of the calibration chain, taken right before and

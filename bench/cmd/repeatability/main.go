@@ -7,14 +7,19 @@
 //
 // Usage:
 //
-//	go run ./bench/cmd/repeatability [-forms N] [-random COUNT] [-length L] [-gap D] [-out PREFIX] [-cpu C]
-//	    [-target D] [-repeats R] [-samples S] [-passes P]
+//	go run ./bench/cmd/repeatability [-forms N] [-random COUNT] [-length L] [-gap D] [-out PREFIX] [-cpu C[,C…]]
+//	    [-target D] [-repeats R] [-samples S] [-passes P] [-compare FILE]
 //
 // The last four change the measurement settings, to compare protocols.
 // The forms are the first N benchmarkable curated x86-64 forms without
 // AVX-512 (as `portlab measure -insns curated:N`); the random experiments
 // are length-L multisets of them. With -out, each run is written as a
 // campaign file (JSON lines), PREFIX.run1.jsonl and PREFIX.run2.jsonl.
+// -compare FILE measures one run instead and compares it with FILE, a run
+// written earlier with -out (so the two runs can be taken by separate
+// processes, e.g. each holding a lock on the CPU for just its own run).
+// With several CPUs (-cpu 0,1) each run is split between them, timed at
+// once, as `portlab measure -cpu 0,1` does.
 package main
 
 import (
@@ -23,6 +28,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,11 +47,12 @@ func main() {
 	length := flag.Int("length", 5, "length of the random experiments")
 	gap := flag.Duration("gap", 30*time.Minute, "time between the two runs")
 	out := flag.String("out", "", "write the runs to `PREFIX`.run1.jsonl and PREFIX.run2.jsonl")
-	cpu := flag.Int("cpu", 0, "CPU to pin the worker to")
+	cpu := flag.String("cpu", "0", "CPU(s) to pin the workers to, comma-separated")
 	target := flag.Duration("target", 0, "duration of one timing (default: portlab measure's)")
 	repeats := flag.Int("repeats", 0, "repeats of each timing, fastest kept (default: portlab measure's)")
 	samples := flag.Int("samples", 0, "samples per pass (default: portlab measure's)")
 	passes := flag.Int("passes", 0, "minimum passes (default: portlab measure's)")
+	compare := flag.String("compare", "", "measure one run and compare it with this earlier run (a file written with -out)")
 	flag.Parse()
 	tune = func(h *measure.Hardware) {
 		if *target > 0 {
@@ -64,7 +71,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *forms, *random, *length, *gap, *out, *cpu); err != nil {
+	if err := run(ctx, *forms, *random, *length, *gap, *out, *cpu, *compare); err != nil {
 		fmt.Fprintln(os.Stderr, "repeatability:", err)
 		os.Exit(1)
 	}
@@ -73,7 +80,23 @@ func main() {
 // tune applies the flags that change the measurement settings.
 var tune = func(*measure.Hardware) {}
 
-func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, out string, cpu int) error {
+func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, out, cpuArg, compare string) error {
+	var earlier *portmap.ExperimentSet
+	if compare != "" {
+		set, _, err := portmap.ReadCampaign(compare)
+		if err != nil {
+			return err
+		}
+		earlier = set
+	}
+	var cpus []int
+	for _, f := range strings.Split(cpuArg, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("-cpu %q: %q is not a CPU number", cpuArg, f)
+		}
+		cpus = append(cpus, c)
+	}
 	var forms []string
 	for _, f := range isa.X86Forms() {
 		if ok, _ := operands.Benchmarkable(f); ok && !strings.HasPrefix(f.Extension, "AVX512") && len(forms) < nforms {
@@ -86,20 +109,42 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s %s family %d model %d; %d singletons and %d random length-%d experiments, measured twice %v apart\n",
-		host.Vendor, host.ModelName, host.Family, host.Model, len(forms), nrandom, length, gap)
-	hw, err := measure.NewHardware(cpu)
+	if earlier == nil {
+		fmt.Printf("%s %s family %d model %d; %d singletons and %d random length-%d experiments, measured twice %v apart\n",
+			host.Vendor, host.ModelName, host.Family, host.Model, len(forms), nrandom, length, gap)
+	} else {
+		fmt.Printf("%s %s family %d model %d; %d singletons and %d random length-%d experiments, measured and compared with %s\n",
+			host.Vendor, host.ModelName, host.Family, host.Model, len(forms), nrandom, length, compare)
+	}
+	hw, err := measure.NewHardwareOn(cpus)
 	if err != nil {
 		return err
 	}
 	tune(hw)
+	if len(cpus) > 1 {
+		slow, err := hw.Interference(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("on CPUs %s, timed at once (they slow each other down by %.1f %%); ", cpuArg, 100*slow)
+		if slow > measure.MaxInterference {
+			return fmt.Errorf("CPUs %s interfere: %.0f %%", cpuArg, 100*slow)
+		}
+	}
 	fmt.Printf("timings of %v, fastest of %d repeats; ", hw.Timer.Target, hw.Timer.Repeats)
 	fmt.Printf("protocol: interleaved passes of %d samples (median) each, at least %d and at most %d passes, until the two fastest agree within %.1f %%; value = fastest pass\n",
 		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)
 	defer hw.Close()
 	var runs [2]*portmap.ExperimentSet
-	for i := range runs {
-		if i == 1 {
+	first := 0
+	if earlier != nil {
+		runs[0], first = earlier, 1
+		if len(earlier.Measurements) > 0 {
+			fmt.Printf("run 1: %s, %d measurements\n", compare, earlier.Len())
+		}
+	}
+	for i := first; i < len(runs); i++ {
+		if i == 1 && earlier == nil {
 			fmt.Printf("waiting %v\n", gap)
 			select {
 			case <-ctx.Done():
@@ -121,7 +166,7 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 		fmt.Printf("run %d at %s: %d measured, %d failed, %.1f s (%.1f experiments/s, %.2f passes per experiment)\n", i+1, start.Format("15:04:05"),
 			set.Len(), len(failures), elapsed, float64(set.Len())/elapsed, float64(passes)/float64(max(1, set.Len())))
 		if out != "" {
-			if err := writeRecords(fmt.Sprintf("%s.run%d.jsonl", out, i+1), set, start); err != nil {
+			if err := writeRecords(fmt.Sprintf("%s.run%d.jsonl", out, i+1-first), set, start); err != nil {
 				return err
 			}
 		}
