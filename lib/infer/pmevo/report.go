@@ -15,7 +15,7 @@ func (r *Result) String() string {
 	p := r.Report
 	return fmt.Sprintf("%s in %d congruence classes, %d training experiments\n"+
 		"%d generations (%s), population %d, seed %d, %s\n"+
-		"training MAPE %.3f%% (%.2f%% before local search), %d distinct µops, volume %d",
+		"training MAPE %.3f%% on all forms after the local searches (%.2f%% on the class representatives after evolution), %d distinct µops, volume %d",
 		portmap.Count(p.Instructions, "instruction"), p.Representatives, p.Experiments,
 		p.Generations, p.Stopped, p.Population, p.Seed, p.Elapsed.Round(time.Millisecond),
 		p.TrainingMAPE, p.EvolvedMAPE, p.DistinctUops, p.Volume)
