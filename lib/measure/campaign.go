@@ -30,6 +30,13 @@ type Campaign struct {
 	// earlier attempt failed for a reason that is a property of the
 	// experiment (by default they are answered as failed).
 	RetryErrors bool
+	// Resettle is the spread of the passes (portmap.Measurement.Spread)
+	// above which Run measures an experiment once more at the end of the
+	// run, minutes after its first measurement, and keeps the result whose
+	// passes agree better (0: DefaultResettle; negative: never). A noisy
+	// period of a shared machine can last minutes, longer than the passes
+	// over one batch.
+	Resettle float64
 
 	path  string
 	inner oracle.Oracle
@@ -214,20 +221,12 @@ func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.M
 		m.Experiment = e
 		rec = portmap.RecordOf(m, time.Now())
 	}
-	line, merr := rec.MarshalLine()
-	if merr != nil {
-		return m, merr
+	if werr := c.append(e.Key(), rec); werr != nil {
+		return m, werr
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.f == nil {
-		return m, &fileError{fmt.Errorf("measure: campaign %s is closed", c.path)}
-	}
-	if _, werr := c.f.Write(line); werr != nil {
-		return m, &fileError{fmt.Errorf("measure: appending to %s: %w", c.path, werr)}
-	}
-	c.done[e.Key()] = rec
 	c.measured++
+	c.mu.Unlock()
 	return m, err
 }
 
@@ -252,19 +251,107 @@ func (c *Campaign) Prepare(ctx context.Context, exps []portmap.Experiment) error
 	return p.Prepare(ctx, todo)
 }
 
+// DefaultResettle is Campaign.Resettle's default: the agreement the
+// hardware oracle asks of its two fastest passes (DefaultAgreement).
+const DefaultResettle = DefaultAgreement
+
 // Outcome is what a campaign run produced: the measured experiments in the
-// order given, the failures, and how many results came from the file.
+// order given, the failures, how many results came from the file, and how
+// many unsettled experiments were measured again (Remeasured), of which
+// the second measurement agreed better (Improved).
 type Outcome struct {
-	Set      *portmap.ExperimentSet
-	Failures []portmap.Failure
-	Resumed  int
+	Set                  *portmap.ExperimentSet
+	Failures             []portmap.Failure
+	Resumed              int
+	Remeasured, Improved int
 }
 
-// Run measures exps through the campaign (oracle.MeasureAll) and returns
-// all results, those from earlier runs included. It stops with ctx's error
-// when ctx is cancelled; what was measured until then is in the file.
+// Run measures exps through the campaign (oracle.MeasureAll), then
+// measures once more, as one batch, the experiments whose passes did not
+// agree (see Resettle), and returns all results, those from earlier runs
+// included. It stops with ctx's error when ctx is cancelled; what was
+// measured until then is in the file, and a rerun resumes, the second
+// measurements included.
 func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment, progress func(oracle.Progress)) (*Outcome, error) {
 	before := c.Resumed()
 	set, failures, err := oracle.MeasureAll(ctx, c, exps, progress)
-	return &Outcome{Set: set, Failures: failures, Resumed: c.Resumed() - before}, err
+	out := &Outcome{Set: set, Failures: failures, Resumed: c.Resumed() - before}
+	if err != nil {
+		return out, err
+	}
+	out.Remeasured, out.Improved, err = c.resettle(ctx, set, progress)
+	return out, err
+}
+
+// resettle measures the experiments of set whose spread exceeds Resettle
+// and that were not measured again before, once more, with the campaign's
+// oracle, and keeps (in set and, marked Remeasured, in the file) the
+// measurement whose passes agree better.
+func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, progress func(oracle.Progress)) (remeasured, improved int, err error) {
+	limit := c.Resettle
+	if limit == 0 {
+		limit = DefaultResettle
+	}
+	if limit < 0 {
+		return 0, 0, nil
+	}
+	var idx []int
+	var again []portmap.Experiment
+	c.mu.Lock()
+	for i, m := range set.Measurements {
+		if m.Spread > limit && !c.done[m.Experiment.Key()].Remeasured {
+			idx = append(idx, i)
+			again = append(again, m.Experiment)
+		}
+	}
+	c.mu.Unlock()
+	if len(again) == 0 {
+		return 0, 0, nil
+	}
+	second, _, err := oracle.MeasureAll(ctx, c.inner, again, progress)
+	if err != nil {
+		return 0, 0, err
+	}
+	byKey := map[string]portmap.Measurement{}
+	for _, m := range second.Measurements {
+		byKey[m.Experiment.Key()] = m
+	}
+	for _, i := range idx {
+		first := set.Measurements[i]
+		m, ok := byKey[first.Experiment.Key()]
+		if !ok {
+			continue // failed the second time: the first stands
+		}
+		remeasured++
+		best := first
+		if m.Spread < first.Spread {
+			best, improved = m, improved+1
+		}
+		best.Experiment = first.Experiment
+		rec := portmap.RecordOf(best, time.Now())
+		rec.Remeasured = true
+		if err := c.append(first.Experiment.Key(), rec); err != nil {
+			return remeasured, improved, err
+		}
+		set.Measurements[i] = best
+	}
+	return remeasured, improved, nil
+}
+
+// append writes rec, the record of the experiment with key, to the file.
+func (c *Campaign) append(key string, rec portmap.Record) error {
+	line, err := rec.MarshalLine()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.f == nil {
+		return &fileError{fmt.Errorf("measure: campaign %s is closed", c.path)}
+	}
+	if _, err := c.f.Write(line); err != nil {
+		return &fileError{fmt.Errorf("measure: appending to %s: %w", c.path, err)}
+	}
+	c.done[key] = rec
+	return nil
 }

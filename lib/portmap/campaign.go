@@ -21,7 +21,10 @@ import (
 //
 // A line with an error is a failed experiment; Transient marks an error
 // that says nothing about the experiment (the worker was killed, a timeout),
-// which a rerun of the campaign measures again.
+// which a rerun of the campaign measures again. An experiment may have
+// several lines: the last one counts. Remeasured marks the line written
+// after an experiment whose passes disagreed was measured once more at the
+// end of a campaign run (package measure, Campaign.Resettle).
 type Record struct {
 	Insns      map[string]int `json:"insns"`
 	Cycles     float64        `json:"cycles,omitempty"`
@@ -36,6 +39,7 @@ type Record struct {
 	Spread     float64        `json:"spread,omitempty"`
 	Uops       float64        `json:"uops,omitempty"`
 	PortUops   []float64      `json:"port_uops,omitempty"`
+	Remeasured bool           `json:"remeasured,omitempty"`
 
 	exp Experiment // parsed from Insns by ParseCampaign
 }

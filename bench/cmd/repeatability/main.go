@@ -14,7 +14,9 @@
 // The forms are the first N benchmarkable curated x86-64 forms without
 // AVX-512 (as `portlab measure -insns curated:N`); the random experiments
 // are length-L multisets of them. With -out, each run is written as a
-// campaign file (JSON lines), PREFIX.run1.jsonl and PREFIX.run2.jsonl.
+// campaign file (JSON lines), PREFIX.run1.jsonl and PREFIX.run2.jsonl; a
+// run whose file exists resumes it. Each run goes through a campaign, as
+// with portlab measure.
 // -compare FILE measures one run instead and compares it with FILE, a run
 // written earlier with -out (so the two runs can be taken by separate
 // processes, e.g. each holding a lock on the CPU for just its own run).
@@ -28,6 +30,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +39,6 @@ import (
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/operands"
-	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -135,6 +137,11 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 	fmt.Printf("protocol: interleaved passes of %d samples (median) each, at least %d and at most %d passes, until the two fastest agree within %.1f %%; value = fastest pass\n",
 		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)
 	defer hw.Close()
+	tmp, err := os.MkdirTemp("", "repeatability")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
 	var runs [2]*portmap.ExperimentSet
 	first := 0
 	if earlier != nil {
@@ -153,41 +160,35 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 			}
 		}
 		start := time.Now()
-		set, failures, err := oracle.MeasureAll(ctx, hw, exps, nil)
+		// Through a campaign, as portlab measure does (the experiments
+		// whose passes disagree are measured again at the end).
+		path := filepath.Join(tmp, fmt.Sprintf("run%d.jsonl", i+1))
+		if out != "" {
+			path = fmt.Sprintf("%s.run%d.jsonl", out, i+1-first)
+		}
+		camp, err := measure.OpenCampaign(path, hw)
 		if err != nil {
 			return err
 		}
+		res, err := camp.Run(ctx, exps, nil)
+		camp.Close()
+		if err != nil {
+			return err
+		}
+		set := res.Set
 		runs[i] = set
 		elapsed := time.Since(start).Seconds()
 		passes := 0
 		for _, m := range set.Measurements {
 			passes += m.Passes
 		}
-		fmt.Printf("run %d at %s: %d measured, %d failed, %.1f s (%.1f experiments/s, %.2f passes per experiment)\n", i+1, start.Format("15:04:05"),
-			set.Len(), len(failures), elapsed, float64(set.Len())/elapsed, float64(passes)/float64(max(1, set.Len())))
-		if out != "" {
-			if err := writeRecords(fmt.Sprintf("%s.run%d.jsonl", out, i+1-first), set, start); err != nil {
-				return err
-			}
-		}
+		fmt.Printf("run %d at %s: %d measured (%d from an earlier attempt), %d failed, %.1f s (%.1f experiments/s, %.2f passes per experiment); %d measured again, %d better\n",
+			i+1, start.Format("15:04:05"), set.Len(), res.Resumed, len(res.Failures), elapsed, float64(set.Len())/elapsed,
+			float64(passes)/float64(max(1, set.Len())), res.Remeasured, res.Improved)
 	}
 	report("singletons", runs, func(e portmap.Experiment) bool { return e.Len() == 1 })
 	report(fmt.Sprintf("random length-%d", length), runs, func(e portmap.Experiment) bool { return e.Len() > 1 })
 	return nil
-}
-
-// writeRecords writes set as campaign records (JSON lines with passes,
-// spread, contention), as portlab measure does.
-func writeRecords(path string, set *portmap.ExperimentSet, t time.Time) error {
-	var b []byte
-	for _, m := range set.Measurements {
-		line, err := portmap.RecordOf(m, t).MarshalLine()
-		if err != nil {
-			return err
-		}
-		b = append(b, line...)
-	}
-	return os.WriteFile(path, b, 0o644)
 }
 
 // report prints the agreement of the two runs on the experiments keep
