@@ -30,12 +30,13 @@ type Campaign struct {
 	// earlier attempt failed for a reason that is a property of the
 	// experiment (by default they are answered as failed).
 	RetryErrors bool
-	// Resettle is the spread of the passes (portmap.Measurement.Spread)
-	// above which Run measures an experiment once more at the end of the
-	// run, minutes after its first measurement, and keeps the result whose
-	// passes agree better (0: DefaultResettle; negative: never). A noisy
-	// period of a shared machine can last minutes, longer than the passes
-	// over one batch.
+	// Resettle is the doubt about a measurement — the larger of the
+	// spread of its passes (portmap.Measurement.Spread) and its
+	// contention — above which Run measures the experiment once more at
+	// the end of the run, minutes after its first measurement, and keeps
+	// the result with less doubt (0: DefaultResettle; negative: never). A
+	// busy period of a shared machine can last minutes, longer than the
+	// passes over one batch.
 	Resettle float64
 
 	path  string
@@ -251,14 +252,18 @@ func (c *Campaign) Prepare(ctx context.Context, exps []portmap.Experiment) error
 	return p.Prepare(ctx, todo)
 }
 
-// DefaultResettle is Campaign.Resettle's default: the agreement the
-// hardware oracle asks of its two fastest passes (DefaultAgreement).
-const DefaultResettle = DefaultAgreement
+// DefaultResettle is Campaign.Resettle's default: the contention above
+// which the hardware oracle does not trust a pass (MaxContention).
+const DefaultResettle = MaxContention
+
+// doubt is how much a measurement's value may be off: the larger of the
+// spread of its passes and its contention.
+func doubt(m portmap.Measurement) float64 { return max(m.Spread, m.Contention) }
 
 // Outcome is what a campaign run produced: the measured experiments in the
 // order given, the failures, how many results came from the file, and how
-// many unsettled experiments were measured again (Remeasured), of which
-// the second measurement agreed better (Improved).
+// many doubtful experiments were measured again (Remeasured), of which
+// the second measurement was kept (Improved).
 type Outcome struct {
 	Set                  *portmap.ExperimentSet
 	Failures             []portmap.Failure
@@ -268,7 +273,7 @@ type Outcome struct {
 
 // Run measures exps through the campaign (oracle.MeasureAll), then
 // measures once more, as one batch, the experiments whose passes did not
-// agree (see Resettle), and returns all results, those from earlier runs
+// agree or ran contended (see Resettle), and returns all results, those from earlier runs
 // included. It stops with ctx's error when ctx is cancelled; what was
 // measured until then is in the file, and a rerun resumes, the second
 // measurements included.
@@ -283,10 +288,10 @@ func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment, progress 
 	return out, err
 }
 
-// resettle measures the experiments of set whose spread exceeds Resettle
+// resettle measures the experiments of set whose doubt exceeds Resettle
 // and that were not measured again before, once more, with the campaign's
 // oracle, and keeps (in set and, marked Remeasured, in the file) the
-// measurement whose passes agree better.
+// measurement with less doubt.
 func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, progress func(oracle.Progress)) (remeasured, improved int, err error) {
 	limit := c.Resettle
 	if limit == 0 {
@@ -299,7 +304,7 @@ func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, pro
 	var again []portmap.Experiment
 	c.mu.Lock()
 	for i, m := range set.Measurements {
-		if m.Spread > limit && !c.done[m.Experiment.Key()].Remeasured {
+		if doubt(m) > limit && !c.done[m.Experiment.Key()].Remeasured {
 			idx = append(idx, i)
 			again = append(again, m.Experiment)
 		}
@@ -324,7 +329,7 @@ func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, pro
 		}
 		remeasured++
 		best := first
-		if m.Spread < first.Spread {
+		if doubt(m) < doubt(first) {
 			best, improved = m, improved+1
 		}
 		best.Experiment = first.Experiment

@@ -303,54 +303,54 @@ func TestCampaignWorkerKilledOnHardware(t *testing.T) {
 	}
 }
 
-// unsettledOracle answers with a spread scripted per experiment and call:
-// the passes of "add" disagree at first and agree the second time, those
-// of "mul" disagree both times (the second time worse), the rest agree.
+// unsettledOracle answers with a spread and contention scripted per
+// experiment and call: the passes of "add" disagree at first and agree the
+// second time, those of "mul" disagree both times (the second time worse),
+// "div" runs contended at first, "store" is fine.
 type unsettledOracle struct {
 	calls map[string]int
 }
 
 func (o *unsettledOracle) Measure(_ context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	n := o.calls[e.Key()]
+	n := min(o.calls[e.Key()], 1)
 	o.calls[e.Key()]++
 	m := portmap.Measurement{Experiment: e, Cycles: 1, Passes: 3, Spread: 0.001}
-	switch {
-	case e.Key() == portmap.NewExperiment("add").Key():
-		m.Cycles, m.Spread = []float64{0.8, 1}[min(n, 1)], []float64{0.2, 0.01}[min(n, 1)]
-	case e.Key() == portmap.NewExperiment("mul").Key():
-		m.Cycles, m.Spread = []float64{2, 3}[min(n, 1)], []float64{0.1, 0.3}[min(n, 1)]
+	switch e.String() {
+	case portmap.NewExperiment("add").String():
+		m.Cycles, m.Spread = []float64{0.8, 1}[n], []float64{0.2, 0.01}[n]
+	case portmap.NewExperiment("mul").String():
+		m.Cycles, m.Spread = []float64{2, 3}[n], []float64{0.15, 0.3}[n]
+	case portmap.NewExperiment("div").String():
+		m.Cycles, m.Contention = []float64{4.5, 3}[n], []float64{0.5, 0.01}[n]
 	}
 	return m, nil
 }
 
 // TestCampaignResettles checks that a campaign run measures the
-// experiments whose passes disagreed once more at its end, keeps the
-// measurement that agrees better, marks it in the file, and does not
-// measure them a third time when resumed; Resettle < 0 turns it off.
+// experiments whose passes disagreed or ran contended once more at its
+// end, keeps the measurement with less doubt, marks it in the file, and
+// does not measure them a third time when resumed; Resettle < 0 turns it
+// off.
 func TestCampaignResettles(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.jsonl")
 	o := &unsettledOracle{calls: map[string]int{}}
 	c := openCampaign(t, path, o)
-	exps := []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("div")}
+	exps := []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("div"), portmap.NewExperiment("store")}
 	out, err := c.Run(context.Background(), exps, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Remeasured != 2 || out.Improved != 1 {
-		t.Errorf("remeasured %d, improved %d; want 2, 1", out.Remeasured, out.Improved)
+	if out.Remeasured != 3 || out.Improved != 2 {
+		t.Errorf("remeasured %d, improved %d; want 3, 2", out.Remeasured, out.Improved)
 	}
-	got := map[string]portmap.Measurement{}
-	for _, m := range out.Set.Measurements {
-		got[m.Experiment.String()] = m
+	want := []float64{1, 2, 3, 1}
+	for i, m := range out.Set.Measurements {
+		if m.Experiment.Key() != exps[i].Key() || m.Cycles != want[i] {
+			t.Errorf("%v: %v cycles (spread %v, contention %v), want %v", m.Experiment, m.Cycles, m.Spread, m.Contention, want[i])
+		}
 	}
-	if m := got[exps[0].String()]; m.Cycles != 1 || m.Spread != 0.01 {
-		t.Errorf("add: %v cycles, spread %v; want the second measurement", m.Cycles, m.Spread)
-	}
-	if m := got[exps[1].String()]; m.Cycles != 2 || m.Spread != 0.1 {
-		t.Errorf("mul: %v cycles, spread %v; want the first measurement", m.Cycles, m.Spread)
-	}
-	if o.calls[exps[2].Key()] != 1 || countLines(t, path) != 5 {
-		t.Errorf("div measured %d times, %d lines in the file; want 1, 5", o.calls[exps[2].Key()], countLines(t, path))
+	if o.calls[exps[3].Key()] != 1 || countLines(t, path) != 7 {
+		t.Errorf("store measured %d times, %d lines in the file; want 1, 7", o.calls[exps[3].Key()], countLines(t, path))
 	}
 	c.Close()
 
@@ -360,16 +360,16 @@ func TestCampaignResettles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Resumed != 3 || out.Remeasured != 0 || o.calls[exps[0].Key()] != 2 || o.calls[exps[1].Key()] != 2 {
+	if out.Resumed != 4 || out.Remeasured != 0 || o.calls[exps[0].Key()] != 2 || o.calls[exps[1].Key()] != 2 {
 		t.Errorf("resumed %d, remeasured %d, calls %v", out.Resumed, out.Remeasured, o.calls)
 	}
 	set, _, err := portmap.ReadCampaign(path)
-	if err != nil || set.Len() != 3 {
+	if err != nil || set.Len() != 4 {
 		t.Fatalf("ReadCampaign: %v, %v", set, err)
 	}
-	for _, m := range set.Measurements {
-		if m.Experiment.Key() == exps[0].Key() && m.Cycles != 1 {
-			t.Errorf("add read back as %v cycles", m.Cycles)
+	for i, m := range set.Measurements {
+		if m.Cycles != want[i] {
+			t.Errorf("%v read back as %v cycles, want %v", m.Experiment, m.Cycles, want[i])
 		}
 	}
 

@@ -104,3 +104,40 @@ func TestInPasses(t *testing.T) {
 		t.Errorf("cancelled after 5 timings: %d timings, %v", calls, err)
 	}
 }
+
+// TestContendedPasses checks that a pass during which another tenant used
+// the core's ports (contention above MaxContention) neither counts towards
+// the agreement nor becomes the value while uncontended passes exist.
+func TestContendedPasses(t *testing.T) {
+	type pass struct{ v, contention float64 }
+	script := [][]pass{
+		{{1.5, 0.6}, {1.0, 0}, {1.01, 0.02}},                                     // a slow contended pass: 1.0 after 3
+		{{1.5, 0.6}, {1.5, 0.5}, {1.0, 0}, {1.005, 0}},                           // two contended passes agree: not final
+		{{1.2, 0.3}, {1.3, 0.3}, {1.3, 0.3}, {1.2, 0.3}, {1.2, 0.3}, {1.2, 0.3}}, // all contended: the fastest
+	}
+	got := make([][]Timing, len(script))
+	seen := make([]int, len(script))
+	err := inPasses(context.Background(), len(script), 3, 6, 0.02, 1, func(i int) (Timing, error) {
+		p := script[i][seen[i]]
+		seen[i]++
+		return Timing{Cycles: p.v, Min: p.v, Max: p.v, Contention: p.contention}, nil
+	}, func(i int, ts []Timing, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = slices.Clone(ts)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		passes             int
+		cycles, contention float64
+	}{{3, 1.0, 0}, {4, 1.0, 0}, {6, 1.2, 0.3}}
+	for i, w := range want {
+		m, err := fromPasses(portmap.NewExperiment("a"), got[i])
+		if err != nil || len(got[i]) != w.passes || m.Cycles != w.cycles || m.Contention != w.contention {
+			t.Errorf("item %d: %d passes, %v cycles, contention %v (%v); want %d, %v, %v", i, len(got[i]), m.Cycles, m.Contention, err, w.passes, w.cycles, w.contention)
+		}
+	}
+}
