@@ -170,7 +170,26 @@ type Iteration struct {
 	Size       int
 	// Measured is the number of measurements so far.
 	Measured int
-	Elapsed  time.Duration
+	// Solver is the time in the solver so far: every query of this pass
+	// and the ones before (Elapsed includes it, the measurements and the
+	// simulator).
+	Solver  time.Duration
+	Elapsed time.Duration
+}
+
+// Status is a one-line progress report of the run after this pass:
+// iteration, experiments measured so far, the size of the pass's
+// experiment (or the bound when it measured none), the time in the solver
+// and in all. The number of passes is not known in advance (the loop ends
+// when no second mapping exists), so there is no total and no percentage:
+// display it with a total of 0 (see infer.Status).
+func (it Iteration) Status() string {
+	size := fmt.Sprintf("bound %d", it.Bound)
+	if it.Size > 0 {
+		size = fmt.Sprintf("size %d (bound %d)", it.Size, it.Bound)
+	}
+	return fmt.Sprintf("iteration %d (%s): %d experiments, %s, solver %v of %v", it.Index, it.Step, it.Measured, size,
+		it.Solver.Round(10*time.Millisecond), it.Elapsed.Round(10*time.Millisecond))
 }
 
 // String describes the pass in one line.
@@ -432,11 +451,12 @@ func (r *run) loop(ctx context.Context) error {
 		it := Iteration{Index: index, Bound: bound}
 		finish := func(step string) {
 			it.Step, it.Measured, it.Elapsed = step, len(r.meas), time.Since(r.start)
-			r.res.Iterations = append(r.res.Iterations, it)
 			r.res.FindMapping += it.FindMapping
 			r.res.FindOther += it.FindOther
 			r.res.Unbounded += it.Unbounded
 			r.res.Simulation += it.Simulation
+			it.Solver = r.res.FindMapping + r.res.FindOther + r.res.Unbounded
+			r.res.Iterations = append(r.res.Iterations, it)
 			if r.cfg.Progress != nil {
 				r.cfg.Progress(it)
 			}
