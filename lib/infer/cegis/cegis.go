@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -722,7 +723,51 @@ func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool
 			return nil, nil, err
 		}
 	}
-	return m2, integral(rats), nil
+	e := integral(rats)
+	if relax {
+		// A vertex of the relaxed query can have huge denominators: the
+		// exact integer experiment then has billions of instructions
+		// (clamped to portmap.MaxCount, which changes its direction so
+		// that it may no longer tell the mappings apart). A short
+		// experiment along the same direction usually still does.
+		if short, ok := r.shortDirection(r.model(m1), r.model(m2), rats); ok && short.size() < e.size() {
+			e = short
+		}
+	}
+	return m2, e, nil
+}
+
+// maxScale bounds the largest count shortDirection tries.
+const maxScale = 1 << 20
+
+// shortDirection rounds the direction of the non-negative rationals rats
+// to integer experiments whose largest count is 1, 2, 4, … maxScale and
+// returns the first on which md1 and md2 differ by more than
+// separation·ε·|e| (as findOtherMapping asks), if any.
+func (r *run) shortDirection(md1, md2 *throughput.Model, rats []*big.Rat) (exp, bool) {
+	f := make([]float64, len(rats))
+	top := 0.0
+	for i, x := range rats {
+		f[i], _ = x.Float64()
+		top = math.Max(top, f[i])
+	}
+	if !(top > 0) {
+		return nil, false
+	}
+	for s := 1.0; s <= maxScale; s *= 2 {
+		e := make(exp, len(f))
+		for i, v := range f {
+			e[i] = int(math.Round(v / top * s))
+		}
+		if e.size() == 0 {
+			continue
+		}
+		ts := terms(e)
+		if d := math.Abs(md1.Evaluate(ts).Cycles - md2.Evaluate(ts).Cycles); d > separation*r.sp.eps*float64(e.size())+4.0/ratDigits {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // integral scales non-negative rationals to the smallest integer vector
