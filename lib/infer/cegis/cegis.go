@@ -308,12 +308,15 @@ type measured struct {
 
 // run is the state of one Infer call.
 type run struct {
-	cfg     Config
-	sp      *space
-	o       oracle.Oracle
-	sess    *z3.Session
-	ss      *subsets
-	meas    []measured
+	cfg  Config
+	sp   *space
+	o    oracle.Oracle
+	sess *z3.Session
+	ss   *subsets
+	meas []measured
+	// checked are the validation measurements that agreed with the
+	// candidate of their round; validate holds later candidates to them.
+	checked []measured
 	res     *Result
 	start   time.Time
 	portIDs []string
@@ -969,6 +972,20 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 		idx[name] = i
 	}
 	bad := false
+	// A validation experiment of an earlier round that this candidate
+	// contradicts joins the measurements like a new one.
+	for k := 0; k < len(r.checked); {
+		x := r.checked[k]
+		if r.within(md.Evaluate(terms(x.e)).Cycles, x) {
+			k++
+			continue
+		}
+		bad = true
+		r.checked = slices.Delete(r.checked, k, k+1)
+		if err := r.measure(ctx, x.e); err != nil {
+			return false, err
+		}
+	}
 	length := 5
 	if r.cfg.MaxSize > 0 {
 		length = min(length, r.cfg.MaxSize)
@@ -982,11 +999,14 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 		for _, it := range pe.Items() {
 			e[idx[it.Insn]] = it.Count
 		}
-		if !r.within(md.Evaluate(terms(e)).Cycles, measured{e: e, cycles: m.Cycles}) {
-			bad = true
-			if err := r.measure(ctx, e); err != nil {
-				return false, err
-			}
+		x := measured{e: e, cycles: m.Cycles}
+		if r.within(md.Evaluate(terms(e)).Cycles, x) {
+			r.checked = append(r.checked, x)
+			continue
+		}
+		bad = true
+		if err := r.measure(ctx, e); err != nil {
+			return false, err
 		}
 	}
 	return bad, nil
