@@ -535,10 +535,18 @@ func (r *run) loop(ctx context.Context) error {
 		// converged reports the end of the search, after validation.
 		converged := func(complete bool) (bool, error) {
 			r.res.Complete = complete
-			if validations < 3 && r.cfg.Validation > 0 {
-				validations++
+			if r.cfg.Validation > 0 {
+				// Three rounds of new validation experiments; after them
+				// the answer is still held to all of theirs.
 				t := time.Now()
-				bad, err := r.validate(ctx, m1, validations)
+				var bad bool
+				var err error
+				if validations < 3 {
+					validations++
+					bad, err = r.validate(ctx, m1, validations)
+				} else {
+					bad, err = r.recheck(ctx, m1)
+				}
 				r.res.Validating += time.Since(t)
 				if err != nil {
 					return true, err
@@ -971,20 +979,9 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 	for i, name := range r.sp.insns {
 		idx[name] = i
 	}
-	bad := false
-	// A validation experiment of an earlier round that this candidate
-	// contradicts joins the measurements like a new one.
-	for k := 0; k < len(r.checked); {
-		x := r.checked[k]
-		if r.within(md.Evaluate(terms(x.e)).Cycles, x) {
-			k++
-			continue
-		}
-		bad = true
-		r.checked = slices.Delete(r.checked, k, k+1)
-		if err := r.measure(ctx, x.e); err != nil {
-			return false, err
-		}
+	bad, err := r.recheck(ctx, m1)
+	if err != nil {
+		return false, err
 	}
 	length := 5
 	if r.cfg.MaxSize > 0 {
@@ -1006,6 +1003,27 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 		}
 		bad = true
 		if err := r.measure(ctx, e); err != nil {
+			return false, err
+		}
+	}
+	return bad, nil
+}
+
+// recheck holds m1 to the validation experiments of earlier rounds (they
+// agreed with the candidates of their rounds): those it contradicts join
+// the measurements like new ones. It reports whether there were any.
+func (r *run) recheck(ctx context.Context, m1 candidate) (bool, error) {
+	md := r.model(m1)
+	bad := false
+	for k := 0; k < len(r.checked); {
+		x := r.checked[k]
+		if r.within(md.Evaluate(terms(x.e)).Cycles, x) {
+			k++
+			continue
+		}
+		bad = true
+		r.checked = slices.Delete(r.checked, k, k+1)
+		if err := r.measure(ctx, x.e); err != nil {
 			return false, err
 		}
 	}
