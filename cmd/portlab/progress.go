@@ -21,6 +21,9 @@ type progressBar struct {
 	last     string
 	plain    display.PlainProgress
 	now      func() time.Time
+	// pending is the latest line of open progress not yet written off a
+	// terminal (finish writes it).
+	pending string
 }
 
 // newProgressBar returns a progress bar writing to w, redrawn in place if
@@ -31,6 +34,10 @@ func newProgressBar(w io.Writer) *progressBar {
 }
 
 func (b *progressBar) update(label string, done, total int64) {
+	if total <= 0 {
+		b.open(label, done)
+		return
+	}
 	const width = 30
 	frac := 0.0
 	if total > 0 {
@@ -52,7 +59,33 @@ func (b *progressBar) update(label string, done, total int64) {
 	}
 }
 
+// open shows progress whose total is not known in advance (total 0, as in
+// counter-example-guided inference, which ends when no second mapping
+// exists): the label alone, which says how far the work has come, with
+// no bar, percentage or "done/0".
+func (b *progressBar) open(label string, done int64) {
+	if !b.terminal {
+		if b.plain.Due(done, 0, b.now()) {
+			fmt.Fprintln(b.w, label)
+			b.last, b.pending = label, ""
+		} else {
+			b.pending = label
+		}
+		return
+	}
+	line := "\r" + label
+	if line != b.last {
+		fmt.Fprint(b.w, line+"\033[K")
+		b.last = line
+	}
+}
+
 func (b *progressBar) finish() {
+	if b.pending != "" && !b.terminal {
+		// The last report of open progress: where the work ended.
+		fmt.Fprintln(b.w, b.pending)
+		b.pending = ""
+	}
 	if b.last != "" && b.terminal {
 		fmt.Fprintln(b.w)
 	}

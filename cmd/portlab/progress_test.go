@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,5 +40,41 @@ func TestProgressPlainLinesOffTerminal(t *testing.T) {
 	}
 	if n := strings.Count(buf.String(), "\n"); n != 6 {
 		t.Errorf("60 s of slow progress: %d lines, want 6 (one per 10 s):\n%s", n, buf.String())
+	}
+}
+
+// TestProgressUnknownTotal is issue 15: portlab infer cegis does not know
+// its number of iterations and its bar showed "0% 1/0". Now the line is
+// the method's own report (iteration, experiments, size, solver time),
+// off a terminal one line per display.PlainEvery and the last one at the
+// end; on a terminal redrawn in place without a bar or percentage.
+func TestProgressUnknownTotal(t *testing.T) {
+	var buf bytes.Buffer
+	b := newProgressBar(&buf)
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b.now = func() time.Time { return clock }
+	for i := int64(1); i <= 25; i++ {
+		clock = clock.Add(time.Second)
+		b.update(fmt.Sprintf("iteration %d (solver): %d experiments", i, 10+i), i, 0)
+	}
+	b.finish()
+	out := buf.String()
+	if strings.Contains(out, "/0") || strings.Contains(out, "%") {
+		t.Errorf("unknown total shown as a fraction:\n%s", out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	want := []string{"iteration 1 (solver): 11 experiments", "iteration 11 (solver): 21 experiments",
+		"iteration 21 (solver): 31 experiments", "iteration 25 (solver): 35 experiments"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("lines %q, want %q", lines, want)
+	}
+	buf.Reset()
+	b = newProgressBar(&buf)
+	b.terminal = true
+	b.update("iteration 1 (solver): 11 experiments", 1, 0)
+	b.update("iteration 2 (bound): 12 experiments", 2, 0)
+	b.finish()
+	if got := buf.String(); got != "\riteration 1 (solver): 11 experiments\033[K\riteration 2 (bound): 12 experiments\033[K\n" {
+		t.Errorf("terminal output %q", got)
 	}
 }

@@ -27,6 +27,8 @@ type ProgressBar struct {
 	// plain says when a line is due where the bar cannot be redrawn in
 	// place (standard output is not a terminal).
 	plain PlainProgress
+	// finished: Finish was called (a bar of unknown total is drawn full).
+	finished bool
 }
 
 var progressSeq atomic.Int64
@@ -44,21 +46,37 @@ func NewProgressBar(label string) *ProgressBar {
 
 // Set shows done of total steps with a note (e.g. the last result). To
 // spare the front end, updates come at most ten times a second, except the
-// first and the final one (done ≥ total), which are always shown.
+// first and the final one (done ≥ total), which are always shown. A total
+// of 0 or less means the number of steps is not known in advance (as in
+// counter-example-guided inference, package infer/cegis): the bar then
+// shows the work as going on, without a percentage, until Finish.
 func (b *ProgressBar) Set(done, total int, note string) {
+	b.set(done, total, note, false)
+}
+
+// Finish shows the work as ended after done steps, with a note; for a bar
+// of unknown total, whose Set cannot tell the last step.
+func (b *ProgressBar) Finish(done int, note string) {
+	b.set(done, 0, note, true)
+}
+
+func (b *ProgressBar) set(done, total int, note string, finished bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := time.Now()
-	final := total > 0 && done >= total
+	final := finished || total > 0 && done >= total
 	if b.shown && !final && now.Sub(b.last) < b.period {
 		return
+	}
+	if total <= 0 {
+		b.finished = finished
 	}
 	b.last = now
 	bundle := b.bundle(done, total, note, now.Sub(b.start))
 	pub := current()
 	if pub == standalone && !stdoutIsTerminal() {
 		// A log or a pipe would keep every frame: a line now and then.
-		if b.plain.Due(int64(done), int64(total), now) {
+		if b.plain.Due(int64(done), int64(total), now) || finished {
 			pub.Publish(bundle, "", false)
 		}
 		return
@@ -108,6 +126,9 @@ func (p *PlainProgress) Due(done, total int64, now time.Time) bool {
 }
 
 func (b *ProgressBar) bundle(done, total int, note string, elapsed time.Duration) Bundle {
+	if total <= 0 {
+		return b.open(done, note, elapsed)
+	}
 	frac := 0.0
 	if total > 0 {
 		frac = min(1, float64(max(done, 0))/float64(total))
@@ -127,4 +148,22 @@ func (b *ProgressBar) bundle(done, total int, note string, elapsed time.Duration
 		max(done, 0), max(total, 1), html.EscapeString(b.label), done, total, 100*frac, html.EscapeString(timing), html.EscapeString(note))
 	bundle := MIME(MIMEHTML, h, text)
 	return bundle
+}
+
+// open is the bundle of a bar whose total is not known: the steps so far
+// and the time, an indeterminate HTML progress bar (a full one once
+// finished), no percentage and no estimate of the time left.
+func (b *ProgressBar) open(done int, note string, elapsed time.Duration) Bundle {
+	timing := elapsed.Round(time.Second).String()
+	state, bar := "running", `<progress style="width:30%;vertical-align:middle"></progress>`
+	if b.finished {
+		state, bar = "done", `<progress value="1" max="1" style="width:30%;vertical-align:middle"></progress>`
+	}
+	text := fmt.Sprintf("%s [%s] %d steps (%s)", b.label, state, done, timing)
+	if note != "" {
+		text += " " + note
+	}
+	h := fmt.Sprintf(`<div style="font-family:monospace">%s <b>%s</b> %s, %d steps (%s) %s</div>`,
+		bar, html.EscapeString(b.label), state, done, html.EscapeString(timing), html.EscapeString(note))
+	return MIME(MIMEHTML, h, text)
 }

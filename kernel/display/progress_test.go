@@ -89,3 +89,39 @@ func TestProgressBarPlainLinesOffTerminal(t *testing.T) {
 		t.Errorf("%d lines, want one per tenth:\n%s", len(lines), out)
 	}
 }
+
+// TestProgressBarUnknownTotal is issue 15: counter-example-guided inference
+// does not know its number of steps, and its bar showed "0% 1/0". With a
+// total of 0 the bar shows the steps and the note, no percentage, no
+// "/0", an indeterminate HTML bar, and a full one after Finish.
+func TestProgressBarUnknownTotal(t *testing.T) {
+	rec := &recorder{}
+	defer SetPublisher(rec)()
+	b := NewProgressBar("cegis")
+	b.period = 0
+	b.Set(1, 0, "iteration 1 (solver): 5 experiments")
+	b.Set(7, 0, "iteration 7 (bound): 12 experiments")
+	txt := rec.texts[len(rec.texts)-1]
+	if strings.Contains(txt, "%") || strings.Contains(txt, "/0") || strings.Contains(txt, "left") {
+		t.Errorf("unknown total shown as a fraction: %q", txt)
+	}
+	if !strings.Contains(txt, "cegis [running] 7 steps (") || !strings.Contains(txt, "iteration 7 (bound): 12 experiments") {
+		t.Errorf("running text %q", txt)
+	}
+	h := b.bundle(7, 0, "n", time.Second).Data[MIMEHTML].(string)
+	if !strings.Contains(h, "<progress style=") || strings.Contains(h, "value=") || strings.Contains(h, "/0") {
+		t.Errorf("running html %q", h)
+	}
+	n := len(rec.texts)
+	b.period = time.Hour // Finish is shown even right after another update
+	b.Finish(8, "iteration 8 (done): 12 experiments")
+	if len(rec.texts) != n+1 {
+		t.Fatalf("Finish not published: %d publications, want %d", len(rec.texts), n+1)
+	}
+	if txt := rec.texts[n]; !strings.Contains(txt, "cegis [done] 8 steps") || !rec.updates[n] {
+		t.Errorf("finished text %q (update %v)", txt, rec.updates[n])
+	}
+	if h := b.bundle(8, 0, "", time.Second).Data[MIMEHTML].(string); !strings.Contains(h, `<progress value="1" max="1"`) {
+		t.Errorf("finished html %q", h)
+	}
+}

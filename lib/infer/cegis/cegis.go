@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -170,7 +171,26 @@ type Iteration struct {
 	Size       int
 	// Measured is the number of measurements so far.
 	Measured int
-	Elapsed  time.Duration
+	// Solver is the time in the solver so far: every query of this pass
+	// and the ones before (Elapsed includes it, the measurements and the
+	// simulator).
+	Solver  time.Duration
+	Elapsed time.Duration
+}
+
+// Status is a one-line progress report of the run after this pass:
+// iteration, experiments measured so far, the size of the pass's
+// experiment (or the bound when it measured none), the time in the solver
+// and in all. The number of passes is not known in advance (the loop ends
+// when no second mapping exists), so there is no total and no percentage:
+// display it with a total of 0 (see infer.Status).
+func (it Iteration) Status() string {
+	size := fmt.Sprintf("bound %d", it.Bound)
+	if it.Size > 0 {
+		size = fmt.Sprintf("size %d (bound %d)", it.Size, it.Bound)
+	}
+	return fmt.Sprintf("iteration %d (%s): %d experiments, %s, solver %v of %v", it.Index, it.Step, it.Measured, size,
+		it.Solver.Round(10*time.Millisecond), it.Elapsed.Round(10*time.Millisecond))
 }
 
 // String describes the pass in one line.
@@ -288,12 +308,15 @@ type measured struct {
 
 // run is the state of one Infer call.
 type run struct {
-	cfg     Config
-	sp      *space
-	o       oracle.Oracle
-	sess    *z3.Session
-	ss      *subsets
-	meas    []measured
+	cfg  Config
+	sp   *space
+	o    oracle.Oracle
+	sess *z3.Session
+	ss   *subsets
+	meas []measured
+	// checked are the validation measurements that agreed with the
+	// candidate of their round; validate holds later candidates to them.
+	checked []measured
 	res     *Result
 	start   time.Time
 	portIDs []string
@@ -432,11 +455,12 @@ func (r *run) loop(ctx context.Context) error {
 		it := Iteration{Index: index, Bound: bound}
 		finish := func(step string) {
 			it.Step, it.Measured, it.Elapsed = step, len(r.meas), time.Since(r.start)
-			r.res.Iterations = append(r.res.Iterations, it)
 			r.res.FindMapping += it.FindMapping
 			r.res.FindOther += it.FindOther
 			r.res.Unbounded += it.Unbounded
 			r.res.Simulation += it.Simulation
+			it.Solver = r.res.FindMapping + r.res.FindOther + r.res.Unbounded
+			r.res.Iterations = append(r.res.Iterations, it)
 			if r.cfg.Progress != nil {
 				r.cfg.Progress(it)
 			}
@@ -511,10 +535,18 @@ func (r *run) loop(ctx context.Context) error {
 		// converged reports the end of the search, after validation.
 		converged := func(complete bool) (bool, error) {
 			r.res.Complete = complete
-			if validations < 3 && r.cfg.Validation > 0 {
-				validations++
+			if r.cfg.Validation > 0 {
+				// Three rounds of new validation experiments; after them
+				// the answer is still held to all of theirs.
 				t := time.Now()
-				bad, err := r.validate(ctx, m1, validations)
+				var bad bool
+				var err error
+				if validations < 3 {
+					validations++
+					bad, err = r.validate(ctx, m1, validations)
+				} else {
+					bad, err = r.recheck(ctx, m1)
+				}
 				r.res.Validating += time.Since(t)
 				if err != nil {
 					return true, err
@@ -702,7 +734,51 @@ func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool
 			return nil, nil, err
 		}
 	}
-	return m2, integral(rats), nil
+	e := integral(rats)
+	if relax {
+		// A vertex of the relaxed query can have huge denominators: the
+		// exact integer experiment then has billions of instructions
+		// (clamped to portmap.MaxCount, which changes its direction so
+		// that it may no longer tell the mappings apart). A short
+		// experiment along the same direction usually still does.
+		if short, ok := r.shortDirection(r.model(m1), r.model(m2), rats); ok && short.size() < e.size() {
+			e = short
+		}
+	}
+	return m2, e, nil
+}
+
+// maxScale bounds the largest count shortDirection tries.
+const maxScale = 1 << 20
+
+// shortDirection rounds the direction of the non-negative rationals rats
+// to integer experiments whose largest count is 1, 2, 4, … maxScale and
+// returns the first on which md1 and md2 differ by more than
+// separation·ε·|e| (as findOtherMapping asks), if any.
+func (r *run) shortDirection(md1, md2 *throughput.Model, rats []*big.Rat) (exp, bool) {
+	f := make([]float64, len(rats))
+	top := 0.0
+	for i, x := range rats {
+		f[i], _ = x.Float64()
+		top = math.Max(top, f[i])
+	}
+	if !(top > 0) {
+		return nil, false
+	}
+	for s := 1.0; s <= maxScale; s *= 2 {
+		e := make(exp, len(f))
+		for i, v := range f {
+			e[i] = int(math.Round(v / top * s))
+		}
+		if e.size() == 0 {
+			continue
+		}
+		ts := terms(e)
+		if d := math.Abs(md1.Evaluate(ts).Cycles - md2.Evaluate(ts).Cycles); d > separation*r.sp.eps*float64(e.size())+4.0/ratDigits {
+			return e, true
+		}
+	}
+	return nil, false
 }
 
 // integral scales non-negative rationals to the smallest integer vector
@@ -903,7 +979,10 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 	for i, name := range r.sp.insns {
 		idx[name] = i
 	}
-	bad := false
+	bad, err := r.recheck(ctx, m1)
+	if err != nil {
+		return false, err
+	}
 	length := 5
 	if r.cfg.MaxSize > 0 {
 		length = min(length, r.cfg.MaxSize)
@@ -917,11 +996,35 @@ func (r *run) validate(ctx context.Context, m1 candidate, round int) (bool, erro
 		for _, it := range pe.Items() {
 			e[idx[it.Insn]] = it.Count
 		}
-		if !r.within(md.Evaluate(terms(e)).Cycles, measured{e: e, cycles: m.Cycles}) {
-			bad = true
-			if err := r.measure(ctx, e); err != nil {
-				return false, err
-			}
+		x := measured{e: e, cycles: m.Cycles}
+		if r.within(md.Evaluate(terms(e)).Cycles, x) {
+			r.checked = append(r.checked, x)
+			continue
+		}
+		bad = true
+		if err := r.measure(ctx, e); err != nil {
+			return false, err
+		}
+	}
+	return bad, nil
+}
+
+// recheck holds m1 to the validation experiments of earlier rounds (they
+// agreed with the candidates of their rounds): those it contradicts join
+// the measurements like new ones. It reports whether there were any.
+func (r *run) recheck(ctx context.Context, m1 candidate) (bool, error) {
+	md := r.model(m1)
+	bad := false
+	for k := 0; k < len(r.checked); {
+		x := r.checked[k]
+		if r.within(md.Evaluate(terms(x.e)).Cycles, x) {
+			k++
+			continue
+		}
+		bad = true
+		r.checked = slices.Delete(r.checked, k, k+1)
+		if err := r.measure(ctx, x.e); err != nil {
+			return false, err
 		}
 	}
 	return bad, nil

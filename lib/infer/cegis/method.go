@@ -139,8 +139,8 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			detail(it)
 		}
 		if s.Progress != nil {
-			s.Progress(infer.Status{Stage: it.Step, Done: it.Index, Elapsed: it.Elapsed,
-				Message: fmt.Sprintf("iteration %d: %d measured, bound %d", it.Index, it.Measured, it.Bound)})
+			// No Total: the number of iterations is not known in advance.
+			s.Progress(infer.Status{Stage: it.Step, Done: it.Index, Elapsed: it.Elapsed, Message: it.Status()})
 		}
 	}
 	res, err := Infer(ctx, p.Oracle, p.Instructions, p.Ports, cfg)
