@@ -34,8 +34,8 @@ type response struct {
 	Nanos []int64
 	// Counts holds, per run, the counts of the request's Counters.
 	Counts [][]float64
-	Err   string
-	Hello string // the first response of a worker: workerHello
+	Err    string
+	Hello  string // the first response of a worker: workerHello
 }
 
 // workerHello is what a worker says first, so that the parent knows the
