@@ -15,6 +15,7 @@ import (
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 
 	// The inference methods register themselves with package infer.
@@ -155,6 +156,14 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer hw.Close()
+		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
+			return fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
+		}
+		if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() {
+			if err := hw.CountUops(); err != nil {
+				return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
+			}
+		}
 		p.Oracle = hw
 		if *campaign != "" {
 			c, err := measure.OpenCampaign(*campaign, hw)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
 	"github.com/portlab/portlab/lib/throughput"
@@ -357,6 +358,18 @@ func TestInferExplainable(t *testing.T) {
 	}
 	if _, serr := os.Stat(prefix2 + ".json"); serr == nil {
 		t.Error("a run without counters wrote a mapping")
+	}
+	// On this machine (-measure) without a PMU: the counter methods stop
+	// before measuring, saying why.
+	if st := pmu.Detect(); !st.Available() {
+		err = run(t.Context(), []string{"infer", "explainable", "-measure", "-insns", "curated:3", "-ports", "4", "-cpu", "-1"}, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "needs the µop counter") || !errors.Is(err, pmu.ErrNoPMU) && !errors.Is(err, pmu.ErrNotPermitted) {
+			t.Errorf("explainable -measure without a PMU (%v): %v", st, err)
+		}
+		err = run(t.Context(), []string{"infer", "uopsinfo", "-measure", "-insns", "curated:3", "-ports", "4", "-cpu", "-1"}, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "reads no per-port µop counters") || !strings.Contains(err.Error(), st.Err().Error()) {
+			t.Errorf("uopsinfo -measure: %v", err)
+		}
 	}
 	// A bad flag value names the flag.
 	err = run(t.Context(), []string{"infer", "explainable", "-simulate", mfile, "-repeats", "x"}, &out, &errs)

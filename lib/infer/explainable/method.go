@@ -64,6 +64,10 @@ func New() *Method {
 // Name returns "explainable".
 func (*Method) Name() string { return "explainable" }
 
+// UsesUopCounter returns true: the method needs the total µop count of
+// every measurement (see infer.UopCounterUser).
+func (*Method) UsesUopCounter() bool { return true }
+
 // SetFlags defines the method's settings as command-line flags.
 func (m *Method) SetFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.Epsilon, "epsilon", DefaultEpsilon, "tolerance on cycles per instruction")
