@@ -15,6 +15,7 @@ import (
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 
 	// The inference methods register themselves with package infer.
@@ -40,15 +41,17 @@ Methods: %s
                 for more experiments get them from the data or fail
   -simulate     instead, ask a simulation of mapping M (file or data-set
                 name, e.g. pmevo:SKL/uops_info) with relative noise σ (e.g.
-                0.02) about all of M's instructions; with per-port µop
-                counters for methods that read them (uopsinfo); a simulated
+                0.02) about all of M's instructions; with a total µop
+                counter, and per-port µop counters for methods that read
+                them (uopsinfo); a simulated
                 machine (portlab:zenplus-like) brings its front-end peak
                 and its µop counter (macro-ops)
   -measure      instead, measure on this machine what the method asks, the
                 instructions of -insns (as portlab measure reads them), with
                 results kept in -campaign so that a rerun resumes
   -ports        number of ports to infer (default with -simulate: M's)
-  -ipc          front-end bound in instructions per cycle (0: none)
+  -ipc          front-end bound in instructions per cycle (0: none); with
+                -simulate of a mapping file also the simulated machine's
   -eval         experiments to evaluate the result on (file or data-set
                 name), or random:LENGTH:COUNT[:SEED] with -simulate; a
                 comma-separated list evaluates on each. After an interrupt
@@ -125,6 +128,11 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		truth = machine.Mapping
+		if machine.InstructionsPerCycle == 0 && *ipc > 0 {
+			// A mapping file has no front end: -ipc gives it one, so
+			// that the simulated machine has the peak the method is told.
+			machine.InstructionsPerCycle = *ipc
+		}
 		if p.Ports == 0 {
 			p.Ports = truth.NumPorts()
 		}
@@ -148,6 +156,14 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer hw.Close()
+		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
+			return fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
+		}
+		if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() {
+			if err := hw.CountUops(); err != nil {
+				return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
+			}
+		}
 		p.Oracle = hw
 		if *campaign != "" {
 			c, err := measure.OpenCampaign(*campaign, hw)

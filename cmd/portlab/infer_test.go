@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
 	"github.com/portlab/portlab/lib/throughput"
@@ -294,5 +295,85 @@ func TestInferPALMED(t *testing.T) {
 	}
 	if _, err := os.Stat(prefix + "2.resources.json"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestInferExplainable runs the explainable method through the command on
+// a small simulated machine (a mapping file, given a front end of 5
+// instructions per cycle with -ipc; the simulation counts total µops) and
+// checks the output, the files it writes and the mapping (equal to the
+// truth up to renaming ports: a total counter cannot name them); then the
+// failure paths: measurements without µop counts, a bad flag value.
+func TestInferExplainable(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil && os.Getenv("CI") == "" {
+		t.Skip("z3 is not installed (apt-get install z3); CI installs it")
+	}
+	dir := t.TempDir()
+	truth := portmap.MustMapping("toy", "0", "1", "2", "3")
+	truth.MustSetUsage("add", "1*p01").MustSetUsage("mul", "1*p1").MustSetUsage("ld", "1*p23").MustSetUsage("shuf", "1*p3").
+		MustSetUsage("addm", "1*p01+1*p23").MustSetUsage("fma", "2*p1+1*p01").MustSetUsage("or", "1*p01")
+	mfile := writeMapping(t, dir, truth)
+	prefix := filepath.Join(dir, "out")
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "explainable", "-simulate", mfile, "-ipc", "5", "-improper", "none", "-eval", "random:4:100", "-out", prefix}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	if !strings.Contains(errs.String(), "peak 5 instructions per cycle") {
+		t.Errorf("the simulated machine should have the front end of -ipc:\n%s", errs.String())
+	}
+	for _, want := range []string{"4 blocking classes", "stage 3: peak 5 instructions per cycle, given",
+		"7 of 7 instructions mapped", "explainable: 7 instructions on 4 ports", "on random:4:100: n=100 MAPE=0.00%"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	m, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, equal := portmap.EquivalentByRenaming(truth, m); !equal {
+		t.Errorf("inferred mapping is not the truth renamed:\n%v", m)
+	}
+	if _, err := os.Stat(prefix + ".pmevo.json"); err != nil {
+		t.Error(err)
+	}
+	report, err := os.ReadFile(prefix + ".report.json")
+	if err != nil || !strings.Contains(string(report), `"Outcome": "mapped"`) || !strings.Contains(string(report), `"Insn": "fma"`) {
+		t.Errorf("report: %v\n%.300s", err, report)
+	}
+
+	// Measurements without µop counts: an error that says so and quotes
+	// this host's PMU status; nothing written.
+	efile := filepath.Join(dir, "exps.json")
+	if err := os.WriteFile(efile, []byte(`{"kind":"ExperimentList","arch":{"kind":"Architecture","insns":["add","mul"],"ports":["0","1"],"name":"toy"},"exps":[`+
+		`{"kind":"Experiment","iseq":["add"],"result":{"cycles":0.5}},{"kind":"Experiment","iseq":["mul"],"result":{"cycles":1}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	prefix2 := filepath.Join(dir, "nocounter")
+	err = run(t.Context(), []string{"infer", "explainable", "-experiments", efile, "-ports", "2", "-out", prefix2}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "total µop counter") || !strings.Contains(err.Error(), "PMU") {
+		t.Errorf("data without µop counts: %v", err)
+	}
+	if _, serr := os.Stat(prefix2 + ".json"); serr == nil {
+		t.Error("a run without counters wrote a mapping")
+	}
+	// On this machine (-measure) without a PMU: the counter methods stop
+	// before measuring, saying why.
+	if st := pmu.Detect(); !st.Available() {
+		err = run(t.Context(), []string{"infer", "explainable", "-measure", "-insns", "curated:3", "-ports", "4", "-cpu", "-1"}, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "needs the µop counter") || !errors.Is(err, pmu.ErrNoPMU) && !errors.Is(err, pmu.ErrNotPermitted) {
+			t.Errorf("explainable -measure without a PMU (%v): %v", st, err)
+		}
+		err = run(t.Context(), []string{"infer", "uopsinfo", "-measure", "-insns", "curated:3", "-ports", "4", "-cpu", "-1"}, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "reads no per-port µop counters") || !strings.Contains(err.Error(), st.Err().Error()) {
+			t.Errorf("uopsinfo -measure: %v", err)
+		}
+	}
+	// A bad flag value names the flag.
+	err = run(t.Context(), []string{"infer", "explainable", "-simulate", mfile, "-repeats", "x"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "-repeats") {
+		t.Errorf("bad -repeats: %v", err)
 	}
 }

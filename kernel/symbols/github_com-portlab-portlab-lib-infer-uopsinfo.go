@@ -22,13 +22,15 @@ func init() {
 		"NanoBenchCopies":   reflect.ValueOf(uopsinfo.NanoBenchCopies),
 		"New":               reflect.ValueOf(uopsinfo.New),
 		"Resolved":          reflect.ValueOf(uopsinfo.Resolved),
+		"StoreBlocking":     reflect.ValueOf(uopsinfo.StoreBlocking),
 
 		// type definitions
-		"Blocker": reflect.ValueOf((*uopsinfo.Blocker)(nil)),
-		"Insn":    reflect.ValueOf((*uopsinfo.Insn)(nil)),
-		"Method":  reflect.ValueOf((*uopsinfo.Method)(nil)),
-		"Outcome": reflect.ValueOf((*uopsinfo.Outcome)(nil)),
-		"Report":  reflect.ValueOf((*uopsinfo.Report)(nil)),
-		"Step":    reflect.ValueOf((*uopsinfo.Step)(nil)),
+		"Blocker":      reflect.ValueOf((*uopsinfo.Blocker)(nil)),
+		"Insn":         reflect.ValueOf((*uopsinfo.Insn)(nil)),
+		"Method":       reflect.ValueOf((*uopsinfo.Method)(nil)),
+		"Outcome":      reflect.ValueOf((*uopsinfo.Outcome)(nil)),
+		"Report":       reflect.ValueOf((*uopsinfo.Report)(nil)),
+		"Step":         reflect.ValueOf((*uopsinfo.Step)(nil)),
+		"StoreBlocker": reflect.ValueOf((*uopsinfo.StoreBlocker)(nil)),
 	}
 }

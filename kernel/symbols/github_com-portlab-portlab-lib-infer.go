@@ -26,11 +26,13 @@ func init() {
 		"Result":          reflect.ValueOf((*infer.Result)(nil)),
 		"Settings":        reflect.ValueOf((*infer.Settings)(nil)),
 		"Status":          reflect.ValueOf((*infer.Status)(nil)),
+		"UopCounterUser":  reflect.ValueOf((*infer.UopCounterUser)(nil)),
 
 		// interface wrapper definitions
 		"_FlagSetter":      reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_FlagSetter)(nil)),
 		"_Method":          reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_Method)(nil)),
 		"_PortCounterUser": reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_PortCounterUser)(nil)),
+		"_UopCounterUser":  reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_UopCounterUser)(nil)),
 	}
 }
 
@@ -66,4 +68,14 @@ type _github_com_portlab_portlab_lib_infer_PortCounterUser struct {
 
 func (W _github_com_portlab_portlab_lib_infer_PortCounterUser) UsesPortCounters() bool {
 	return W.WUsesPortCounters()
+}
+
+// _github_com_portlab_portlab_lib_infer_UopCounterUser is an interface wrapper for UopCounterUser type
+type _github_com_portlab_portlab_lib_infer_UopCounterUser struct {
+	IValue          interface{}
+	WUsesUopCounter func() bool
+}
+
+func (W _github_com_portlab_portlab_lib_infer_UopCounterUser) UsesUopCounter() bool {
+	return W.WUsesUopCounter()
 }

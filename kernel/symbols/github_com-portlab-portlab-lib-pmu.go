@@ -4,19 +4,30 @@ package symbols
 
 import (
 	"github.com/portlab/portlab/lib/pmu"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/portlab/portlab/lib/pmu/pmu"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ContextSwitches": reflect.ValueOf(&pmu.ContextSwitches).Elem(),
+		"Cycles":          reflect.ValueOf(&pmu.Cycles).Elem(),
 		"Detect":          reflect.ValueOf(pmu.Detect),
 		"ErrNoPMU":        reflect.ValueOf(&pmu.ErrNoPMU).Elem(),
 		"ErrNotPermitted": reflect.ValueOf(&pmu.ErrNotPermitted).Elem(),
 		"ErrUnsupported":  reflect.ValueOf(&pmu.ErrUnsupported).Elem(),
+		"Instructions":    reflect.ValueOf(&pmu.Instructions).Elem(),
+		"Open":            reflect.ValueOf(pmu.Open),
+		"RetiredUops":     reflect.ValueOf(pmu.RetiredUops),
+		"TaskClock":       reflect.ValueOf(&pmu.TaskClock).Elem(),
+		"UopsName":        reflect.ValueOf(constant.MakeFromLiteral("\"uops\"", token.STRING, 0)),
 
 		// type definitions
 		"Event":  reflect.ValueOf((*pmu.Event)(nil)),
+		"Group":  reflect.ValueOf((*pmu.Group)(nil)),
+		"Spec":   reflect.ValueOf((*pmu.Spec)(nil)),
 		"Status": reflect.ValueOf((*pmu.Status)(nil)),
 	}
 }

@@ -86,6 +86,15 @@ type PortCounterUser interface {
 	UsesPortCounters() bool
 }
 
+// UopCounterUser is implemented by methods that read the total µop count
+// (portmap.Measurement.Uops), such as the explainable method (package
+// infer/explainable). Whoever builds a hardware oracle turns its µop
+// counter on for them (measure.Hardware.CountUops), or stops with the
+// error that says why it cannot.
+type UopCounterUser interface {
+	UsesUopCounter() bool
+}
+
 // Result is an inferred mapping with how it came about.
 type Result struct {
 	// Method is the name of the method that produced the result.

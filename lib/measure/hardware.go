@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/operands"
 	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -117,6 +119,45 @@ func (h *Hardware) timers() []*Timer {
 		t.Target, t.Samples, t.Repeats = h.Timer.Target, h.Timer.Samples, h.Timer.Repeats
 	}
 	return append([]*Timer{h.Timer}, h.more...)
+}
+
+// Count makes the oracle read the perf events specs (see package pmu) in
+// its worker around every timed loop: the measurements then carry the
+// counts per execution of the experiment's multiset, the event named
+// pmu.UopsName in Measurement.Uops and the others in
+// Measurement.Counters; Cycles stays the calibrated TSC time. It opens the
+// events here first, so that a host that has not got them (no PMU: these
+// virtual machines) gives an error naming the event and the cause at once,
+// not at the first measurement. Count() with no events turns counting off.
+func (h *Hardware) Count(specs ...pmu.Spec) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(specs) > 0 {
+		runtime.LockOSThread()
+		g, err := pmu.Open(specs...)
+		runtime.UnlockOSThread()
+		if err != nil {
+			return fmt.Errorf("measure: counters: %w", err)
+		}
+		g.Close()
+	}
+	for _, t := range h.timers() {
+		t.Runner.Counters = append([]pmu.Spec(nil), specs...)
+	}
+	return nil
+}
+
+// CountUops makes the oracle count retired µops, instructions and core
+// cycles (Count with pmu.RetiredUops, pmu.Instructions, pmu.Cycles), so
+// that methods that need a total µop counter (infer/explainable) can run
+// on it. Untested on hardware: portlab's development machines have no PMU,
+// where it returns the error that says so.
+func (h *Hardware) CountUops() error {
+	uops, err := pmu.RetiredUops()
+	if err != nil {
+		return fmt.Errorf("measure: counting µops: %w", err)
+	}
+	return h.Count(uops, pmu.Instructions, pmu.Cycles)
 }
 
 // HostVector returns the widest vector extension the host supports.
@@ -416,6 +457,9 @@ func (h *Hardware) timeKernelOn(ctx context.Context, t *Timer, k, copies int) (T
 		return Timing{}, err
 	}
 	c := float64(copies)
+	for name := range m.Counts {
+		m.Counts[name] /= c
+	}
 	m.Cycles /= c
 	m.Median /= c
 	m.Min /= c

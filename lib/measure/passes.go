@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -150,6 +151,17 @@ func fromPasses(e portmap.Experiment, ts []Timing) (portmap.Measurement, error) 
 	}
 	if best.Cycles > 0 {
 		m.Spread = u[b].Cycles/best.Cycles - 1
+	}
+	if len(best.Counts) > 0 {
+		// The counts of the pass whose time counts.
+		m.Counters = map[string]float64{}
+		for name, v := range best.Counts {
+			if name == pmu.UopsName {
+				m.Uops = v
+			} else {
+				m.Counters[name] = v
+			}
+		}
 	}
 	return m, nil
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/portlab/portlab/lib/pmu"
 )
 
 // Runner executes assembled kernels in an isolated worker process: a copy of
@@ -27,6 +29,10 @@ type Runner struct {
 	CPU int
 	// Timeout bounds one Run call.
 	Timeout time.Duration
+	// Counters are perf events (see package pmu) the worker counts around
+	// every timed run, on its own thread; nil: none. An event the worker
+	// cannot open makes every run fail with an error naming it.
+	Counters []pmu.Spec
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -135,7 +141,11 @@ func (r *Runner) run(ctx context.Context, k int, iters uint64, reps int) (*respo
 		}
 		r.loaded = true
 	}
-	return r.call(ctx, &request{Op: "run", Entry: r.obj.Entry[k], Iters: iters, Reps: reps, CPU: r.CPU}, r.obj.Kernels[k].Name)
+	resp, err := r.call(ctx, &request{Op: "run", Entry: r.obj.Entry[k], Iters: iters, Reps: reps, CPU: r.CPU, Counters: r.Counters}, r.obj.Kernels[k].Name)
+	if err == nil && len(r.Counters) > 0 && (len(resp.Counts) != len(resp.Ticks) || len(resp.Counts) > 0 && len(resp.Counts[0]) != len(r.Counters)) {
+		return nil, fmt.Errorf("measure: the worker returned %d counts for %d runs of %d events", len(resp.Counts), len(resp.Ticks), len(r.Counters))
+	}
+	return resp, err
 }
 
 // call sends one request and waits for its answer, the worker's death, the

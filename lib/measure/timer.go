@@ -120,6 +120,11 @@ type Timing struct {
 	// Remeasured counts samples replaced because they were outliers
 	// (e.g. the hypervisor preempted the worker).
 	Remeasured int
+	// Counts are the readings of the Runner's Counters per iteration,
+	// by event name: for each sample the difference between the runs of
+	// 2N and N iterations (as for the time), the median over the samples;
+	// nil without counters.
+	Counts map[string]float64
 }
 
 func (m Timing) String() string {
@@ -186,6 +191,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	}
 	m := Timing{Iterations: n}
 	var tpcs []float64
+	var countSamples [][]float64
 	// Each sample is bracketed by calibrations, the one after a sample
 	// serving as the one before the next, and the faster of the two
 	// counts: a disturbance only ever slows the chain down, and one slowed
@@ -208,9 +214,12 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 				return 0, err
 			}
 		}
-		v, err := t.perIteration(ctx, k+firstKernel, n)
+		v, counts, err := t.perIterationCounted(ctx, k+firstKernel, n)
 		if err != nil {
 			return 0, err
+		}
+		if counts != nil {
+			countSamples = append(countSamples, counts)
 		}
 		after, err := calibrate()
 		if err != nil {
@@ -258,6 +267,16 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		m.Dispersion = median(dev) / m.Median
 	}
 	m.TicksPerCycle = median(tpcs)
+	if specs := t.Runner.Counters; len(specs) > 0 && len(countSamples) > 0 {
+		m.Counts = map[string]float64{}
+		for j, s := range specs {
+			v := make([]float64, len(countSamples))
+			for i, c := range countSamples {
+				v[i] = c[j]
+			}
+			m.Counts[s.Name] = median(v)
+		}
+	}
 	// The reference kernel, timed once: its slow-down says whether
 	// another tenant used the core's ports meanwhile (reported; the passes
 	// of Hardware make the value robust to it).
@@ -289,16 +308,38 @@ func (t *Timer) iterations(ctx context.Context, k int) (uint64, error) {
 // perIteration returns T(2n) − T(n) per iteration in ticks, which cancels
 // the fixed cost of a call; each T is the fastest of Repeats timings.
 func (t *Timer) perIteration(ctx context.Context, k int, n uint64) (float64, error) {
+	v, _, err := t.perIterationCounted(ctx, k, n)
+	return v, err
+}
+
+// perIterationCounted is perIteration that also returns, when the Runner
+// has Counters, C(2n) − C(n) per iteration for each counter, each C the
+// smallest of the Repeats runs (like T, a disturbance only adds).
+func (t *Timer) perIterationCounted(ctx context.Context, k int, n uint64) (float64, []float64, error) {
 	reps := max(t.Repeats, 1)
 	r1, err := t.Runner.run(ctx, k, n, reps)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	r2, err := t.Runner.run(ctx, k, 2*n, reps)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	return (float64(slices.Min(r2.Ticks)) - float64(slices.Min(r1.Ticks))) / float64(n), nil
+	var counts []float64
+	if len(r1.Counts) > 0 && len(r2.Counts) > 0 {
+		counts = make([]float64, len(r1.Counts[0]))
+		for j := range counts {
+			lo := func(rs [][]float64) float64 {
+				m := math.Inf(1)
+				for _, c := range rs {
+					m = math.Min(m, c[j])
+				}
+				return m
+			}
+			counts[j] = (lo(r2.Counts) - lo(r1.Counts)) / float64(n)
+		}
+	}
+	return (float64(slices.Min(r2.Ticks)) - float64(slices.Min(r1.Ticks))) / float64(n), counts, nil
 }
 
 // rate estimates TSC ticks per nanosecond from a response.

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/portlab/portlab/lib/pmu"
 )
 
 // EnvWorker is the environment variable that turns a process into a
@@ -22,13 +24,18 @@ type request struct {
 	Iters uint64
 	Reps  int
 	CPU   int // pin to this CPU; -1: do not pin
+	// Counters are perf events to count around each timed run (nil:
+	// none); the worker keeps them open while they stay the same.
+	Counters []pmu.Spec
 }
 
 type response struct {
 	Ticks []uint64
 	Nanos []int64
-	Err   string
-	Hello string // the first response of a worker: workerHello
+	// Counts holds, per run, the counts of the request's Counters.
+	Counts [][]float64
+	Err    string
+	Hello  string // the first response of a worker: workerHello
 }
 
 // workerHello is what a worker says first, so that the parent knows the
@@ -71,6 +78,8 @@ func workerMain() int {
 	}
 	var code []byte
 	pinned := -2
+	var group *pmu.Group
+	var groupKey string
 	for {
 		var req request
 		if err := dec.Decode(&req); err != nil {
@@ -99,12 +108,46 @@ func workerMain() int {
 				resp.Err = "no code loaded at that entry"
 				break
 			}
+			if key := fmt.Sprint(req.Counters); key != groupKey {
+				if group != nil {
+					group.Close()
+					group = nil
+				}
+				groupKey = ""
+				if len(req.Counters) > 0 {
+					// Opened on this (locked) thread, which runs the code.
+					g, err := pmu.Open(req.Counters...)
+					if err != nil {
+						resp.Err = "counters: " + err.Error()
+						break
+					}
+					group, groupKey = g, key
+				}
+			}
 			fn := uintptr(unsafe.Pointer(&code[req.Entry]))
 			for r := 0; r < req.Reps; r++ {
+				if group != nil {
+					if err := group.Start(); err != nil {
+						resp.Err = "counters: " + err.Error()
+						break
+					}
+				}
 				t0 := time.Now()
 				ticks := callCode(fn, memBase, req.Iters)
 				resp.Nanos = append(resp.Nanos, time.Since(t0).Nanoseconds())
 				resp.Ticks = append(resp.Ticks, ticks)
+				if group != nil {
+					err := group.Stop()
+					var counts []float64
+					if err == nil {
+						counts, err = group.Read()
+					}
+					if err != nil {
+						resp.Err = "counters: " + err.Error()
+						break
+					}
+					resp.Counts = append(resp.Counts, counts)
+				}
 			}
 		default:
 			resp.Err = "unknown request " + req.Op

@@ -9,8 +9,13 @@
 // The inference methods that need µop counters (infer/uopsinfo and
 // infer/explainable) quote Status.Advice in their error when the oracle
 // counts nothing, so that a user on hardware without counters learns why.
-// Reading µop counts during a measurement (AMD's PMCx0C1 retired
-// macro-ops, Intel's per-port UOPS_DISPATCHED events) is not implemented:
-// on hosts where Detect finds counters, the hardware oracle still measures
-// time only.
+// Open opens a Group of events (Spec: the generic Cycles and
+// Instructions, the software TaskClock and ContextSwitches, the raw
+// RetiredUops event of the host's vendor) for the calling thread; the
+// hardware oracle's worker (package measure, Hardware.Count and
+// CountUops) enables them around each timed loop and reports the counts
+// per execution of the experiment. The software events test this path on
+// hosts without a PMU; the hardware and raw events are untested (no PMU
+// on portlab's development machines), and per-port µop events (Intel's
+// UOPS_DISPATCHED_PORT, model-specific) are not programmed.
 package pmu

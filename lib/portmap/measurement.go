@@ -37,6 +37,10 @@ type Measurement struct {
 	// like the ports of the architecture.
 	Uops     float64
 	PortUops []float64
+	// Counters holds other hardware counter readings per execution of the
+	// multiset, by event name ("cycles", "instructions"; "task-clock" in
+	// nanoseconds), when the oracle reads counters; nil otherwise.
+	Counters map[string]float64 `json:",omitempty"`
 	// Others holds predictions of other tools stored with the measurement
 	// (PMEvo's "other_results": IACA, llvm-mca, Ithemal), by tool id.
 	Others map[string]float64

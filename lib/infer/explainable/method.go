@@ -45,6 +45,11 @@ type Method struct {
 	// decomposition counts when a majority of the runs agree on it
 	// (thesis §6.3.5: two of three).
 	Runs int
+	// RetryRepeats, when above Repeats, re-runs stage 5 for the
+	// instructions whose runs disagree (Unstable), and only for them, with
+	// every experiment measured that many times (median): more repeats
+	// only where the noise showed. 0: no second try.
+	RetryRepeats int
 	// StrictCounts leaves out of the mapping the instructions whose µops
 	// found predict their throughput alone but disagree with the µop
 	// counter; by default they are mapped and flagged (CountDiffers).
@@ -64,6 +69,10 @@ func New() *Method {
 // Name returns "explainable".
 func (*Method) Name() string { return "explainable" }
 
+// UsesUopCounter returns true: the method needs the total µop count of
+// every measurement (see infer.UopCounterUser).
+func (*Method) UsesUopCounter() bool { return true }
+
 // SetFlags defines the method's settings as command-line flags.
 func (m *Method) SetFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&m.Epsilon, "epsilon", DefaultEpsilon, "tolerance on cycles per instruction")
@@ -82,6 +91,7 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&m.Repeats, "repeats", m.Repeats, "measure every experiment this often and take the median (the thesis: 11)")
 	fs.IntVar(&m.Runs, "runs", m.Runs, "runs of stage 5; a majority must agree")
+	fs.IntVar(&m.RetryRepeats, "retry-repeats", m.RetryRepeats, "re-run stage 5 for the unstable instructions only, measuring every experiment this often (median; 0: no retry)")
 	fs.BoolVar(&m.StrictCounts, "strict-counts", m.StrictCounts, "leave out instructions whose µops found disagree with the µop counter")
 	fs.DurationVar(&m.SMT.Timeout, "smt-timeout", m.SMT.Timeout, "time limit per solver query (0: none)")
 }
@@ -302,6 +312,45 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			return res, err
 		}
 		perRun = append(perRun, decs)
+	}
+	if m.RetryRepeats > max(m.Repeats, 1) {
+		// A second try for the unstable instructions, with more repeats.
+		var retry []string
+		at := map[string]int{}
+		for i, insn := range rest {
+			probe := &Insn{Insn: insn}
+			for _, decs := range perRun {
+				probe.Runs = append(probe.Runs, decs[i])
+			}
+			m.settle(probe, runs, arch)
+			if probe.Outcome == Unstable {
+				at[insn] = len(retry)
+				retry = append(retry, insn)
+			}
+		}
+		if len(retry) > 0 {
+			var ro oracle.Oracle = MedianOracle{Oracle: p.Oracle, Repeats: m.RetryRepeats}
+			if m.MacroOps {
+				ro = MacroOpOracle{Oracle: ro}
+			}
+			again := make([][]Decomposition, 0, runs)
+			for run := 0; run < runs; run++ {
+				progress("stage 5", run, runs, fmt.Sprintf("stage 5 again for %d unstable instructions, %d repeats, run %d of %d", len(retry), m.RetryRepeats, run+1, runs))
+				decs, _, err := decompose(ctx, ro, retry, bs, arch, eps, ipc, true)
+				if err != nil {
+					return res, err
+				}
+				again = append(again, decs)
+			}
+			for i, insn := range rest {
+				if j, ok := at[insn]; ok {
+					for run := range perRun {
+						perRun[run][i] = again[run][j]
+					}
+				}
+			}
+			r.Notes = append(r.Notes, fmt.Sprintf("stage 5 run again for %d unstable instructions with %d repeats per experiment", len(retry), m.RetryRepeats))
+		}
 	}
 	for i, insn := range rest {
 		in := r.insns[insn]

@@ -237,3 +237,44 @@ func TestPostulate65(t *testing.T) {
 		t.Errorf("bad scheme: %v", err)
 	}
 }
+
+// TestRetryUnstable: with 2 % noise and few repeats, some instructions'
+// stage-5 runs disagree; measuring only those again with more repeats
+// (RetryRepeats) leaves fewer unstable and maps none with a µop count the
+// truth does not have; the run says what it did.
+func TestRetryUnstable(t *testing.T) {
+	needZ3(t)
+	m := zenSubset(t, "[0,1,2,3]", "[2,3]", "[4,5]", "[6,7,8,9]")
+	count := func(method *Method) (unstable, mapped, wrong int, r *Report) {
+		res, r := runMethod(t, m, 0.02, method)
+		for _, in := range r.Insns {
+			switch {
+			case in.Outcome == Unstable:
+				unstable++
+			case in.Outcome.Mapped():
+				mapped++
+				if res.Mapping.NumUops(in.Insn) != m.Mapping.NumUops(in.Insn) {
+					wrong++
+				}
+			}
+		}
+		return unstable, mapped, wrong, r
+	}
+	base := New().withMacroOps()
+	base.Repeats = 3
+	u0, m0, w0, _ := count(base)
+	retry := New().withMacroOps()
+	retry.Repeats, retry.RetryRepeats = 3, 31
+	u1, m1, w1, r := count(retry)
+	t.Logf("%d instructions, 2 %% noise, median of 3: %d unstable, %d mapped (%d with a wrong µop count); unstable again with 31 repeats: %d unstable, %d mapped (%d wrong)",
+		m.Mapping.Len(), u0, m0, w0, u1, m1, w1)
+	if u0 == 0 {
+		t.Skip("no instruction unstable at this seed: nothing to retry")
+	}
+	if u1 >= u0 || m1 <= m0 || w1 > w0 {
+		t.Errorf("retry: %d unstable, %d mapped, %d wrong; without: %d, %d, %d", u1, m1, w1, u0, m0, w0)
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "stage 5 run again for") {
+		t.Errorf("notes: %v", r.Notes)
+	}
+}

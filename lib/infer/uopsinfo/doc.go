@@ -16,10 +16,17 @@
 // PortCounters), or a replay of data recorded with them. It reports, per
 // instruction, every measurement it made and what it concluded from it,
 // and maps only instructions whose counts add up: an instruction with µops
-// on port sets that no single-µop instruction blocks (on Intel cores the
-// store-data and store-address µops of stores) is reported as incomplete,
-// and counts that are not whole numbers, go negative or exceed the
-// instruction's µops as inconsistent, never guessed. The number of blocking
+// on port sets that no blocking instruction blocks is reported as
+// incomplete, and counts that are not whole numbers, go negative or exceed
+// the instruction's µops as inconsistent, never guessed. No single-µop
+// instruction blocks the store-address and store-data ports of Intel
+// cores; as uops.info does, the method then takes a store, two µops on
+// two such port sets, as the blocking instruction for both (the store
+// blocker; Method.StoreBlocker, Method.StoreSplit). That it has one µop on
+// each set is an assumption: it is read off its counts when they allow one
+// split only (Skylake: [2 3 7] and [4]), and must be given when they allow
+// several (Ice Lake: [4 9] and [7 8]); a wrong split maps the stores
+// consistently wrong, which the counters cannot show. The number of blocking
 // copies follows the uops.info implementation (NanoBenchCopies); the
 // paper's smaller number is wrong in general (thesis App. E.1), which
 // FixedCopies lets one reproduce.

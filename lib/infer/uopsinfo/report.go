@@ -30,9 +30,14 @@ const (
 	Inconsistent
 	// Failed: a measurement failed.
 	Failed
+	// StoreBlocking: the instruction is the store blocker (see
+	// StoreBlocker): two µops, one on each of two port sets that no
+	// single-µop instruction blocks; it blocks both for the others. That
+	// it has one µop on each set is assumed from its counts, not shown.
+	StoreBlocking
 )
 
-var outcomeNames = [...]string{"pending", "blocking", "resolved", "incomplete", "inconsistent", "failed"}
+var outcomeNames = [...]string{"pending", "blocking", "resolved", "incomplete", "inconsistent", "failed", "store blocking"}
 
 // String returns the outcome's name, e.g. "resolved".
 func (o Outcome) String() string {
@@ -46,13 +51,15 @@ func (o Outcome) String() string {
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
 // Mapped reports whether an instruction with this outcome is in the
-// inferred mapping (Blocking and Resolved).
-func (o Outcome) Mapped() bool { return o == Blocking || o == Resolved }
+// inferred mapping (Blocking, Resolved and StoreBlocking).
+func (o Outcome) Mapped() bool { return o == Blocking || o == Resolved || o == StoreBlocking }
 
-// Blocker is a blocking instruction: one µop that runs on Ports.
+// Blocker is a blocking instruction: one µop that runs on Ports, or with
+// Store the store blocker, which has one µop on Ports and one elsewhere.
 type Blocker struct {
 	Ports portmap.PortSet
 	Insn  string
+	Store bool `json:",omitempty"`
 	// Others are the other single-µop instructions on the same ports, in
 	// the problem's order; the method uses the first, Insn.
 	Others []string `json:",omitempty"`
@@ -102,6 +109,9 @@ type Report struct {
 	// Ports names the ports, in the order of the counters.
 	Ports    []string
 	Blockers []Blocker
+	// Store is the store blocker, or why there is none; nil when the
+	// run stopped before choosing one.
+	Store *StoreBlocker `json:",omitempty"`
 	// Insns lists the instructions in the problem's order.
 	Insns []Insn
 }
@@ -134,7 +144,7 @@ func (r *Report) Count(o Outcome) int {
 }
 
 // Unmapped returns the instructions the method could not map (every
-// outcome but Blocking and Resolved), with the reasons.
+// outcome but Blocking, Resolved and StoreBlocking), with the reasons.
 func (r *Report) Unmapped() []Insn {
 	var out []Insn
 	for _, in := range r.Insns {
@@ -170,16 +180,30 @@ func (r *Report) names(s portmap.PortSet) string {
 // the first unmapped instructions of each outcome with the reason.
 func (r *Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "uops.info algorithm: %s for %d port sets\n", portmap.Count(len(r.Blockers), "blocking instruction"), len(r.Blockers))
+	insns := map[string]bool{}
+	for _, bl := range r.Blockers {
+		insns[bl.Insn] = true
+	}
+	fmt.Fprintf(&b, "uops.info algorithm: %s for %d port sets\n", portmap.Count(len(insns), "blocking instruction"), len(r.Blockers))
 	for _, bl := range r.Blockers {
 		fmt.Fprintf(&b, "  %-12s %s", r.names(bl.Ports), bl.Insn)
 		if len(bl.Others) > 0 {
 			fmt.Fprintf(&b, " (and %d more)", len(bl.Others))
 		}
+		if bl.Store {
+			b.WriteString(" (store blocker)")
+		}
 		b.WriteByte('\n')
 	}
+	if r.Store != nil {
+		if r.Store.Insn != "" {
+			fmt.Fprintf(&b, "store blocker %s: %s\n", r.Store.Insn, r.Store.Note)
+		} else {
+			fmt.Fprintf(&b, "no store blocker: %s\n", r.Store.Note)
+		}
+	}
 	var parts []string
-	for o := Blocking; o <= Failed; o++ {
+	for o := Blocking; o <= StoreBlocking; o++ {
 		if n := r.Count(o); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, o))
 		}

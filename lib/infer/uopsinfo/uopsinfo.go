@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
@@ -43,6 +44,18 @@ type Method struct {
 	// Tolerance is how far, in µops, a count may be from a whole number;
 	// 0 means DefaultTolerance.
 	Tolerance float64
+	// StoreBlocker names the store blocker: an instruction of two µops on
+	// two disjoint port sets that no single-µop instruction blocks (on
+	// Intel cores a store: store-address and store-data µop), used as the
+	// blocking instruction for both sets as uops.info does. "" lets the
+	// method choose one from the counts (see ChooseStoreBlocker); "none"
+	// turns the store blocker off.
+	StoreBlocker string
+	// StoreSplit names the ports of one of the store blocker's two µops;
+	// the other runs on the rest of the ports it uses. Nil means: from its
+	// counts, when they allow only one split (they do not when both µops
+	// spread evenly over two ports each, as on Ice Lake).
+	StoreSplit []string
 }
 
 // New returns the method with its defaults: nanoBench's number of copies,
@@ -68,6 +81,19 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 	})
 	fs.BoolVar(&m.Exhaustive, "exhaustive", m.Exhaustive, "measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts")
 	fs.Float64Var(&m.Tolerance, "tolerance", DefaultTolerance, "how far in µops a count may be from a whole number")
+	fs.StringVar(&m.StoreBlocker, "store-blocker", m.StoreBlocker, "the store blocker: a two-µop instruction blocking the store-address and store-data ports (default: chosen from the counts; none: off)")
+	fs.Func("store-split", "comma-separated ports of one of the store blocker's two µops, e.g. 4,9 on Ice Lake (default: from its counts when they allow one split)", func(s string) error {
+		m.StoreSplit = nil
+		for _, f := range strings.Split(s, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				m.StoreSplit = append(m.StoreSplit, f)
+			}
+		}
+		if len(m.StoreSplit) == 0 {
+			return fmt.Errorf("want port names, e.g. 4,9")
+		}
+		return nil
+	})
 }
 
 // NanoBenchCopies is the number of copies of a blocking instruction that
@@ -184,6 +210,9 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	}
 	for _, b := range blockers {
 		rep.Blockers = append(rep.Blockers, *b)
+	}
+	if err := r.storeBlocker(rep); err != nil {
+		return nil, err
 	}
 	sort.Slice(rep.Blockers, func(a, b int) bool {
 		qa, qb := rep.Blockers[a].Ports, rep.Blockers[b].Ports
@@ -340,7 +369,7 @@ func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 	case found > in.total:
 		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Found), in.total)
 	case found < in.total:
-		in.Outcome, in.Reason = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no single-µop instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
+		in.Outcome, in.Reason = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no blocking instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
 			found, in.total, r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
 	case union != in.Used:
 		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Found), r.ports(union), r.ports(in.Used))
