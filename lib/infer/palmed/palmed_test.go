@@ -326,3 +326,41 @@ func TestNoiseEstimate(t *testing.T) {
 		t.Errorf("Effective(0.02): FitTol %g, Slack %g", e.FitTol, e.Slack)
 	}
 }
+
+// countingNoisy is an oracle that reports its noise and counts singleton
+// queries.
+type countingNoisy struct {
+	oracle.Oracle
+	sigma   float64
+	singles int
+}
+
+func (o *countingNoisy) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	if e.Len() == 1 {
+		o.singles++
+	}
+	return o.Oracle.Measure(ctx, e)
+}
+
+func (o *countingNoisy) Noise() (float64, int) { return o.sigma, 100 }
+
+// An oracle that reports its noise (stored data, whose repeats would all
+// agree) is taken at its word: no repeated singletons, tolerances widened
+// for its σ; an explicit Config.Noise still wins.
+func TestReportedNoise(t *testing.T) {
+	truth := toy()
+	o := &countingNoisy{Oracle: oracle.Simulate(truth, 0, 1), sigma: 0.02}
+	res, _ := Infer(t.Context(), o, truth.Instructions(), toyConfig(), nil)
+	if res == nil {
+		t.Fatal("no result")
+	}
+	if res.Config.Noise != 0.02 || res.Config.FitTol < 3*math.Sqrt2*0.02-1e-12 || o.singles != len(truth.Instructions()) {
+		t.Errorf("noise %g, FitTol %g, %d singleton queries; want 0.02, ≥ %.3g, %d", res.Config.Noise, res.Config.FitTol, o.singles, 3*math.Sqrt2*0.02, len(truth.Instructions()))
+	}
+	cfg := toyConfig()
+	cfg.Noise = 0
+	o.singles = 0
+	if res, _ = Infer(t.Context(), o, truth.Instructions(), cfg, nil); res == nil || res.Config.Noise != 0 {
+		t.Errorf("explicit noise 0 overridden: %+v", res)
+	}
+}
