@@ -31,6 +31,7 @@ const inferUsage = `portlab infer NAME — infer a port mapping with the inferen
   portlab infer NAME -experiments E [-ports N] [flags]
   portlab infer NAME -simulate M [-noise σ] [flags]
   portlab infer NAME -measure -insns FILE -ports N [-campaign FILE.jsonl] [flags]
+  portlab infer NAME (-measure … | -simulate M) -stored FILES [flags]
 
 Methods: %s
 
@@ -49,6 +50,13 @@ Methods: %s
   -measure      instead, measure on this machine what the method asks, the
                 instructions of -insns (as portlab measure reads them), with
                 results kept in -campaign so that a rerun resumes
+  -stored       with -measure or -simulate: answer the experiments these
+                measurements hold (files or data sets as for -experiments;
+                the exact multiset matches) from them and ask the oracle
+                only for the rest; the files are not modified — with
+                -measure, give -campaign to keep the new measurements. The
+                count of both is printed, and the stored passes' spread is
+                the noise figure of methods that estimate one (palmed)
   -ports        number of ports to infer (default with -simulate: M's)
   -ipc          front-end bound in instructions per cycle (0: none); with
                 -simulate of a mapping file also the simulated machine's
@@ -96,6 +104,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	insnsArg := fs.String("insns", "", "instructions to measure with -measure")
 	campaign := fs.String("campaign", "", "campaign file for -measure")
 	cpu := fs.String("cpu", "0", cpuUsage+", with -measure")
+	storedArg := fs.String("stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
 	ports := fs.Int("ports", 0, "number of ports")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	evalArg := fs.String("eval", "", "evaluation experiments")
@@ -118,6 +127,9 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sources != 1 {
 		fs.Usage()
 		return fmt.Errorf("infer %s needs exactly one of -experiments, -simulate and -measure", method.Name())
+	}
+	if *storedArg != "" && *expsArg != "" {
+		return fmt.Errorf("-stored needs -measure or -simulate (with -experiments, list the files there)")
 	}
 	p := infer.Problem{Ports: *ports, InstructionsPerCycle: *ipc}
 	var truth *portmap.Mapping
@@ -179,6 +191,17 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		p.Oracle = oracle.NewReplay(*expsArg, p.Data)
 	}
+	var storedFirst *oracle.StoredFirst
+	if *storedArg != "" {
+		stored, err := loadTrainingList(*storedArg, stderr)
+		if err != nil {
+			return err
+		}
+		storedFirst = oracle.NewStoredFirst(stored, *storedArg, p.Oracle)
+		p.Oracle = storedFirst
+		sigma, n := storedFirst.Noise()
+		fmt.Fprintf(stderr, "stored: %d measurements of %s answer first (noise from their passes: %.2f%%, %d measurements)\n", storedFirst.Stored(), *storedArg, 100*sigma, n)
+	}
 	var heldOut *portmap.ExperimentSet
 	if *holdOut {
 		if p.Data == nil {
@@ -205,6 +228,9 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, strings.TrimRight(s.String(), "\n"))
 	}
 	fmt.Fprintln(stdout, res)
+	if storedFirst != nil {
+		fmt.Fprintf(stdout, "stored first: %v\n", storedFirst)
+	}
 	if ctx.Err() != nil {
 		// Interrupted (or out of time).
 		fmt.Fprintln(stdout, "interrupted: the result is the best found so far")

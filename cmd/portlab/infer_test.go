@@ -377,3 +377,40 @@ func TestInferExplainable(t *testing.T) {
 		t.Errorf("bad -repeats: %v", err)
 	}
 }
+
+// -stored answers from a campaign file first and asks the -simulate oracle
+// for the rest (counted on stdout); a bad stored file is an error naming
+// its line; -stored with -experiments is refused.
+func TestInferStored(t *testing.T) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc not installed")
+	}
+	dir := t.TempDir()
+	truth := portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
+		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
+	mfile := writeMapping(t, dir, truth)
+	stored := filepath.Join(dir, "train.jsonl")
+	var lines []string
+	for _, insn := range truth.Instructions() {
+		c, _ := throughput.NewModel(truth).Cycles(portmap.NewExperiment(insn))
+		lines = append(lines, fmt.Sprintf(`{"insns":{%q:1},"cycles":%g,"passes":3,"spread":0.001}`, insn, c))
+	}
+	os.WriteFile(stored, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	var out, errs bytes.Buffer
+	err := run(t.Context(), []string{"infer", "palmed", "-simulate", mfile, "-stored", stored, "-basic", "5"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "stored first: 6 answered from "+stored) || !strings.Contains(errs.String(), "noise from their passes: 0.10%") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
+	}
+	os.WriteFile(stored, []byte(lines[0]+"\n{oops\n"+lines[1]+"\n"), 0o644)
+	err = run(t.Context(), []string{"infer", "palmed", "-simulate", mfile, "-stored", stored}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "train.jsonl:2") {
+		t.Errorf("bad stored file: %v", err)
+	}
+	err = run(t.Context(), []string{"infer", "palmed", "-experiments", stored, "-stored", stored}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "-stored needs -measure or -simulate") {
+		t.Errorf("-stored with -experiments: %v", err)
+	}
+}

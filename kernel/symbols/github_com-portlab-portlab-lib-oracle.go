@@ -23,6 +23,7 @@ func init() {
 		"IsTransient":              reflect.ValueOf(oracle.IsTransient),
 		"MeasureAll":               reflect.ValueOf(oracle.MeasureAll),
 		"NewReplay":                reflect.ValueOf(oracle.NewReplay),
+		"NewStoredFirst":           reflect.ValueOf(oracle.NewStoredFirst),
 		"Predict":                  reflect.ValueOf(oracle.Predict),
 		"PrepareChunk":             reflect.ValueOf(constant.MakeFromLiteral("256", token.INT, 0)),
 		"Simulate":                 reflect.ValueOf(oracle.Simulate),
@@ -35,17 +36,20 @@ func init() {
 		"BatchMeasurer":    reflect.ValueOf((*oracle.BatchMeasurer)(nil)),
 		"InsnError":        reflect.ValueOf((*oracle.InsnError)(nil)),
 		"MappingPredictor": reflect.ValueOf((*oracle.MappingPredictor)(nil)),
+		"NoiseReporter":    reflect.ValueOf((*oracle.NoiseReporter)(nil)),
 		"Oracle":           reflect.ValueOf((*oracle.Oracle)(nil)),
 		"Predictor":        reflect.ValueOf((*oracle.Predictor)(nil)),
 		"Preparer":         reflect.ValueOf((*oracle.Preparer)(nil)),
 		"Progress":         reflect.ValueOf((*oracle.Progress)(nil)),
 		"Replay":           reflect.ValueOf((*oracle.Replay)(nil)),
 		"Simulated":        reflect.ValueOf((*oracle.Simulated)(nil)),
+		"StoredFirst":      reflect.ValueOf((*oracle.StoredFirst)(nil)),
 		"StoredPredictor":  reflect.ValueOf((*oracle.StoredPredictor)(nil)),
 		"UnsupportedError": reflect.ValueOf((*oracle.UnsupportedError)(nil)),
 
 		// interface wrapper definitions
 		"_BatchMeasurer": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_BatchMeasurer)(nil)),
+		"_NoiseReporter": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_NoiseReporter)(nil)),
 		"_Oracle":        reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
 		"_Predictor":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
 		"_Preparer":      reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
@@ -60,6 +64,16 @@ type _github_com_portlab_portlab_lib_oracle_BatchMeasurer struct {
 
 func (W _github_com_portlab_portlab_lib_oracle_BatchMeasurer) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(i int, m portmap.Measurement, err error)) error {
 	return W.WMeasureBatch(ctx, exps, done)
+}
+
+// _github_com_portlab_portlab_lib_oracle_NoiseReporter is an interface wrapper for NoiseReporter type
+type _github_com_portlab_portlab_lib_oracle_NoiseReporter struct {
+	IValue interface{}
+	WNoise func() (sigma float64, n int)
+}
+
+func (W _github_com_portlab_portlab_lib_oracle_NoiseReporter) Noise() (sigma float64, n int) {
+	return W.WNoise()
 }
 
 // _github_com_portlab_portlab_lib_oracle_Oracle is an interface wrapper for Oracle type

@@ -259,6 +259,37 @@ func (c *countingOracle) Prepare(ctx context.Context, exps []portmap.Experiment)
 	return nil
 }
 
+// MeasureBatch passes a batch on to an inner oracle that measures
+// batches (the hardware oracle's interleaved passes), one by one
+// otherwise.
+func (c *countingOracle) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	c.mu.Lock()
+	c.n += len(exps)
+	for _, e := range exps {
+		c.seen[e.Key()] = true
+	}
+	c.mu.Unlock()
+	if b, ok := c.inner.(oracle.BatchMeasurer); ok {
+		return b.MeasureBatch(ctx, exps, done)
+	}
+	for i, e := range exps {
+		m, err := c.inner.Measure(ctx, e)
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		done(i, m, err)
+	}
+	return nil
+}
+
+// Noise passes on the inner oracle's noise figure (oracle.NoiseReporter).
+func (c *countingOracle) Noise() (float64, int) {
+	if r, ok := c.inner.(oracle.NoiseReporter); ok {
+		return r.Noise()
+	}
+	return 0, 0
+}
+
 func (c *countingOracle) counts() (int, int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -125,3 +125,55 @@ func TestRegistry(t *testing.T) {
 	}()
 	Register("echo-test", func() Method { return &echo{} })
 }
+
+// batcher is an oracle that measures batches and reports its noise.
+type batcher struct {
+	oracle.Oracle
+	batches []int
+}
+
+func (b *batcher) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	b.batches = append(b.batches, len(exps))
+	for i, e := range exps {
+		m, err := b.Oracle.Measure(ctx, e)
+		done(i, m, err)
+	}
+	return nil
+}
+
+func (b *batcher) Noise() (float64, int) { return 0.01, 7 }
+
+// measureAll asks for every instruction alone in one MeasureAll and
+// records the noise its oracle reports.
+type measureAll struct{ sigma float64 }
+
+func (*measureAll) Name() string { return "measureAll" }
+
+func (m *measureAll) Infer(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
+	var exps []portmap.Experiment
+	for _, insn := range p.Instructions {
+		exps = append(exps, portmap.NewExperiment(insn))
+	}
+	if _, _, err := oracle.MeasureAll(ctx, p.Oracle, exps, nil); err != nil {
+		return nil, err
+	}
+	if nr, ok := p.Oracle.(oracle.NoiseReporter); ok {
+		m.sigma, _ = nr.Noise()
+	}
+	return &Result{Mapping: toy()}, nil
+}
+
+// Infer's query counter passes batches and the noise figure through to
+// the problem's oracle, counting each experiment of a batch.
+func TestInferPassesBatches(t *testing.T) {
+	b := &batcher{Oracle: oracle.Simulate(toy(), 0, 1)}
+	m := &measureAll{}
+	res, err := Infer(t.Context(), Problem{Oracle: b, Instructions: toy().Instructions(), Ports: 2}, m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(toy().Instructions())
+	if len(b.batches) != 1 || b.batches[0] != n || res.Queries != n || res.Distinct != n || m.sigma != 0.01 {
+		t.Errorf("batches %v, queries %d (%d distinct), noise %g; want one batch of %d, 0.01", b.batches, res.Queries, res.Distinct, m.sigma, n)
+	}
+}

@@ -11,8 +11,10 @@
 // with optional noise, thesis §3.3) are oracles; FromMapping (the
 // bottleneck formula of a mapping), Stored (another tool's predictions kept
 // with measured data) and peers such as llvm-mca (package
-// predict/llvmmca) are predictors; Replay is both. AsOracle and
-// AsPredictor turn one into the other.
+// predict/llvmmca) are predictors; Replay is both. StoredFirst answers
+// from stored measurements and asks another oracle (a new campaign) only
+// for what they lack, so that one method can reuse the measurements of
+// another. AsOracle and AsPredictor turn one into the other.
 //
 // MeasureAll is the one measuring loop: experiment designs (package
 // design), inference methods and campaigns all measure through it, so

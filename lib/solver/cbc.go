@@ -161,8 +161,15 @@ func readSolution(path string, p *Problem) (*Solution, error) {
 	return sol, sc.Err()
 }
 
+// lpTermsPerLine is how many terms WriteLP puts on a line: CBC 2.10's LP
+// reader (CoinLpIO) fails on a line of about 3,000 characters ("Unable to
+// read objective function", seen with an objective of 127 terms), so
+// longer rows continue on the next line as the LP format allows.
+const lpTermsPerLine = 8
+
 // WriteLP returns p in CPLEX LP format, the variables named x0, x1, … and
-// the constraints c0, c1, … (the Problem's names go into comments).
+// the constraints c0, c1, … (the Problem's names go into comments), rows
+// of more than lpTermsPerLine terms continued over several lines.
 func WriteLP(p *Problem) string {
 	var b strings.Builder
 	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 17, 64) }
@@ -172,7 +179,10 @@ func WriteLP(p *Problem) string {
 			b.WriteString(" 0 x0")
 			return
 		}
-		for _, t := range ts {
+		for k, t := range ts {
+			if k > 0 && k%lpTermsPerLine == 0 {
+				b.WriteString("\n ") // CBC's LP reader rejects long lines
+			}
 			if t.Coeff < 0 {
 				fmt.Fprintf(&b, " - %s x%d", num(-t.Coeff), t.Var)
 			} else {

@@ -189,3 +189,32 @@ func TestRejectedModelKept(t *testing.T) {
 		t.Errorf("kept model %s: %v", kept, rerr)
 	}
 }
+
+// Rows of hundreds of terms with 17-digit coefficients: CBC's LP reader
+// failed on such an objective line before WriteLP wrapped rows (PALMED's
+// LP2 on 120 host forms). max Σ c_j x_j, Σ x_j ≤ 1, 0 ≤ x_j ≤ 1: the
+// largest c_j.
+func TestLongRows(t *testing.T) {
+	needCBC(t)
+	p := &Problem{}
+	var obj, sum []Term
+	best := 0.0
+	for j := range 300 {
+		x := p.AddVar("x", 0, 1, false)
+		c := 1 + float64(j%97)/7.123456789012345
+		best = math.Max(best, c)
+		obj = append(obj, Term{x, -c})
+		sum = append(sum, Term{x, 1})
+	}
+	p.AddConstraint("one", sum, LessEq, 1)
+	p.Objective = obj
+	for _, line := range strings.Split(WriteLP(p), "\n") {
+		if len(line) > 400 {
+			t.Fatalf("a line of %d characters", len(line))
+		}
+	}
+	sol, err := (&CBC{}).Solve(t.Context(), p)
+	if err != nil || math.Abs(sol.Objective+best) > 1e-6 {
+		t.Errorf("%v, %v; want objective %v", sol, err, -best)
+	}
+}

@@ -86,7 +86,9 @@ type Config struct {
 	// for 2 %). A negative value estimates it: every instruction alone is
 	// measured NoiseSamples times (its median kept) and Noise is the
 	// pooled relative spread; an exact oracle, a replay or a campaign
-	// that answers a repeat from its file gives 0. With Noise σ > 0 the
+	// that answers a repeat from its file gives 0. An oracle that reports
+	// its noise (oracle.NoiseReporter, e.g. oracle.StoredFirst from its
+	// stored passes) is taken at its word instead. With Noise σ > 0 the
 	// run widens its tolerances (see Effective) and measures every kernel
 	// Repeats times, keeping the median.
 	Noise        float64

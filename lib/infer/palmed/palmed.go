@@ -140,8 +140,21 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			singles = append(singles, single(insn))
 		}
 	}
-	// Alone, repeated for the noise estimate when Noise < 0.
-	if cfg.Noise < 0 && cfg.NoiseSamples > 1 {
+	// Alone, repeated for the noise estimate when Noise < 0 — unless the
+	// oracle knows its noise (stored data answers a repeat with the same
+	// value, so repeating would estimate 0).
+	reported, nReported := 0.0, 0
+	if nr, ok := o.(oracle.NoiseReporter); ok && cfg.Noise < 0 {
+		reported, nReported = nr.Noise()
+	}
+	if nReported > 0 {
+		cfg = cfg.Effective(reported)
+		cfg.Noise = reported
+		r.step("noise", "relative noise %.3g%% as the oracle reports it (from %d measurements)", 100*reported, nReported)
+		if err := r.b.measure(ctx, "singletons", singles); err != nil {
+			return nil, err
+		}
+	} else if cfg.Noise < 0 && cfg.NoiseSamples > 1 {
 		if err := r.b.measureTimes(ctx, "singletons", singles, cfg.NoiseSamples); err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -324,5 +325,83 @@ func TestNoiseEstimate(t *testing.T) {
 	e := c.Effective(-1)
 	if e.FitTol < 3*math.Sqrt2*0.02-1e-12 || e.Slack != 0.02 {
 		t.Errorf("Effective(0.02): FitTol %g, Slack %g", e.FitTol, e.Slack)
+	}
+}
+
+// countingNoisy is an oracle that reports its noise and counts singleton
+// queries.
+type countingNoisy struct {
+	oracle.Oracle
+	sigma   float64
+	singles int
+}
+
+func (o *countingNoisy) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	if e.Len() == 1 {
+		o.singles++
+	}
+	return o.Oracle.Measure(ctx, e)
+}
+
+func (o *countingNoisy) Noise() (float64, int) { return o.sigma, 100 }
+
+// An oracle that reports its noise (stored data, whose repeats would all
+// agree) is taken at its word: no repeated singletons, tolerances widened
+// for its σ; an explicit Config.Noise still wins.
+func TestReportedNoise(t *testing.T) {
+	truth := toy()
+	o := &countingNoisy{Oracle: oracle.Simulate(truth, 0, 1), sigma: 0.02}
+	res, _ := Infer(t.Context(), o, truth.Instructions(), toyConfig(), nil)
+	if res == nil {
+		t.Fatal("no result")
+	}
+	if res.Config.Noise != 0.02 || res.Config.FitTol < 3*math.Sqrt2*0.02-1e-12 || o.singles != len(truth.Instructions()) {
+		t.Errorf("noise %g, FitTol %g, %d singleton queries; want 0.02, ≥ %.3g, %d", res.Config.Noise, res.Config.FitTol, o.singles, 3*math.Sqrt2*0.02, len(truth.Instructions()))
+	}
+	cfg := toyConfig()
+	cfg.Noise = 0
+	o.singles = 0
+	if res, _ = Infer(t.Context(), o, truth.Instructions(), cfg, nil); res == nil || res.Config.Noise != 0 {
+		t.Errorf("explicit noise 0 overridden: %+v", res)
+	}
+}
+
+// LPAUX maps no instruction onto a core resource that has no saturating
+// kernel: with only the instruction alone to bound it, its load there
+// would be its whole alone cycles, and such a resource adds up the cycles
+// of every kernel as a serial machine would (it made PALMED's host
+// predictions 1.7× too slow).
+func TestNoLoadWithoutSaturatingKernel(t *testing.T) {
+	if _, err := exec.LookPath("cbc"); err != nil {
+		t.Skip("cbc not installed")
+	}
+	truth := portmap.MustMapping("three", "0", "1", "2").MustSetUsage("A", "1*p0").MustSetUsage("B", "1*p1").MustSetUsage("C", "1*p2")
+	cfg := DefaultConfig()
+	cfg.Noise = 0
+	r := &run{cfg: cfg, b: newBench(oracle.Simulate(truth, 0, 1), nil), res: &Result{Saturating: map[string]Kernel{}, Unmapped: map[string]string{}}}
+	// R0 is A's, R1 B's; the only core kernel is A alone, so R1 has no
+	// saturating kernel.
+	core := &coreModel{basic: []string{"A", "B"}, res: []users{1, 2}, w: [][]float64{{1, 0}, {0, 1}}}
+	r.res.Core = []Kernel{{Experiment: single("A"), Cycles: 1, Origin: "single"}}
+	tAlone := map[string]float64{"A": 1, "B": 1, "C": 1}
+	if err := r.complete(t.Context(), core, []string{"A", "B"}, []string{"A", "B", "C"}, tAlone); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.res.Saturating["R1"]; ok {
+		t.Fatal("R1 got a saturating kernel")
+	}
+	loads, ok := r.res.Mapping.Loads("C")
+	if !ok {
+		t.Fatal("C not mapped")
+	}
+	if loads[1] != 0 {
+		t.Errorf("C has load %g on R1, which has no saturating kernel", loads[1])
+	}
+	got, _, err := r.res.Mapping.Cycles(portmap.NewExperiment("B", "C"))
+	if err != nil || math.Abs(got-1) > 1e-9 {
+		t.Errorf("{B, C}: %v cycles, %v; want 1 (B and C share nothing)", got, err)
+	}
+	if c, _, _ := r.res.Mapping.Cycles(single("C")); math.Abs(c-1) > 1e-9 {
+		t.Errorf("C alone: %v cycles, want 1 (its private resource)", c)
 	}
 }
