@@ -13,12 +13,13 @@ import (
 // cpuUsage documents the -cpu flag of the commands that measure.
 const cpuUsage = `CPU(s) to pin the benchmark workers to: one ("0") or a comma-separated list ("0,1"); with several, batches are split between them and timed at once (checked first: CPUs that slow each other down by more than 25 % — SMT siblings — are refused; keep other work off them)`
 
-// parseCPUs parses a -cpu value: CPU numbers separated by commas.
+// parseCPUs parses a -cpu value: CPU numbers separated by commas (-1 alone:
+// a worker not pinned to any CPU).
 func parseCPUs(arg string) ([]int, error) {
 	var cpus []int
 	for _, f := range strings.Split(arg, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || c < 0 {
+		if err != nil || c < -1 {
 			return nil, fmt.Errorf("-cpu %q: %q is not a CPU number", arg, f)
 		}
 		cpus = append(cpus, c)

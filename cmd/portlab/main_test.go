@@ -72,7 +72,8 @@ func TestMeasureCPUs(t *testing.T) {
 	for _, c := range []struct{ cpu, want string }{
 		{"x", `"x" is not a CPU number`},
 		{"0,", `"" is not a CPU number`},
-		{"-1", `"-1" is not a CPU number`},
+		{"-2", `"-2" is not a CPU number`},
+		{"0,-1", "CPU -1: not a CPU number"},
 		{"0,0", "CPU 0 listed twice"},
 	} {
 		var buf bytes.Buffer

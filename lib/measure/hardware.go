@@ -83,8 +83,8 @@ func NewHardwareOn(cpus []int) (*Hardware, error) {
 	}
 	seen := map[int]bool{}
 	for _, c := range cpus {
-		if c < 0 {
-			return nil, fmt.Errorf("measure: CPU %d: not a CPU number", c)
+		if c < 0 && !(c == -1 && len(cpus) == 1) {
+			return nil, fmt.Errorf("measure: CPU %d: not a CPU number (-1, a worker not pinned, only alone)", c)
 		}
 		if seen[c] {
 			return nil, fmt.Errorf("measure: CPU %d listed twice", c)

@@ -111,9 +111,10 @@ func TestInPasses(t *testing.T) {
 func TestContendedPasses(t *testing.T) {
 	type pass struct{ v, contention float64 }
 	script := [][]pass{
-		{{1.5, 0.6}, {1.0, 0}, {1.01, 0.02}},                                     // a slow contended pass: 1.0 after 3
-		{{1.5, 0.6}, {1.5, 0.5}, {1.0, 0}, {1.005, 0}},                           // two contended passes agree: not final
-		{{1.2, 0.3}, {1.3, 0.3}, {1.3, 0.3}, {1.2, 0.3}, {1.2, 0.3}, {1.2, 0.3}}, // all contended: the fastest
+		{{1.5, 0.6}, {1.0, 0}, {1.01, 0.02}},                                        // a slow contended pass: 1.0 after 3
+		{{1.5, 0.6}, {1.5, 0.5}, {1.0, 0}, {1.005, 0}},                              // two contended passes agree: not final
+		{{1.2, 0.3}, {1.3, 0.3}, {1.3, 0.3}, {1.2, 0.3}, {1.2, 0.3}, {1.2, 0.3}},    // all contended: the fastest
+		{{0.25, 0.3}, {0.26, 0.3}, {0.5, 0}, {0.25, 0.3}, {0.25, 0.3}, {0.25, 0.3}}, // one uncontended pass agrees with nothing
 	}
 	got := make([][]Timing, len(script))
 	seen := make([]int, len(script))
@@ -133,11 +134,14 @@ func TestContendedPasses(t *testing.T) {
 	want := []struct {
 		passes             int
 		cycles, contention float64
-	}{{3, 1.0, 0}, {4, 1.0, 0}, {6, 1.2, 0.3}}
+	}{{3, 1.0, 0}, {4, 1.0, 0}, {6, 1.2, 0.3}, {6, 0.5, 0}}
 	for i, w := range want {
 		m, err := fromPasses(portmap.NewExperiment("a"), got[i])
 		if err != nil || len(got[i]) != w.passes || m.Cycles != w.cycles || m.Contention != w.contention {
 			t.Errorf("item %d: %d passes, %v cycles, contention %v (%v); want %d, %v, %v", i, len(got[i]), m.Cycles, m.Contention, err, w.passes, w.cycles, w.contention)
+		}
+		if i == 3 && math.Abs(m.Spread-0.48) > 1e-9 {
+			t.Errorf("a lone uncontended pass of 0.5 among contended ones of 0.25–0.26: spread %v, want 0.48", m.Spread)
 		}
 	}
 }
