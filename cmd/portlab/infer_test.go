@@ -200,18 +200,7 @@ func TestInferCEGIS(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
 	}
-	for _, want := range []string{"bottleneck encoding, ε = 0", "unique: no consistent mapping", "on random:5:200: n=200 MAPE=0.00%"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	m, err := portmap.ReadMapping(prefix + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := portmap.EquivalentByRenaming(m, truth); !ok {
-		t.Errorf("inferred %v, want %v up to renaming", m, truth)
-	}
+	checkInferred(t, out.String(), prefix, truth, "bottleneck encoding, ε = 0", "unique: no consistent mapping", "on random:5:200: n=200 MAPE=0.00%")
 	// The thesis encoding, and a bad flag.
 	out.Reset()
 	if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-thesis", "-max-size", "3"}, &out, &errs); err != nil {
@@ -322,19 +311,8 @@ func TestInferExplainable(t *testing.T) {
 	if !strings.Contains(errs.String(), "peak 5 instructions per cycle") {
 		t.Errorf("the simulated machine should have the front end of -ipc:\n%s", errs.String())
 	}
-	for _, want := range []string{"4 blocking classes", "stage 3: peak 5 instructions per cycle, given",
-		"7 of 7 instructions mapped", "explainable: 7 instructions on 4 ports", "on random:4:100: n=100 MAPE=0.00%"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
-	m, err := portmap.ReadMapping(prefix + ".json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, equal := portmap.EquivalentByRenaming(truth, m); !equal {
-		t.Errorf("inferred mapping is not the truth renamed:\n%v", m)
-	}
+	checkInferred(t, out.String(), prefix, truth, "4 blocking classes", "stage 3: peak 5 instructions per cycle, given",
+		"7 of 7 instructions mapped", "explainable: 7 instructions on 4 ports", "on random:4:100: n=100 MAPE=0.00%")
 	if _, err := os.Stat(prefix + ".pmevo.json"); err != nil {
 		t.Error(err)
 	}
@@ -412,5 +390,24 @@ func TestInferStored(t *testing.T) {
 	err = run(t.Context(), []string{"infer", "palmed", "-experiments", stored, "-stored", stored}, &out, &errs)
 	if err == nil || !strings.Contains(err.Error(), "-stored needs -measure or -simulate") {
 		t.Errorf("-stored with -experiments: %v", err)
+	}
+}
+
+// checkInferred checks that an inference's output holds every string of
+// want and that the mapping it wrote to prefix.json is truth up to a
+// renaming of the ports.
+func checkInferred(t *testing.T, out, prefix string, truth *portmap.Mapping, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	m, err := portmap.ReadMapping(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, equal := portmap.EquivalentByRenaming(truth, m); !equal {
+		t.Errorf("inferred %v, want %v up to renaming", m, truth)
 	}
 }
