@@ -241,8 +241,7 @@ func TestInferPALMED(t *testing.T) {
 		t.Skip("cbc not installed")
 	}
 	dir := t.TempDir()
-	truth := portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
-		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
+	truth := fig1Mapping()
 	mfile := writeMapping(t, dir, truth)
 	prefix := filepath.Join(dir, "out")
 	var out, errs bytes.Buffer
@@ -364,8 +363,7 @@ func TestInferStored(t *testing.T) {
 		t.Skip("cbc not installed")
 	}
 	dir := t.TempDir()
-	truth := portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
-		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
+	truth := fig1Mapping()
 	mfile := writeMapping(t, dir, truth)
 	stored := filepath.Join(dir, "train.jsonl")
 	var lines []string
@@ -410,4 +408,11 @@ func checkInferred(t *testing.T, out, prefix string, truth *portmap.Mapping, wan
 	if _, equal := portmap.EquivalentByRenaming(truth, m); !equal {
 		t.Errorf("inferred %v, want %v up to renaming", m, truth)
 	}
+}
+
+// fig1Mapping is the toy machine of PALMED's Fig. 1 (notes §1): six
+// instructions on ports 0, 1 and 6.
+func fig1Mapping() *portmap.Mapping {
+	return portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
+		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
 }

@@ -96,9 +96,7 @@ func NewHardwareOn(cpus []int) (*Hardware, error) {
 		return nil, err
 	}
 	for _, c := range cpus[1:] {
-		t := NewTimer(c)
-		t.Target, t.Samples = h.Timer.Target, h.Timer.Samples
-		h.more = append(h.more, t)
+		h.more = append(h.more, NewTimer(c)) // settings taken from h.Timer by timers()
 	}
 	return h, nil
 }
@@ -158,6 +156,19 @@ func (h *Hardware) CountUops() error {
 		return fmt.Errorf("measure: counting µops: %w", err)
 	}
 	return h.Count(uops, pmu.Instructions, pmu.Cycles)
+}
+
+// load assembles kernels once and loads them into the worker of every CPU.
+func (h *Hardware) load(ctx context.Context, kernels []Kernel) error {
+	if err := h.Timer.Load(ctx, kernels, h.Vector); err != nil {
+		return err
+	}
+	for _, t := range h.more {
+		if err := t.loadObject(h.Timer.obj); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // HostVector returns the widest vector extension the host supports.
@@ -291,14 +302,7 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 	if len(kernels) == 0 {
 		return nil
 	}
-	err := h.Timer.Load(ctx, kernels, h.Vector)
-	if err == nil {
-		for _, t := range h.more {
-			if err = t.loadObject(h.Timer.obj); err != nil {
-				break
-			}
-		}
-	}
+	err := h.load(ctx, kernels)
 	var ae *AssemblyError
 	if err != nil && len(kernels) == 1 && errors.As(err, &ae) {
 		h.failed[keys[0]] = err.Error() // the experiment fails, not the run

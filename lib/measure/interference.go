@@ -28,13 +28,8 @@ func (h *Hardware) Interference(ctx context.Context) (float64, error) {
 	}
 	if h.Timer.obj == nil {
 		// Nothing prepared yet: load the timers' own kernels alone.
-		if err := h.Timer.Load(ctx, nil, h.Vector); err != nil {
+		if err := h.load(ctx, nil); err != nil {
 			return 0, err
-		}
-		for _, t := range h.more {
-			if err := t.loadObject(h.Timer.obj); err != nil {
-				return 0, err
-			}
 		}
 	}
 	// Three rounds, the smallest slow-down: sharing a core slows every
