@@ -285,28 +285,55 @@ func TestHardwareOnTwoCPUs(t *testing.T) {
 		}
 		return got
 	}
-	two := measureAll(h2)
+	if slow > MaxInterference {
+		measureAll(h2)
+		t.Logf("CPUs 0 and 1 interfere (%.0f %%): not comparing the values", 100*slow)
+		return
+	}
 	h1, err := NewHardware(0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h1.Close()
-	one := measureAll(h1)
-	if slow > MaxInterference {
-		t.Logf("CPUs 0 and 1 interfere (%.0f %%): not comparing the values", 100*slow)
-		return
-	}
 	// Loose bounds: split over two CPUs, timings on this kind of VM repeat
-	// within a median 2.5 % but single ones are off by up to 60 % (the
-	// repeatability study in bench/ checks the values); a batch split
-	// wrongly between the CPUs puts most values off by factors (add for
-	// imul: 4×). So at most one experiment may be off by more than 35 %.
+	// within a median 2.5 % but single ones are off by up to a factor of
+	// two while a co-tenant is busy (the repeatability study in bench/
+	// checks the values); a batch split wrongly between the CPUs puts most
+	// values off by factors (add for imul: 4×), in every attempt. So the
+	// batches are measured up to three times, until at most one experiment
+	// has no value on one CPU within 35 % of a value on two.
+	one := make([][]float64, len(exps))
+	two := make([][]float64, len(exps))
+	dist := func(i int) float64 {
+		d := math.Inf(1)
+		for _, a := range one[i] {
+			for _, b := range two[i] {
+				d = min(d, math.Abs(b/a-1))
+			}
+		}
+		return d
+	}
 	off := 0
+	for attempt := 1; attempt <= 3; attempt++ {
+		for i, c := range measureAll(h2) {
+			two[i] = append(two[i], c)
+		}
+		for i, c := range measureAll(h1) {
+			one[i] = append(one[i], c)
+		}
+		off = 0
+		for i := range exps {
+			if dist(i) > 0.35 {
+				off++
+			}
+		}
+		if off <= 1 {
+			break
+		}
+		t.Logf("attempt %d: %d of %d experiments differ by more than 35 %%", attempt, off, len(exps))
+	}
 	for i := range exps {
 		t.Logf("%v: %.3f on one CPU, %.3f on two", exps[i], one[i], two[i])
-		if math.Abs(two[i]/one[i]-1) > 0.35 {
-			off++
-		}
 	}
 	if off > 1 {
 		t.Errorf("%d of %d experiments differ by more than 35 %% between one CPU and two", off, len(exps))
