@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/portlab/portlab/lib/portmap"
@@ -29,8 +30,9 @@ type Config struct {
 	Generations int
 	Stall       int
 	// TimeLimit, when positive, bounds the whole run (counted from the
-	// start of Infer): the evolution stops after 60 % of it, the deep local
-	// search when it is over. A run that stops on it depends on the
+	// start of Infer): the evolution stops after 60 % of it, the local
+	// searches of the candidates after 85 %, the deep local search when it
+	// is over. A run that stops on it depends on the
 	// machine's speed, not only on Seed: Result.Stopped says "time limit".
 	TimeLimit time.Duration
 	// Epsilon is the congruence tolerance (PMEvo: 0.05); negative disables
@@ -74,8 +76,12 @@ type Config struct {
 	// evaluating fitness (0: GOMAXPROCS). Results do not depend on Workers.
 	Seed    uint64
 	Workers int
-	// Progress, when set, is called after every generation.
-	Progress func(Generation)
+	// Progress, when set, is called after every generation;
+	// SearchProgress after each candidate of a local search ("local
+	// search", "deep local search") with the candidates done and their
+	// number.
+	Progress       func(Generation)
+	SearchProgress func(stage string, done, total int)
 }
 
 // PaperConfig returns the hyperparameters of the PMEvo paper (§5.2.2):
@@ -105,6 +111,24 @@ func DefaultConfig(ports int) Config {
 
 // evolutionLimit is the share of TimeLimit the evolution may take.
 func (cfg *Config) evolutionLimit() time.Duration { return cfg.TimeLimit * 6 / 10 }
+
+// localContext returns the context of the local searches that follow the
+// evolution: they end at 85 % of TimeLimit (the deep local search gets
+// the rest) or when ctx is cancelled. An interrupted evolution still gets
+// a local search of at most interruptGrace, so that an interrupt returns
+// a mapping no single count change improves, within seconds.
+func (cfg *Config) localContext(ctx context.Context, start time.Time) (context.Context, context.CancelFunc) {
+	if ctx.Err() != nil {
+		return context.WithTimeout(context.WithoutCancel(ctx), interruptGrace)
+	}
+	if cfg.TimeLimit > 0 {
+		return context.WithDeadline(ctx, start.Add(cfg.TimeLimit*85/100))
+	}
+	return context.WithCancel(ctx)
+}
+
+// interruptGrace bounds the local search after an interrupt.
+const interruptGrace = 5 * time.Second
 
 func (cfg *Config) check() error {
 	switch {
@@ -212,7 +236,9 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 		}
 	}
 	improved := make([]*searcher, len(cands))
-	lctx := context.WithoutCancel(ctx)
+	lctx, lcancel := cfg.localContext(ctx, start)
+	defer lcancel()
+	var searched atomic.Int64
 	parallel(cfg.workers(), len(cands), func(k int) {
 		sr := p.newSearcher(cands[k], w)
 		sr.paperLocalSearch(lctx)
@@ -220,11 +246,17 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 			sr.polish(lctx, cfg.Polish)
 		}
 		improved[k] = sr
+		if cfg.SearchProgress != nil {
+			cfg.SearchProgress("local search", int(searched.Add(1)), len(cands))
+		}
 	})
+	if lctx.Err() != nil && ctx.Err() == nil {
+		stopped += "; local searches cut at the time limit"
+	}
 	// The deep local search on the best few (a stable sort keeps the
 	// population's order among equals).
 	sort.SliceStable(improved, func(a, b int) bool { return improved[a].score() < improved[b].score()-tol })
-	if cfg.Deep > 0 {
+	if cfg.Deep > 0 && ctx.Err() == nil {
 		dctx := ctx
 		if cfg.TimeLimit > 0 {
 			var cancel context.CancelFunc
@@ -232,7 +264,13 @@ func Infer(ctx context.Context, s *portmap.ExperimentSet, cfg Config) (*Result, 
 			defer cancel()
 		}
 		deep := improved[:min(len(improved), deepCandidates)]
-		parallel(cfg.workers(), len(deep), func(k int) { deep[k].deepPolish(dctx, cfg.Deep, 1) })
+		var polished atomic.Int64
+		parallel(cfg.workers(), len(deep), func(k int) {
+			deep[k].deepPolish(dctx, cfg.Deep, 1)
+			if cfg.SearchProgress != nil {
+				cfg.SearchProgress("deep local search", int(polished.Add(1)), len(deep))
+			}
+		})
 		if dctx.Err() != nil && ctx.Err() == nil {
 			stopped += "; deep local search cut at the time limit"
 		}

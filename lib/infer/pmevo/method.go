@@ -133,6 +133,16 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 				Message: fmt.Sprintf("generation %d/%d, best error %.2f%%, volume %d, %s", g.Index, cfg.Generations, 100*g.BestError, g.BestVolume, g.Elapsed.Round(time.Second))})
 		}
 	}
+	detailSearch := cfg.SearchProgress
+	cfg.SearchProgress = func(stage string, done, total int) {
+		if detailSearch != nil {
+			detailSearch(stage, done, total)
+		}
+		if s.Progress != nil {
+			s.Progress(infer.Status{Stage: stage, Done: done, Total: total, Elapsed: time.Since(start),
+				Message: fmt.Sprintf("%s: %d/%d candidates, %s", stage, done, total, time.Since(start).Round(time.Second))})
+		}
+	}
 	res, err := Infer(ctx, train, cfg)
 	if res == nil {
 		return nil, err

@@ -316,3 +316,39 @@ func TestTimeLimit(t *testing.T) {
 		t.Errorf("mapping %v, training MAPE %v", res.Mapping, res.Report.TrainingMAPE)
 	}
 }
+
+// TestTimeLimitCutsLocalSearches: when the evolution has used up the whole
+// budget, the local searches stop at once (they ran unbounded and put a
+// ten-minute run at twelve), say so, and the evolution's best is returned.
+func TestTimeLimitCutsLocalSearches(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0)
+	cfg := smallConfig()
+	cfg.Generations, cfg.Stall = 100000, 0
+	cfg.TimeLimit = 50 * time.Millisecond
+	cfg.Progress = func(g Generation) {
+		if g.Index == 1 {
+			time.Sleep(cfg.TimeLimit) // the evolution overruns the whole budget
+		}
+	}
+	var stages []string
+	cfg.SearchProgress = func(stage string, done, total int) {
+		if done < 1 || done > total {
+			t.Errorf("%s: %d of %d", stage, done, total)
+		}
+		stages = append(stages, stage)
+	}
+	res, err := Infer(context.Background(), s, cfg)
+	if err != nil || res == nil {
+		t.Fatalf("%v, %v", res, err)
+	}
+	if !strings.Contains(res.Report.Stopped, "local searches cut at the time limit") || !strings.Contains(res.Report.Stopped, "deep local search cut") {
+		t.Errorf("stopped %q", res.Report.Stopped)
+	}
+	if res.Mapping == nil || res.Mapping.Len() != truth.Len() {
+		t.Errorf("mapping %v", res.Mapping)
+	}
+	if !slices.Contains(stages, "local search") {
+		t.Errorf("no local search progress: %v", stages)
+	}
+}
