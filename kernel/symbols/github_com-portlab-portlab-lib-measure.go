@@ -20,7 +20,7 @@ func init() {
 		"CompareRuns":          reflect.ValueOf(measure.CompareRuns),
 		"DefaultAgreement":     reflect.ValueOf(constant.MakeFromLiteral("0.01999999999999999999959342418531793583724720519967377185821533203", token.FLOAT, 0)),
 		"DefaultMaxPasses":     reflect.ValueOf(constant.MakeFromLiteral("6", token.INT, 0)),
-		"DefaultPasses":        reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
+		"DefaultPasses":        reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"DefaultResettle":      reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"EncodingOf":           reflect.ValueOf(measure.EncodingOf),
 		"EnvWorker":            reflect.ValueOf(constant.MakeFromLiteral("\"PORTLAB_MEASURE_WORKER\"", token.STRING, 0)),

@@ -39,14 +39,13 @@ import (
 // runs differed by a median 0.76 % and a 90th percentile of 5.0 %, against
 // 12–17 % for all.
 //
-// Four passes rather than three since 2026-11-26: on the same VM, a run of
-// 125 singletons and 1,000 length-5 experiments took 5.00 passes per
-// experiment on average with at least four and 4.79 with at least three
-// (227 s against 222 s), since most experiments need more than three
-// anyway, and the replay above had the fourth pass cut the 90th
-// percentile by half.
+// A fourth pass at least did not help between runs: two pairs of runs of
+// 125 singletons and 1,000 length-5 experiments, 51 minutes apart in the
+// same busy night, differed by p90 6.0 % / 9.2 % (singletons / length-5)
+// with at least three passes and 8.3 % / 10.3 % with at least four, which
+// took 2–9 % longer (5.0–5.2 passes per experiment against 4.8).
 const (
-	DefaultPasses    = 4
+	DefaultPasses    = 3
 	DefaultMaxPasses = 6
 	DefaultAgreement = 0.02
 	MaxContention    = 0.10
