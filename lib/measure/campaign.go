@@ -47,6 +47,9 @@ type Campaign struct {
 	done     map[string]portmap.Record
 	resumed  int
 	measured int
+	// settling holds, during the second look (resettle), the first
+	// measurement of each experiment measured again.
+	settling map[string]portmap.Measurement
 }
 
 // OpenCampaign opens (or creates) the campaign file path, measuring with o
@@ -116,6 +119,9 @@ func (c *Campaign) Measured() int {
 
 // stored returns the record of e that the campaign answers with, if any.
 func (c *Campaign) stored(key string) (portmap.Record, bool) {
+	if _, again := c.settling[key]; again {
+		return portmap.Record{}, false
+	}
 	r, ok := c.done[key]
 	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors)) {
 		return portmap.Record{}, false
@@ -215,6 +221,12 @@ func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.M
 	if err != nil && ctx.Err() != nil {
 		return m, ctx.Err()
 	}
+	c.mu.Lock()
+	first, again := c.settling[e.Key()]
+	c.mu.Unlock()
+	if again {
+		return c.settle(e, first, m, err)
+	}
 	var rec portmap.Record
 	if err != nil {
 		rec = portmap.FailedRecord(e, err.Error(), oracle.IsTransient(err), time.Now())
@@ -289,9 +301,10 @@ func (c *Campaign) Run(ctx context.Context, exps []portmap.Experiment, progress 
 }
 
 // resettle measures the experiments of set whose doubt exceeds Resettle
-// and that were not measured again before, once more, with the campaign's
-// oracle, and keeps (in set and, marked Remeasured, in the file) the
-// measurement with less doubt.
+// and that were not measured again before, once more — through the
+// campaign, so that each second measurement is settled (see settle) as
+// soon as it is final and an interrupt loses none — and puts the kept
+// measurement into set.
 func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, progress func(oracle.Progress)) (remeasured, improved int, err error) {
 	limit := c.Resettle
 	if limit == 0 {
@@ -303,44 +316,66 @@ func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, pro
 	var idx []int
 	var again []portmap.Experiment
 	c.mu.Lock()
+	c.settling = map[string]portmap.Measurement{}
 	for i, m := range set.Measurements {
-		if doubt(m) > limit && !c.done[m.Experiment.Key()].Remeasured {
+		if key := m.Experiment.Key(); doubt(m) > limit && !c.done[key].Remeasured {
 			idx = append(idx, i)
 			again = append(again, m.Experiment)
+			c.settling[key] = m
 		}
 	}
+	pending := len(c.settling)
 	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.settling = nil
+		c.mu.Unlock()
+	}()
 	if len(again) == 0 {
 		return 0, 0, nil
 	}
-	second, _, err := oracle.MeasureAll(ctx, c.inner, again, progress)
-	if err != nil {
-		return 0, 0, err
-	}
+	second, _, err := oracle.MeasureAll(ctx, c, again, progress)
+	c.mu.Lock()
+	remeasured = pending - len(c.settling) // settle drops what it settled
+	c.mu.Unlock()
 	byKey := map[string]portmap.Measurement{}
 	for _, m := range second.Measurements {
 		byKey[m.Experiment.Key()] = m
 	}
 	for _, i := range idx {
 		first := set.Measurements[i]
-		m, ok := byKey[first.Experiment.Key()]
-		if !ok {
-			continue // failed the second time: the first stands
+		if m, ok := byKey[first.Experiment.Key()]; ok {
+			if doubt(m) < doubt(first) {
+				improved++
+			}
+			set.Measurements[i] = m
 		}
-		remeasured++
-		best := first
-		if doubt(m) < doubt(first) {
-			best, improved = m, improved+1
-		}
-		best.Experiment = first.Experiment
-		rec := portmap.RecordOf(best, time.Now())
-		rec.Remeasured = true
-		if err := c.append(first.Experiment.Key(), rec); err != nil {
-			return remeasured, improved, err
-		}
-		set.Measurements[i] = best
 	}
-	return remeasured, improved, nil
+	return remeasured, improved, err
+}
+
+// settle keeps, of an experiment's first measurement and its second one
+// (m, err), the one with less doubt, and appends it to the file marked
+// Remeasured. A failure the second time leaves the first standing,
+// unmarked, so that a later run looks again.
+func (c *Campaign) settle(e portmap.Experiment, first, m portmap.Measurement, err error) (portmap.Measurement, error) {
+	if err != nil {
+		return first, nil
+	}
+	best := first
+	if doubt(m) < doubt(first) {
+		best = m
+	}
+	best.Experiment = e
+	rec := portmap.RecordOf(best, time.Now())
+	rec.Remeasured = true
+	if err := c.append(e.Key(), rec); err != nil {
+		return first, err
+	}
+	c.mu.Lock()
+	delete(c.settling, e.Key())
+	c.mu.Unlock()
+	return best, nil
 }
 
 // append writes rec, the record of the experiment with key, to the file.

@@ -382,3 +382,50 @@ func TestCampaignResettles(t *testing.T) {
 		t.Errorf("Resettle -1: %+v, %v, calls %v", out, err, o2.calls)
 	}
 }
+
+// cancelling cancels a context once its oracle has measured key n times.
+type cancelling struct {
+	*unsettledOracle
+	key    string
+	n      int
+	cancel context.CancelFunc
+}
+
+func (o *cancelling) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
+	m, err := o.unsettledOracle.Measure(ctx, e)
+	if e.Key() == o.key && o.calls[o.key] == o.n {
+		o.cancel()
+	}
+	return m, err
+}
+
+// TestCampaignResettleInterrupted: an interrupt during the second look
+// keeps every second measurement made until then in the file, and the
+// rerun measures again only the rest.
+func TestCampaignResettleInterrupted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	exps := []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("div"), portmap.NewExperiment("store")}
+	ctx, cancel := context.WithCancel(context.Background())
+	o := &cancelling{unsettledOracle: &unsettledOracle{calls: map[string]int{}}, key: exps[1].Key(), n: 2, cancel: cancel}
+	c := openCampaign(t, path, o)
+	if _, err := c.Run(ctx, exps, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	c.Close()
+	if n := countLines(t, path); n != 6 {
+		t.Errorf("%d lines after the interrupt, want 6 (4 first measurements, add and mul again)", n)
+	}
+	c = openCampaign(t, path, o.unsettledOracle)
+	out, err := c.Run(context.Background(), exps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Remeasured != 1 || o.calls[exps[0].Key()] != 2 || o.calls[exps[1].Key()] != 2 || o.calls[exps[2].Key()] != 2 {
+		t.Errorf("rerun: remeasured %d, calls %v; want div alone measured again", out.Remeasured, o.calls)
+	}
+	for i, want := range []float64{1, 2, 3, 1} {
+		if m := out.Set.Measurements[i]; m.Cycles != want {
+			t.Errorf("%v: %v cycles, want %v", m.Experiment, m.Cycles, want)
+		}
+	}
+}
