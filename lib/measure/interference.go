@@ -82,25 +82,25 @@ func interference(ctx context.Context, timers []*Timer) (float64, error) {
 const MaxInterference = 0.25
 
 // referenceSpeed returns the reference kernel's cycles per iteration: the
-// median of nine timings over the median of nine calibrations (a timing
-// T(2N) − T(N) can come out too fast as well as too slow, so neither the
-// fastest nor their ratio per pair).
+// median of nine timings over the median of nine calibrations — the
+// usual speed, not the best moment: a core shared for part of the time
+// slows most timings, not all.
 func (t *Timer) referenceSpeed(ctx context.Context) (float64, error) {
-	calN, err := t.iterations(ctx, 0)
+	calN, err := t.iterations(ctx, calibrationIndex)
 	if err != nil {
 		return 0, err
 	}
-	refN, err := t.iterations(ctx, 1)
+	refN, err := t.iterations(ctx, referenceIndex)
 	if err != nil {
 		return 0, err
 	}
 	var cals, refs []float64
 	for i := 0; i < 9; i++ {
-		cal, err := t.perIteration(ctx, 0, calN)
+		cal, err := t.perIteration(ctx, calibrationIndex, calN)
 		if err != nil {
 			return 0, err
 		}
-		ref, err := t.perIteration(ctx, 1, refN)
+		ref, err := t.perIteration(ctx, referenceIndex, refN)
 		if err != nil {
 			return 0, err
 		}

@@ -19,19 +19,46 @@ const calibrationLength = 100
 // core's execution ports — another hardware thread on the same physical
 // core, which a virtual machine cannot see — so it measures contention.
 func referenceKernel() Kernel {
-	regs := []string{"rax", "rcx", "rdx", "rbx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13"}
 	var body []string
 	for i := 0; i < 8; i++ {
-		for _, r := range regs {
+		for _, r := range referenceRegs {
 			body = append(body, "add "+r+", rbp")
 		}
 	}
 	return Kernel{Name: "reference: independent adds", Body: body}
 }
 
-// firstKernel is the index of the first user kernel in a loaded object,
-// after the calibration and reference kernels.
-const firstKernel = 2
+var referenceRegs = []string{"rax", "rcx", "rdx", "rbx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13"}
+
+// windowKernel is the second reference: the same twelve add chains, but
+// each 48 adds long and one after the other in the body, so the core runs
+// them side by side only as far as its out-of-order window (reorder
+// buffer, schedulers) reaches over a hundred and more instructions. When
+// another hardware thread on the core is active, the core splits those
+// resources between the threads and this kernel slows down, even while
+// the other thread leaves the ALUs alone and the port-bound reference
+// runs at full speed. On a Zen 3 VM, of the passes during which this
+// kernel ran within 10 % of its usual speed, 5 % were more than 5 % slower
+// than the experiment's fastest pass; of those during which the
+// port-bound reference did, 18 %.
+func windowKernel() Kernel {
+	var body []string
+	for _, r := range referenceRegs {
+		for i := 0; i < 48; i++ {
+			body = append(body, "add "+r+", rbp")
+		}
+	}
+	return Kernel{Name: "reference: add chains one after the other", Body: body}
+}
+
+// Indices of the timer's own kernels in a loaded object, and of the first
+// user kernel after them.
+const (
+	calibrationIndex = 0
+	referenceIndex   = 1
+	windowIndex      = 2
+	firstKernel      = 3
+)
 
 func calibrationKernel() Kernel {
 	body := make([]string, calibrationLength)
@@ -60,39 +87,47 @@ type Timer struct {
 	obj          *Object
 	ticksPerNano float64
 	refIters     uint64
-	refHist      []float64 // recent reference speeds, cycles per iteration
-	refFloor     float64   // the lowest baseline since refHist held 64
+	winIters     uint64
+	ports        baseline // the port-bound reference's usual speed
+	window       baseline // the window-bound reference's usual speed
 }
 
-// refHistory is how many recent reference timings the contention baseline
+// baseline is a reference kernel's usual speed, learnt from its recent
+// timings (see note).
+type baseline struct {
+	hist  []float64 // recent timings, cycles per iteration
+	floor float64   // the lowest mode since hist held 64
+}
+
+// refHistory is how many recent reference timings a contention baseline
 // is taken from.
 const refHistory = 1024
 
-// noteReference records a reference timing and returns the contention it
-// shows: its slow-down against the baseline, the reference's usual speed.
-// The baseline is the mode of the recent timings — the middle of the
-// densest 2 % range of values — because an uncontended core runs the
-// reference at one speed, while a co-tenant slows it by varying amounts
-// and a disturbed calibration makes single timings come out too fast (on
-// a Zen 3 VM in a busy hour, 10 % of the timings lay below the mode, some
-// at half of it, so a low percentile put the baseline there and everything
+// note records a reference timing and returns the contention it shows:
+// its slow-down against the baseline, the reference's usual speed. The
+// baseline is the mode of the recent timings — the middle of the densest
+// 2 % range of values — because an uncontended core runs the reference at
+// one speed, while a co-tenant slows it by varying amounts and a
+// disturbed calibration makes single timings come out too fast (on a Zen
+// 3 VM in a busy hour, 10 % of the timings lay below the mode, some at
+// half of it, so a low percentile put the baseline there and everything
 // read as ~10 % contended). Once 64 timings are known the baseline never
-// rises: a co-tenant can keep the core's ports busy for minutes, and a
-// baseline of the last 64 timings then took the contended speed for the
-// normal one — passes up to 2× slow counted as uncontended and agreed.
-func (t *Timer) noteReference(c float64) float64 {
-	if len(t.refHist) == refHistory {
-		t.refHist = t.refHist[1:]
+// rises: a co-tenant can keep the core busy for minutes, and a baseline of
+// the last 64 timings then took the contended speed for the normal one —
+// passes up to 2× slow counted as uncontended and agreed.
+func (b *baseline) note(c float64) float64 {
+	if len(b.hist) == refHistory {
+		b.hist = b.hist[1:]
 	}
-	t.refHist = append(t.refHist, c)
-	s := slices.Clone(t.refHist)
+	b.hist = append(b.hist, c)
+	s := slices.Clone(b.hist)
 	slices.Sort(s)
 	base := mode(s, 0.02)
 	if len(s) >= 64 {
-		if t.refFloor == 0 || base < t.refFloor {
-			t.refFloor = base
+		if b.floor == 0 || base < b.floor {
+			b.floor = base
 		}
-		base = t.refFloor
+		base = b.floor
 	}
 	return max(0, c/base-1)
 }
@@ -123,33 +158,35 @@ func (t *Timer) Close() error { return t.Runner.Close() }
 
 // Timing is the timing of one kernel: its repeated samples and their summary.
 type Timing struct {
-	// Cycles is the estimate, in core cycles per iteration: the median
-	// of the samples. (A low order statistic repeated better between runs
-	// under load — 150 forms timed 30 minutes apart differed by a median
-	// 7.8 % with the lower decile, 13.5 % with the median — but a sample
-	// T(2N) − T(N) with a disturbed T(N) comes out too fast, and the lower
-	// decile then put a 3-cycle imul chain at 2.67 cycles: not until the
-	// samples themselves are one-sided.)
+	// Cycles is the estimate, in core cycles per iteration: the fastest
+	// sample. Each sample is the fastest of its runs, and a run can only
+	// be slowed down — by another thread on the core, the hypervisor, a
+	// slow moment of the clock — never sped up, so the fastest sample is
+	// the one least disturbed (see perIteration for why this was once the
+	// median, and Hardware.Passes for how the fastest is confirmed).
 	Cycles float64
 	// Median, Min and Max summarise the samples; Dispersion is their median
-	// absolute deviation relative to the median.
+	// absolute deviation relative to the median — how much the machine
+	// disturbed them.
 	Median, Min, Max, Dispersion float64
-	// Samples are the per-iteration values of each timing (outliers
-	// re-measured).
+	// Samples are the per-iteration values of each timing (samples far
+	// below the median measured again).
 	Samples []float64
 	// Iterations is the loop count of one timing; TicksPerCycle the
 	// calibration in force.
 	Iterations    uint64
 	TicksPerCycle float64
-	// Contention is how much slower than usual the reference kernel
-	// (port-bound independent adds) ran during this measurement: 0.1 means
-	// 10 % slower than its usual speed (see noteReference). Values above a
-	// few percent mean something else used the core's
-	// ports (on a VM: another tenant on the sibling hardware thread) and
-	// throughput-bound results are too slow by up to that much.
+	// Contention is how much slower than usual the reference kernels ran
+	// right after this measurement, the larger of their slow-downs: 0.1
+	// means 10 % slower than usual (see baseline.note). One is port-bound
+	// (independent adds), the other needs a large out-of-order window
+	// (windowKernel); values above a few percent mean that another thread
+	// used the core's ports or took part of its window (on a VM: another
+	// tenant on the sibling hardware thread), and results are then too
+	// slow by up to that much and more.
 	Contention float64
-	// Remeasured counts samples replaced because they were outliers
-	// (e.g. the hypervisor preempted the worker).
+	// Remeasured counts samples replaced because they were far below the
+	// median (both calibrations around them slowed down).
 	Remeasured int
 	// Counts are the readings of the Runner's Counters per iteration,
 	// by event name: for each sample the difference between the runs of
@@ -163,10 +200,11 @@ func (m Timing) String() string {
 		m.Cycles, m.Min, m.Median, m.Max, 100*m.Dispersion, len(m.Samples), m.Iterations)
 }
 
-// Load assembles kernels (behind the timer's own calibration kernel) and
-// loads them into the worker. Kernel indices in Measure refer to kernels.
+// Load assembles kernels (behind the timer's own calibration and
+// reference kernels) and loads them into the worker. Kernel indices in
+// Measure refer to kernels.
 func (t *Timer) Load(ctx context.Context, kernels []Kernel, vec Vector) error {
-	all := append([]Kernel{calibrationKernel(), referenceKernel()}, kernels...)
+	all := append([]Kernel{calibrationKernel(), referenceKernel(), windowKernel()}, kernels...)
 	obj, err := Assemble(ctx, all, vec)
 	if err != nil {
 		return err
@@ -187,32 +225,34 @@ func (t *Timer) loadObject(obj *Object) error {
 // bracketed by samples of the calibration chain, taken right before and
 // right after it, and the sample's cycles are its ticks divided by the
 // faster calibration's ticks per cycle: a change of the core clock between
-// samples (turbo, load on the other cores) cancels out, and a calibration
-// slowed by a disturbance does not count.
+// samples (turbo, load on the other cores) cancels out — on a Zen 3 VM
+// the calibration varied by ±2 % between samples, and the kernels' ticks
+// followed it with a slope of 0.93 — and a calibration slowed by a
+// disturbance does not count. Both reference kernels are timed once
+// afterwards (Timing.Contention).
 func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if t.obj == nil {
 		return Timing{}, fmt.Errorf("measure: no kernels loaded")
 	}
-	calN, err := t.iterations(ctx, 0)
+	calN, err := t.iterations(ctx, calibrationIndex)
 	if err != nil {
 		return Timing{}, fmt.Errorf("measure: calibration: %w", err)
 	}
 	if t.refIters == 0 {
-		if t.refIters, err = t.iterations(ctx, 1); err != nil {
+		if t.refIters, err = t.iterations(ctx, referenceIndex); err != nil {
 			return Timing{}, fmt.Errorf("measure: reference: %w", err)
 		}
-		// A first estimate of the reference's uncontended speed.
+		if t.winIters, err = t.iterations(ctx, windowIndex); err != nil {
+			return Timing{}, fmt.Errorf("measure: reference: %w", err)
+		}
+		// A first estimate of the references' uncontended speeds.
 		for i := 0; i < 5; i++ {
-			cal, err := t.perIteration(ctx, 0, calN)
+			cal, err := t.perIteration(ctx, calibrationIndex, calN)
 			if err != nil {
 				return Timing{}, fmt.Errorf("measure: calibration: %w", err)
 			}
-			ref, err := t.perIteration(ctx, 1, t.refIters)
-			if err != nil {
-				return Timing{}, fmt.Errorf("measure: reference: %w", err)
-			}
-			if c := ref / (cal / calibrationLength); c > 0 {
-				t.noteReference(c)
+			if _, err := t.contention(ctx, cal/calibrationLength); err != nil {
+				return Timing{}, err
 			}
 		}
 	}
@@ -230,7 +270,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	// 0.37 cycles under load).
 	prev := math.NaN()
 	calibrate := func() (float64, error) {
-		cal, err := t.perIteration(ctx, 0, calN)
+		cal, err := t.perIteration(ctx, calibrationIndex, calN)
 		if err != nil {
 			return 0, fmt.Errorf("measure: calibration: %w", err)
 		}
@@ -267,13 +307,15 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		}
 		m.Samples = append(m.Samples, v)
 	}
-	// Re-measure outliers: samples far from the median (preemption shows
-	// up as huge values, and a disturbed T(N) as a too small difference).
+	// Re-measure samples far below the median: a sample can only come
+	// out too fast when both its calibrations ran slow. (Samples far
+	// above it — the worker preempted, another thread on the core — do
+	// not change the fastest.)
 	for round := 0; round < 3; round++ {
 		med := median(m.Samples)
 		redo := false
 		for i, v := range m.Samples {
-			if v > 1.5*med || v < med/1.5 {
+			if v < med/1.5 {
 				nv, err := sample()
 				if err != nil {
 					return Timing{}, err
@@ -289,7 +331,7 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	}
 	m.Median = median(m.Samples)
 	m.Min, m.Max = slices.Min(m.Samples), slices.Max(m.Samples)
-	m.Cycles = m.Median
+	m.Cycles = m.Min
 	dev := make([]float64, len(m.Samples))
 	for i, v := range m.Samples {
 		dev[i] = math.Abs(v - m.Median)
@@ -308,17 +350,42 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 			m.Counts[s.Name] = median(v)
 		}
 	}
-	// The reference kernel, timed once: its slow-down says whether
-	// another tenant used the core's ports meanwhile (reported; the passes
-	// of Hardware make the value robust to it).
-	ref, err := t.perIteration(ctx, 1, t.refIters)
-	if err != nil {
-		return Timing{}, fmt.Errorf("measure: reference: %w", err)
-	}
-	if refCycles := ref / m.TicksPerCycle; refCycles > 0 {
-		m.Contention = t.noteReference(refCycles)
+	// The reference kernels, timed once: their slow-down says whether
+	// another thread used the core meanwhile (reported; the passes of
+	// Hardware make the value robust to it).
+	if m.Contention, err = t.contention(ctx, m.TicksPerCycle); err != nil {
+		return Timing{}, err
 	}
 	return m, nil
+}
+
+// contention times both reference kernels once, with tpc ticks per cycle,
+// and returns the larger of their slow-downs against their usual speeds.
+func (t *Timer) contention(ctx context.Context, tpc float64) (float64, error) {
+	ref, err := t.perIteration(ctx, referenceIndex, t.refIters)
+	if err != nil {
+		return 0, fmt.Errorf("measure: reference: %w", err)
+	}
+	win, err := t.perIteration(ctx, windowIndex, t.winIters)
+	if err != nil {
+		return 0, fmt.Errorf("measure: reference: %w", err)
+	}
+	return t.slowDown(ref/tpc, win/tpc), nil
+}
+
+// slowDown records a timing of each reference kernel, in cycles per
+// iteration, and returns the contention they show: the larger of their
+// slow-downs against their usual speeds (a value that is not positive —
+// a timing that failed — is left out).
+func (t *Timer) slowDown(ports, window float64) float64 {
+	var c float64
+	if ports > 0 {
+		c = t.ports.note(ports)
+	}
+	if window > 0 {
+		c = max(c, t.window.note(window))
+	}
+	return c
 }
 
 // iterations warms kernel k up and returns the loop count for which one
@@ -336,8 +403,15 @@ func (t *Timer) iterations(ctx context.Context, k int) (uint64, error) {
 	return uint64(max(1, float64(t.Target.Nanoseconds())*t.ticksPerNano/perIter)), nil
 }
 
-// perIteration returns T(2n) − T(n) per iteration in ticks, which cancels
-// the fixed cost of a call; each T is the fastest of Repeats timings.
+// perIteration returns the ticks per iteration of the fastest of Repeats
+// runs of n and Repeats runs of 2n iterations. A disturbance only ever
+// adds time, so the fastest run is the one least disturbed. (The fixed
+// cost of a call, some 100 ticks, is below 0.1 % of a timing of 100 µs
+// and more, and the calibration chain, timed as long, carries the same.
+// The difference T(2n) − T(n), which cancels it, has noise on both sides:
+// a disturbed T(n) made it come out too fast, so that the fastest could
+// not be trusted and samples were summarised by their median, which a
+// busy machine moves: see DefaultPasses for the two compared.)
 func (t *Timer) perIteration(ctx context.Context, k int, n uint64) (float64, error) {
 	v, _, err := t.perIterationCounted(ctx, k, n)
 	return v, err
@@ -345,7 +419,8 @@ func (t *Timer) perIteration(ctx context.Context, k int, n uint64) (float64, err
 
 // perIterationCounted is perIteration that also returns, when the Runner
 // has Counters, C(2n) − C(n) per iteration for each counter, each C the
-// smallest of the Repeats runs (like T, a disturbance only adds).
+// smallest of the Repeats runs (a disturbance only adds; the difference
+// cancels the counts of the call itself).
 func (t *Timer) perIterationCounted(ctx context.Context, k int, n uint64) (float64, []float64, error) {
 	reps := max(t.Repeats, 1)
 	r1, err := t.Runner.run(ctx, k, n, reps)
@@ -370,7 +445,13 @@ func (t *Timer) perIterationCounted(ctx context.Context, k int, n uint64) (float
 			counts[j] = (lo(r2.Counts) - lo(r1.Counts)) / float64(n)
 		}
 	}
-	return (float64(slices.Min(r2.Ticks)) - float64(slices.Min(r1.Ticks))) / float64(n), counts, nil
+	return fastestPerIteration(r1.Ticks, r2.Ticks, n), counts, nil
+}
+
+// fastestPerIteration returns the ticks per iteration of the fastest run,
+// given the ticks of runs of n iterations and of runs of 2n.
+func fastestPerIteration(runsN, runs2N []uint64, n uint64) float64 {
+	return min(float64(slices.Min(runsN))/float64(n), float64(slices.Min(runs2N))/float64(2*n))
 }
 
 // rate estimates TSC ticks per nanosecond from a response.

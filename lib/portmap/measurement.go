@@ -22,7 +22,8 @@ type Measurement struct {
 	Min, Max, Dispersion float64
 	// Contention is how much slower than usual a reference kernel ran
 	// while the experiment was measured (0.1: 10 % slower); values above a
-	// few per cent mean another tenant used the core's ports.
+	// few per cent mean another tenant used the core (its ports or its
+	// out-of-order window).
 	Contention float64
 	// Passes is the number of independent passes over the experiment whose
 	// fastest gave Cycles (an oracle that measures on a shared machine
