@@ -38,9 +38,9 @@ var referenceRegs = []string{"rax", "rcx", "rdx", "rbx", "rsi", "rdi", "r8", "r9
 // resources between the threads and this kernel slows down, even while
 // the other thread leaves the ALUs alone and the port-bound reference
 // runs at full speed. On a Zen 3 VM, of the passes during which this
-// kernel ran within 10 % of its usual speed, 5 % were more than 5 % slower
+// kernel ran within 10 % of its usual speed, 6 % were more than 5 % slower
 // than the experiment's fastest pass; of those during which the
-// port-bound reference did, 18 %.
+// port-bound reference did, 20 %.
 func windowKernel() Kernel {
 	var body []string
 	for _, r := range referenceRegs {
@@ -159,21 +159,27 @@ func (t *Timer) Close() error { return t.Runner.Close() }
 // Timing is the timing of one kernel: its repeated samples and their summary.
 type Timing struct {
 	// Cycles is the estimate, in core cycles per iteration: the fastest
-	// sample. Each sample is the fastest of its runs, and a run can only
-	// be slowed down — by another thread on the core, the hypervisor, a
-	// slow moment of the clock — never sped up, so the fastest sample is
-	// the one least disturbed (see perIteration for why this was once the
-	// median, and Hardware.Passes for how the fastest is confirmed).
+	// run of the kernel over the fastest run of the calibration chain in
+	// this timing. A run can only be slowed down — by another thread on
+	// the core, the hypervisor, a slow moment of the clock — never sped
+	// up, so the fastest is the least disturbed (see perIteration for why
+	// this was once the median of the samples, and Hardware.Passes for
+	// how it is confirmed). Not the fastest sample: each sample has its
+	// own calibration, which follows the clock (±2 % on a Zen 3 VM), and
+	// the fastest of those ratios picks the sample whose calibration
+	// happened to run slowest — on latency chains whose cycles are known
+	// (add, imul, vpaddd) it came out 0.3–0.6 % fast, the ratio of the
+	// fastest runs within 0.5 %.
 	Cycles float64
 	// Median, Min and Max summarise the samples; Dispersion is their median
 	// absolute deviation relative to the median — how much the machine
 	// disturbed them.
 	Median, Min, Max, Dispersion float64
-	// Samples are the per-iteration values of each timing (samples far
-	// below the median measured again).
+	// Samples are the per-iteration values of each sample, each against
+	// the calibrations right before and after it.
 	Samples []float64
 	// Iterations is the loop count of one timing; TicksPerCycle the
-	// calibration in force.
+	// calibration in force (the fastest of the timing).
 	Iterations    uint64
 	TicksPerCycle float64
 	// Contention is how much slower than usual the reference kernels ran
@@ -185,9 +191,6 @@ type Timing struct {
 	// tenant on the sibling hardware thread), and results are then too
 	// slow by up to that much and more.
 	Contention float64
-	// Remeasured counts samples replaced because they were far below the
-	// median (both calibrations around them slowed down).
-	Remeasured int
 	// Counts are the readings of the Runner's Counters per iteration,
 	// by event name: for each sample the difference between the runs of
 	// 2N and N iterations (as for the time), the median over the samples;
@@ -228,8 +231,9 @@ func (t *Timer) loadObject(obj *Object) error {
 // samples (turbo, load on the other cores) cancels out — on a Zen 3 VM
 // the calibration varied by ±2 % between samples, and the kernels' ticks
 // followed it with a slope of 0.93 — and a calibration slowed by a
-// disturbance does not count. Both reference kernels are timed once
-// afterwards (Timing.Contention).
+// disturbance does not count. The timing's estimate is its fastest run
+// over its fastest calibration (Timing.Cycles). Both reference kernels are
+// timed once afterwards (Timing.Contention).
 func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if t.obj == nil {
 		return Timing{}, fmt.Errorf("measure: no kernels loaded")
@@ -261,20 +265,22 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		return Timing{}, err
 	}
 	m := Timing{Iterations: n}
-	var tpcs []float64
 	var countSamples [][]float64
 	// Each sample is bracketed by calibrations, the one after a sample
 	// serving as the one before the next, and the faster of the two
 	// counts: a disturbance only ever slows the chain down, and one slowed
 	// calibration would make the sample look too fast (it did: vaddps at
-	// 0.37 cycles under load).
+	// 0.37 cycles under load). The estimate is the fastest run of the
+	// kernel over the fastest of the calibration (see Timing.Cycles).
 	prev := math.NaN()
+	fastestRun, fastestCal := math.Inf(1), math.Inf(1)
 	calibrate := func() (float64, error) {
 		cal, err := t.perIteration(ctx, calibrationIndex, calN)
 		if err != nil {
 			return 0, fmt.Errorf("measure: calibration: %w", err)
 		}
 		prev = cal
+		fastestCal = min(fastestCal, cal)
 		return cal, nil
 	}
 	sample := func() (float64, error) {
@@ -292,13 +298,12 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		if counts != nil {
 			countSamples = append(countSamples, counts)
 		}
+		fastestRun = min(fastestRun, v)
 		after, err := calibrate()
 		if err != nil {
 			return 0, err
 		}
-		tpc := min(before, after) / calibrationLength
-		tpcs = append(tpcs, tpc)
-		return v / tpc, nil
+		return v / (min(before, after) / calibrationLength), nil
 	}
 	for len(m.Samples) < max(t.Samples, 1) {
 		v, err := sample()
@@ -307,31 +312,10 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 		}
 		m.Samples = append(m.Samples, v)
 	}
-	// Re-measure samples far below the median: a sample can only come
-	// out too fast when both its calibrations ran slow. (Samples far
-	// above it — the worker preempted, another thread on the core — do
-	// not change the fastest.)
-	for round := 0; round < 3; round++ {
-		med := median(m.Samples)
-		redo := false
-		for i, v := range m.Samples {
-			if v < med/1.5 {
-				nv, err := sample()
-				if err != nil {
-					return Timing{}, err
-				}
-				m.Samples[i] = nv
-				m.Remeasured++
-				redo = true
-			}
-		}
-		if !redo {
-			break
-		}
-	}
 	m.Median = median(m.Samples)
 	m.Min, m.Max = slices.Min(m.Samples), slices.Max(m.Samples)
-	m.Cycles = m.Min
+	m.TicksPerCycle = fastestCal / calibrationLength
+	m.Cycles = fastestRun / m.TicksPerCycle
 	dev := make([]float64, len(m.Samples))
 	for i, v := range m.Samples {
 		dev[i] = math.Abs(v - m.Median)
@@ -339,7 +323,6 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if m.Median > 0 {
 		m.Dispersion = median(dev) / m.Median
 	}
-	m.TicksPerCycle = median(tpcs)
 	if specs := t.Runner.Counters; len(specs) > 0 && len(countSamples) > 0 {
 		m.Counts = map[string]float64{}
 		for j, s := range specs {

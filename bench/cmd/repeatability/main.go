@@ -134,7 +134,7 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 		}
 	}
 	fmt.Printf("timings of %v, fastest of %d repeats; ", hw.Timer.Target, hw.Timer.Repeats)
-	fmt.Printf("protocol: interleaved passes of %d samples (the fastest) each, at least %d and at most %d passes, until the two fastest uncontended agree within %.1f %%; value = the fastest\n",
+	fmt.Printf("protocol: interleaved passes of %d samples each (value: the fastest run), at least %d and at most %d passes, until the two fastest uncontended agree within %.1f %%; value = the fastest\n",
 		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)
 	defer hw.Close()
 	tmp, err := os.MkdirTemp("", "repeatability")
