@@ -45,6 +45,7 @@ type Campaign struct {
 	mu       sync.Mutex
 	f        *os.File
 	done     map[string]portmap.Record
+	fromFile map[string]bool // the experiments the file held when opened
 	resumed  int
 	measured int
 	// settling holds, during the second look (resettle), the first
@@ -57,7 +58,7 @@ type Campaign struct {
 // cut off the file; a malformed line elsewhere is an error naming the file
 // and line. Close the campaign when done.
 func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
-	done := map[string]portmap.Record{}
+	done, fromFile := map[string]portmap.Record{}, map[string]bool{}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -75,14 +76,15 @@ func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
 			}
 		}
 		for _, r := range recs {
-			done[r.Experiment().Key()] = r
+			key := r.Experiment().Key()
+			done[key], fromFile[key] = r, true
 		}
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("measure: campaign file: %w", err)
 	}
-	return &Campaign{path: path, inner: o, f: f, done: done}, nil
+	return &Campaign{path: path, inner: o, f: f, done: done, fromFile: fromFile}, nil
 }
 
 // Path returns the campaign file's path.
@@ -100,9 +102,12 @@ func (c *Campaign) Close() error {
 	return err
 }
 
-// Resumed returns the number of answers taken from the file so far, and
-// Measured the number of experiments measured (and appended) by this
-// campaign.
+// Resumed returns the number of answers taken from the file so far of
+// experiments it held when the campaign was opened — those from earlier
+// runs, not those this campaign measured and was asked for again (a
+// design that measures the singletons first, then asks for them with the
+// rest) — and Measured the number of experiments measured (and appended)
+// by this campaign.
 func (c *Campaign) Resumed() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -149,25 +154,38 @@ func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.M
 // MeasureBatch implements oracle.BatchMeasurer: it answers from the file
 // what it holds and measures the rest with the campaign's oracle — as one
 // batch when that oracle measures batches — appending each result to the
-// file as soon as it is final.
+// file as soon as it is final. An experiment exps holds twice is measured
+// once, both answered with its result.
 func (c *Campaign) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
 	var todo []int
+	again := map[int][]int{} // index in todo → later indices of the same experiment
+	first := map[string]int{}
 	for i, e := range exps {
 		if m, err, ok := c.answer(e); ok {
 			done(i, m, err)
+		} else if j, dup := first[e.Key()]; dup {
+			again[j] = append(again[j], i)
 		} else {
+			first[e.Key()] = len(todo)
 			todo = append(todo, i)
+		}
+	}
+	finish := func(j int, m portmap.Measurement, err error) {
+		done(todo[j], m, err)
+		for _, i := range again[j] {
+			m.Experiment = exps[i]
+			done(i, m, err)
 		}
 	}
 	b, ok := c.inner.(oracle.BatchMeasurer)
 	if !ok {
-		for _, i := range todo {
+		for j, i := range todo {
 			m, err := c.inner.Measure(ctx, exps[i])
 			m, err = c.record(ctx, exps[i], m, err)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			done(i, m, err)
+			finish(j, m, err)
 		}
 		return nil
 	}
@@ -182,7 +200,7 @@ func (c *Campaign) MeasureBatch(ctx context.Context, exps []portmap.Experiment, 
 		if errors.As(err, &fe) && werr == nil {
 			werr = err
 		}
-		done(todo[j], m, err)
+		finish(j, m, err)
 	})
 	if werr != nil {
 		return werr
@@ -199,7 +217,9 @@ func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, boo
 	if !ok {
 		return portmap.Measurement{}, nil, false
 	}
-	c.resumed++
+	if c.fromFile[e.Key()] {
+		c.resumed++
+	}
 	if r.Error != "" {
 		return portmap.Measurement{}, &storedError{r.Error}, true
 	}
@@ -273,7 +293,8 @@ const DefaultResettle = MaxContention
 func doubt(m portmap.Measurement) float64 { return max(m.Spread, m.Contention) }
 
 // Outcome is what a campaign run produced: the measured experiments in the
-// order given, the failures, how many results came from the file, and how
+// order given, the failures, how many results came from earlier runs (the
+// file as it was when the campaign was opened), and how
 // many doubtful experiments were measured again (Remeasured), of which
 // the second measurement was kept (Improved).
 type Outcome struct {
