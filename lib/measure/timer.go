@@ -389,10 +389,11 @@ func (t *Timer) iterations(ctx context.Context, k int) (uint64, error) {
 // perIteration returns the ticks per iteration of the fastest of Repeats
 // runs of n and Repeats runs of 2n iterations. A disturbance only ever
 // adds time, so the fastest run is the one least disturbed. (The fixed
-// cost of a call — register set-up, two rdtsc: hundreds of ticks — is
-// about 0.1 % of a timing of 100 µs, less of the 250 µs Hardware uses,
-// and the calibration chain, timed as long, carries the same: latency
-// chains of known cycles come out within 0.5 %.
+// cost of a call — register set-up, two rdtsc: hundreds of ticks — is a
+// few tenths of a per cent of a timing of 100 µs at most, less of the
+// 250 µs Hardware uses, and the calibration chain, timed as long,
+// carries the same: latency chains of known cycles come out within
+// 0.5 %.
 // The difference T(2n) − T(n), which cancels it, has noise on both sides:
 // a disturbed T(n) made it come out too fast, so that the fastest could
 // not be trusted and samples were summarised by their median, which a
