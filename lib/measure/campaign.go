@@ -158,21 +158,21 @@ func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.M
 // once, both answered with its result.
 func (c *Campaign) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
 	var todo []int
-	again := map[int][]int{} // index in todo → later indices of the same experiment
-	first := map[string]int{}
+	dups := map[int][]int{} // index in todo → later indices of the same experiment
+	inTodo := map[string]int{}
 	for i, e := range exps {
 		if m, err, ok := c.answer(e); ok {
 			done(i, m, err)
-		} else if j, dup := first[e.Key()]; dup {
-			again[j] = append(again[j], i)
+		} else if j, dup := inTodo[e.Key()]; dup {
+			dups[j] = append(dups[j], i)
 		} else {
-			first[e.Key()] = len(todo)
+			inTodo[e.Key()] = len(todo)
 			todo = append(todo, i)
 		}
 	}
 	finish := func(j int, m portmap.Measurement, err error) {
 		done(todo[j], m, err)
-		for _, i := range again[j] {
+		for _, i := range dups[j] {
 			m.Experiment = exps[i]
 			done(i, m, err)
 		}
