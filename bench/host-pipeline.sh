@@ -1,5 +1,5 @@
 #!/bin/sh
-# host-pipeline.sh — the host pipeline of issue 12, end to end and timed:
+# host-pipeline.sh — the host pipeline, end to end and timed:
 # measure PMEvo's training design and a held-out set on this machine,
 # infer a port mapping with PMEvo, and score it on the held-out set beside
 # llvm-mca with the closest CPU model it has for this host.

@@ -41,7 +41,10 @@ Usage:
         campaigns; see portlab measure -h)
   portlab infer NAME (-experiments E -ports N | -simulate M | -measure …) [-eval E2]
         infer a port mapping with an inference method: pmevo (PMEvo's
-        evolutionary algorithm); see portlab infer NAME -h
+        evolutionary algorithm), palmed (PALMED's resource mapping), cegis
+        (counter-example-guided SMT with z3), uopsinfo (uops.info's
+        blocking instructions, per-port counters) or explainable (the
+        thesis's Zen+ method, one µop counter); see portlab infer NAME -h
   portlab version
 
 ` + dataset.Names + "\n"

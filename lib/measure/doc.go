@@ -17,12 +17,13 @@
 // worker with a signal, one that hangs is killed after a timeout; either
 // way the call returns a *FaultError or *TimeoutError naming the kernel and
 // the next call starts a fresh worker, so a campaign goes on. A Timer turns
-// ticks into core cycles without performance counters: each sample is the
-// fastest of several runs, divided by a chain of dependent adds — one
-// cycle each on every x86-64 core — timed right before and after it, and
-// a timing is its fastest sample (a busy machine only ever adds time); two
-// reference kernels, one port-bound and one that needs a large
-// out-of-order window, show whether another tenant shared the core
+// ticks into core cycles without performance counters: a timing runs the
+// kernel several times between runs of a chain of dependent adds — one
+// cycle each on every x86-64 core — and its estimate is the kernel's
+// fastest run over the chain's fastest run (a busy machine only ever adds
+// time, so the fastest run is the least disturbed); two reference
+// kernels, one port-bound and one that needs a large out-of-order window,
+// show whether another tenant shared the core
 // (contention). Hardware, the oracle, times every experiment in
 // interleaved passes over its batch until its two fastest uncontended
 // passes agree (the value is the fastest), and can split batches

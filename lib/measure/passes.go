@@ -11,53 +11,16 @@ import (
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// Default pass settings of the hardware oracle (see Hardware.Passes).
-//
-// Chosen from a study on an AMD Zen 3 VM shared with other tenants: 60
-// singletons and 200 random length-5 experiments timed in six interleaved
-// passes, twice. One timing (the median of five samples) differed from
-// the same timing minutes later by a median 11–15 % (p90 33–38 %): a
-// quarter to a third of all timings ran during a slow period of the
-// machine, mostly a few timings long, at most about 50. The fastest of
-// three passes differed by a median 0.5–0.8 % (p90 2.2–4.5 %), of four by
-// 0.3–0.5 % (p90 1.5–2.1 %); the fastest single sample, or a low
-// quantile of all samples, repeated worse (a sample T(2N) − T(N) with a
-// disturbed T(N) comes out too fast, a pass median does not). Replaying
-// the adaptive rule on those passes: agreement within 2 % took 3.6 passes
-// on average and repeated within a median 0.5 % (p90 2.2 %), within 1 %
-// 4.0 passes and no better (p90 3.7 %); taking the lowest pair of passes
-// that agree instead of the fastest pass, or the median when none agree,
-// repeated worse.
-//
-// Those studies summarised a pass by the median of its samples, each a
-// difference T(2N) − T(N), whose noise has two sides. A pass is now the
-// fastest run of the kernel over the fastest calibration (Timer.Measure):
-// the same rule replayed on 125 singletons and 1,000 length-5 experiments
-// timed in six and ten passes, 5–7 minutes apart in a busy hour (the
-// port-bound reference ran a median 12–24 % slow), differed by p90 1.6 %
-// / 3.4 % (singletons / length-5) against 8.4 % / 12.6 % with the pass
-// medians.
-//
-// A pass during which a reference kernel ran more than MaxContention
-// slower than usual (Timing.Contention: another tenant used the core)
-// neither counts towards the agreement nor gives the value while
-// uncontended passes exist. Counting the window-bound reference as well
-// as the port-bound one took the same replay to p90 0.8 % / 1.4 %, median
-// 0.1 % / 0.3 % (with no contention rule: p90 3.3 % / 7.3 %): of the
-// passes during which the port-bound reference ran within 10 % of its
-// usual speed, 20 % were more than 5 % slower than the experiment's
-// fastest pass, of those during which the window-bound one did, 6 %.
-// Contended periods last from
-// tens of milliseconds to minutes; earlier, in a busy hour, a quarter of
-// the experiments had passes that agreed with each other but were up to
-// 70 % slow, and their recorded contention said so.
-//
-// A fourth pass at least did not help between runs (with the pass
-// medians): two pairs of runs of 125 singletons and 1,000 length-5
-// experiments, 51 minutes apart in the same busy night, differed by p90
-// 6.0 % / 9.2 % with at least three passes and 8.3 % / 10.3 % with at
-// least four, which took 2–9 % longer. Ten passes at most instead of six
-// took the replay above to p90 0.8 % / 0.8 %, for 13 % more passes.
+// Default pass settings of the hardware oracle (see Hardware.Passes): at
+// least DefaultPasses interleaved passes over a batch, at most
+// DefaultMaxPasses, an experiment final once its two fastest uncontended
+// passes agree within DefaultAgreement; a pass during which a reference
+// kernel ran more than MaxContention slower than usual (Timing.Contention:
+// another tenant used the core) neither counts towards the agreement nor
+// gives the value while uncontended passes exist. The studies these values
+// were chosen from (run-to-run agreement on a shared Zen 3 VM, replays of
+// the rule on recorded passes) are in bench/results/README.md, "How the
+// pass settings were chosen".
 const (
 	DefaultPasses    = 3
 	DefaultMaxPasses = 6
@@ -151,8 +114,8 @@ func twoFastest(ts []Timing) (a, b int) {
 }
 
 // fromPasses summarises the passes over e: Cycles is the fastest
-// uncontended pass (each pass is the median of its samples; the fastest of
-// all when all were contended), Min and Max span all samples, Dispersion
+// uncontended pass (each pass is a Timing: its fastest run over its
+// fastest calibration; the fastest of all when all were contended), Min and Max span all samples, Dispersion
 // and Contention are that pass's, and Spread is how much slower the second
 // fastest of the same passes was — for a lone uncontended pass, its
 // distance to the nearest contended one.
