@@ -3,10 +3,10 @@
 // behave like a processor — its port mapping, its front end, what its
 // counters count, and, for a simulator in the style of Gus (Pompougnac,
 // Dutilleul, Guillon, Derumigny and Rastello, "Performance bottlenecks
-// detection through microarchitectural sensitivity", 2024), latencies per
-// form and operand pair, the reorder buffer, issue and retire widths and
-// the load and store ports. Those last fields are defined and validated
-// now and empty for the machines that lack them.
+// detection through microarchitectural sensitivity", arXiv:2402.15773,
+// 2024), latencies per form and operand pair, the reorder buffer, issue
+// and retire widths and the load and store ports. Those last fields are
+// defined and validated now and empty for the machines that lack them.
 //
 // Lookup resolves a name: a built-in machine (ZenPlusLikeName, the
 // simulated Zen+-like machine of Ritter's thesis, Ch. 6), a machine file,

@@ -81,6 +81,9 @@ func (m *Machine) validate(file string) error {
 			return bad(f.path, "must be > 0 (or absent), not %d", f.v)
 		}
 	}
+	if m.InstructionsPerCycle == 0 && (m.UopsPerCycle != 0 || m.DecodeWidth != 0) {
+		return bad("frontEnd.instructionsPerCycle", "missing (a front end needs its peak in instructions per cycle)")
+	}
 	switch m.Counters.Uops {
 	case "", Uops, MacroOps:
 	default:
@@ -450,7 +453,9 @@ func isDataSetName(ref string) bool {
 
 // Write writes m to path in the machine format, atomically (a temporary
 // file renamed over path). The mapping is written inline, or as the
-// reference MappingSource when that is set.
+// reference MappingSource when that is set (a relative path as it is:
+// Read resolves it relative to the written file's directory). A machine
+// Validate rejects is not written.
 func Write(path string, m *Machine) error {
 	data, err := Encode(m)
 	if err != nil {

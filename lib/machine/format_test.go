@@ -152,6 +152,7 @@ func TestValidate(t *testing.T) {
 		{machine.Machine{Name: "x", Mapping: m, Counters: machine.Counters{Uops: machine.MacroOps, Counted: map[string]int{"vpor W:YMM0..15, R:YMM0..15, ymmword ptr R:MEM(256)": 1}}}, "counters.uops", `"store (": machine: Postulate 6.5 needs an x86 scheme`},
 		{machine.Machine{Name: "x", Mapping: m, FrontEnd: machine.FrontEnd{InstructionsPerCycle: -1}}, "frontEnd.instructionsPerCycle", "must be > 0"},
 		{machine.Machine{Name: "x", Mapping: m, RetireWidth: -1}, "retireWidth", "must be > 0"},
+		{machine.Machine{Name: "x", Mapping: m, FrontEnd: machine.FrontEnd{UopsPerCycle: 4}}, "frontEnd.instructionsPerCycle", "missing"},
 	} {
 		err := c.m.Validate()
 		var fe *portmap.FormatError
