@@ -207,6 +207,10 @@ func (d *decoder) value(path string, raw json.RawMessage, v any) bool {
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
+		if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+			d.fail(path, "unexpected data after the JSON value")
+			return false
+		}
 		return true
 	}
 	var syn *json.SyntaxError
@@ -226,6 +230,7 @@ func (d *decoder) value(path string, raw json.RawMessage, v any) bool {
 	return false
 }
 
+// kind names what a Go kind expects in JSON terms.
 func kind(k string) string {
 	switch {
 	case strings.HasPrefix(k, "int"), strings.HasPrefix(k, "uint"):
@@ -242,6 +247,7 @@ func kind(k string) string {
 	return "another value"
 }
 
+// join appends a field to a JSON path.
 func join(path, field string) string {
 	switch {
 	case field == "":

@@ -131,6 +131,9 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("mapping %s: %v", ref, err)
 		}
 	}
+	if _, err := machine.Parse([]byte(small+"{}"), "two.json"); err == nil || !strings.Contains(err.Error(), "two.json: unexpected data after the JSON value") {
+		t.Errorf("two values: %v", err)
+	}
 	if _, err := machine.Parse([]byte(`{"format": "portlab.machine/v1", "name": `), "cut.json"); err == nil || !strings.HasPrefix(err.Error(), "cut.json: ") {
 		t.Errorf("malformed: %v", err)
 	}
