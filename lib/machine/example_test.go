@@ -49,3 +49,26 @@ func ExampleParse() {
 	// two ALUs: 1 instruction on 2 ports, peak 1.5 instructions per cycle
 	// zen.json: frontEnd.instructionsPerCycle: must be > 0
 }
+
+func ExampleUncountedUops() {
+	// Postulate 6.5: a memory operand of up to 128 bits costs one µop the
+	// macro-op counter does not count, a 256-bit one two; loading moves
+	// and lea none.
+	for _, form := range []string{
+		"add RW:GPR:32, dword ptr R:MEM(32)",
+		"vpor W:YMM0..15, R:YMM0..15, ymmword ptr R:MEM(256)",
+		"mov W:GPR:64, qword ptr R:MEM(64)",
+		"mov qword ptr W:MEM(64), R:GPR:64",
+	} {
+		n, err := machine.UncountedUops(form)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%-52s +%d\n", form, n)
+	}
+	// Output:
+	// add RW:GPR:32, dword ptr R:MEM(32)                   +1
+	// vpor W:YMM0..15, R:YMM0..15, ymmword ptr R:MEM(256)  +2
+	// mov W:GPR:64, qword ptr R:MEM(64)                    +0
+	// mov qword ptr W:MEM(64), R:GPR:64                    +1
+}
