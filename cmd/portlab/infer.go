@@ -12,6 +12,7 @@ import (
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
@@ -133,25 +134,25 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	p := infer.Problem{Ports: *ports, InstructionsPerCycle: *ipc}
 	var truth *portmap.Mapping
-	var machine *dataset.Machine
+	var simulated *machine.Machine
 	switch {
 	case *simulate != "":
-		if machine, err = dataset.SimulatedMachine(*simulate); err != nil {
+		if simulated, err = machine.Lookup(*simulate); err != nil {
 			return err
 		}
-		truth = machine.Mapping
-		if machine.InstructionsPerCycle == 0 && *ipc > 0 {
+		truth = simulated.Mapping
+		if simulated.InstructionsPerCycle == 0 && *ipc > 0 {
 			// A mapping file has no front end: -ipc gives it one, so
 			// that the simulated machine has the peak the method is told.
-			machine.InstructionsPerCycle = *ipc
+			simulated.InstructionsPerCycle = *ipc
 		}
 		if p.Ports == 0 {
 			p.Ports = truth.NumPorts()
 		}
-		if machine.InstructionsPerCycle > 0 || machine.Counted != nil {
-			fmt.Fprintf(stderr, "simulating %v\n", machine)
+		if simulated.InstructionsPerCycle > 0 || simulated.Counted() != nil {
+			fmt.Fprintf(stderr, "simulating %v\n", simulated)
 		}
-		sim := machine.Oracle(*noise, *seed)
+		sim := simulated.Oracle(*noise, *seed)
 		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
 			sim.PortCounters = true
 		}
@@ -257,7 +258,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if spec == "" {
 			continue
 		}
-		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, machine, spec, *seed); eerr != nil {
+		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, simulated, spec, *seed); eerr != nil {
 			return eerr
 		}
 	}
@@ -303,7 +304,7 @@ func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, e
 
 // evaluate prints the accuracy of p on the -eval experiments spec: a data
 // set, or a random design measured with the simulated truth.
-func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *dataset.Machine, spec string, seed uint64) error {
+func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *machine.Machine, spec string, seed uint64) error {
 	var set *portmap.ExperimentSet
 	if strings.HasPrefix(spec, "random:") {
 		if truth == nil {

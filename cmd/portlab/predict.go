@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -39,10 +40,11 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var m *portmap.Mapping
 	if *mapping != "" {
-		var err error
-		if m, err = dataset.Mapping(*mapping); err != nil {
+		mach, err := machine.Lookup(*mapping) // a machine's mapping, or any mapping dataset.Mapping reads
+		if err != nil {
 			return err
 		}
+		m = mach.Mapping
 	}
 	set, err := dataset.Experiments(*exps)
 	if err != nil {

@@ -30,17 +30,13 @@ func init() {
 		"PMEvoRepo":             reflect.ValueOf(constant.MakeFromLiteral("\"cdl-saarland/pmevo-artifact\"", token.STRING, 0)),
 		"Path":                  reflect.ValueOf(dataset.Path),
 		"PathContext":           reflect.ValueOf(dataset.PathContext),
-		"SimulatedMachine":      reflect.ValueOf(dataset.SimulatedMachine),
 		"UopsInfo":              reflect.ValueOf(dataset.UopsInfo),
 		"UopsInfoArchitectures": reflect.ValueOf(dataset.UopsInfoArchitectures),
 		"UopsInfoFile":          reflect.ValueOf(constant.MakeFromLiteral("\"iwho/x86_uops_info_features.json\"", token.STRING, 0)),
 		"UopsInfoSchemes":       reflect.ValueOf(dataset.UopsInfoSchemes),
 		"VaryingLength":         reflect.ValueOf(dataset.VaryingLength),
-		"ZenPlusLike":           reflect.ValueOf(dataset.ZenPlusLike),
-		"ZenPlusLikeName":       reflect.ValueOf(constant.MakeFromLiteral("\"portlab:zenplus-like\"", token.STRING, 0)),
 
 		// type definitions
-		"File":    reflect.ValueOf((*dataset.File)(nil)),
-		"Machine": reflect.ValueOf((*dataset.Machine)(nil)),
+		"File": reflect.ValueOf((*dataset.File)(nil)),
 	}
 }

@@ -16,10 +16,9 @@
 // of about 3,500 x86-64 instruction schemes on 20 microarchitectures (Intel
 // from Conroe to Rocket Lake, AMD Zen+ to Zen 3); see UopsInfoSchemes and
 // UopsInfo. Files lists every file with its upstream repository, pinned
-// commit, path, size and SHA-256. Built in, needing no files: the simulated
-// machine "portlab:zenplus-like" (ZenPlusLike, SimulatedMachine), a Zen+
-// as Ritter's thesis (Ch. 6) found it, with its front-end peak and
-// macro-op counter.
+// commit, path, size and SHA-256. The package holds data only: machines
+// (a mapping with a front end and counters, such as the simulated
+// "portlab:zenplus-like") are described by package machine.
 //
 // The data are looked up, per file, in a local data directory (see Dir):
 // first the directory named by the environment variable PORTLAB_DATA (an

@@ -7,8 +7,8 @@ import (
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// Names describes the names Mapping and Experiments understand, for usage
-// texts.
+// Names describes the names Mapping and Experiments understand, and the
+// built-in machine package machine adds to them, for usage texts.
 const Names = `M and E are file paths (portlab or PMEvo JSON; campaign files .jsonl, .jsonl.gz) or data-set names:
   pmevo:SKL/uops_info  pmevo:SKL/pmevo  pmevo:ZEN/pmevo  pmevo:A72/pmevo   (mappings)
   uops.info:ICL  uops.info:SKL  uops.info:ZEN+ …                          (uops.info port usage)
@@ -18,10 +18,10 @@ const Names = `M and E are file paths (portlab or PMEvo JSON; campaign files .js
 // Mapping returns the mapping a name stands for: "pmevo:ARCH/WHICH" (a
 // mapping of the PMEvo artifact, see PMEvoMapping), "uops.info:UARCH" (the
 // uops.info port usage of a microarchitecture, see UopsInfo), or else the
-// path of a mapping file in any format portmap.ReadMapping reads;
-// ZenPlusLikeName gives the mapping of that simulated machine (see
-// SimulatedMachine for its front end and counter). Notebooks
-// and the portlab command use the same names.
+// path of a mapping file in any format portmap.ReadMapping reads.
+// Notebooks and the portlab command use the same names; machine names
+// such as "portlab:zenplus-like" (Names lists it) are resolved by
+// package machine, which reads mappings through this function.
 func Mapping(name string) (*portmap.Mapping, error) {
 	switch {
 	case strings.HasPrefix(name, "pmevo:"):
@@ -32,8 +32,6 @@ func Mapping(name string) (*portmap.Mapping, error) {
 		return PMEvoMapping(arch, which)
 	case strings.HasPrefix(name, "uops.info:"):
 		return UopsInfo(strings.TrimPrefix(name, "uops.info:"))
-	case name == ZenPlusLikeName:
-		return ZenPlusLike().Mapping, nil
 	}
 	return portmap.ReadMapping(name)
 }

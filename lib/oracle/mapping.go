@@ -39,8 +39,9 @@ type Simulated struct {
 	PortCounters bool
 	// Counted, when not nil, is what the µop counter counts per execution
 	// of the instructions it lists, instead of their µops: AMD's Zen
-	// counter counts macro-ops (see dataset.Machine). Measurement.Uops
-	// sums it (with the µops of unlisted instructions).
+	// counter counts macro-ops (package machine describes what a
+	// machine's counter counts and fills this in). Measurement.Uops sums
+	// it (with the µops of unlisted instructions).
 	Counted map[string]int
 
 	mapping *portmap.Mapping

@@ -32,10 +32,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/infer/palmed"
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -59,11 +59,11 @@ func run(simulate, storedArg, insnsArg string, rate float64, allowMix bool, nois
 	if simulate == "" || storedArg == "" {
 		return errors.New("give -simulate and -stored")
 	}
-	machine, err := dataset.SimulatedMachine(simulate)
+	mach, err := machine.Lookup(simulate)
 	if err != nil {
 		return err
 	}
-	insns := machine.Mapping.Instructions()
+	insns := mach.Mapping.Instructions()
 	if insnsArg != "" {
 		if insns, err = readForms(insnsArg); err != nil {
 			return err
@@ -78,7 +78,7 @@ func run(simulate, storedArg, insnsArg string, rate float64, allowMix bool, nois
 		sets = append(sets, s)
 	}
 	stored := portmap.Merge(sets...)
-	live := &stageOracle{inner: machine.Oracle(noise, 1), refuseMix: !allowMix, byStage: map[string]int{}, refused: map[string]int{}}
+	live := &stageOracle{inner: mach.Oracle(noise, 1), refuseMix: !allowMix, byStage: map[string]int{}, refused: map[string]int{}}
 	sf := oracle.NewStoredFirst(stored, storedArg, live)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

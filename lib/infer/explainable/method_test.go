@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/pmu"
@@ -27,9 +27,12 @@ func needZ3(t *testing.T) {
 // zenSubset returns the Zen+-like machine restricted to the instructions
 // whose µops all run on the given port sets (fewer blocking classes keep
 // stage 4's SMT search short: the whole machine takes minutes).
-func zenSubset(t *testing.T, sets ...string) *dataset.Machine {
+func zenSubset(t *testing.T, sets ...string) *machine.Machine {
 	t.Helper()
-	full := dataset.ZenPlusLike()
+	full, err := machine.Lookup(machine.ZenPlusLikeName)
+	if err != nil {
+		t.Fatal(err)
+	}
 	allowed := map[portmap.PortSet]bool{}
 	for _, s := range sets {
 		u, err := portmap.ParseUsage("1*"+s, full.Mapping.Arch())
@@ -55,11 +58,11 @@ func zenSubset(t *testing.T, sets ...string) *dataset.Machine {
 }
 
 // smallZen is zenSubset with six port sets of Table 6.2 and the store port.
-func smallZen(t *testing.T) *dataset.Machine {
+func smallZen(t *testing.T) *machine.Machine {
 	return zenSubset(t, "[0,1,2,3]", "[0,1]", "[2,3]", "[2]", "[4,5]", "[5]", "[6,7,8,9]")
 }
 
-func runMethod(t *testing.T, m *dataset.Machine, noise float64, method *Method) (*infer.Result, *Report) {
+func runMethod(t *testing.T, m *machine.Machine, noise float64, method *Method) (*infer.Result, *Report) {
 	t.Helper()
 	res, err := infer.Infer(t.Context(), infer.Problem{Oracle: m.Oracle(noise, 1), Instructions: m.Mapping.Instructions(), Ports: m.Mapping.NumPorts()}, method, nil)
 	if err != nil {

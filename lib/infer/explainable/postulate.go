@@ -2,11 +2,11 @@ package explainable
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -16,32 +16,14 @@ import (
 // Postulate 6.5: one per memory operand of at most 128 bits and two per
 // 256-bit memory operand, except for lea and loading moves (a mov or vmov
 // that reads memory into a register). It returns an error for a name that
-// is no x86 scheme (isa.ParseScheme).
+// is no x86 scheme (isa.ParseScheme). The rule is the counter semantic
+// machine.MacroOps of package machine; this is machine.UncountedUops.
 func Postulate65(insn string) (int, error) {
-	f, err := isa.ParseScheme(insn)
+	n, err := machine.UncountedUops(insn)
 	if err != nil {
-		return 0, fmt.Errorf("explainable: Postulate 6.5 needs an x86 scheme: %w", err)
+		return 0, fmt.Errorf("explainable: Postulate 6.5 needs an x86 scheme: %w", errors.Unwrap(err))
 	}
-	mn := strings.ToLower(f.Mnemonic)
-	if mn == "lea" {
-		return 0, nil
-	}
-	loadingMove := strings.HasPrefix(mn, "mov") || strings.HasPrefix(mn, "vmov")
-	extra := 0
-	for _, o := range f.Explicit() {
-		if o.Kind != isa.KindMem || o.Width == 0 {
-			continue
-		}
-		if loadingMove && !o.Access.Writes() {
-			continue
-		}
-		if o.Width > 128 {
-			extra += 2
-		} else {
-			extra++
-		}
-	}
-	return extra, nil
+	return n, nil
 }
 
 // MacroOpOracle wraps an oracle whose µop counter counts AMD macro-ops

@@ -1,0 +1,77 @@
+// Package machine describes machines as data: one Machine holds what the
+// simulated oracle, the exact predictor and a block simulator need to
+// behave like a processor — its port mapping, its front end, what its
+// counters count, and, for a simulator in the style of Gus (Pompougnac,
+// Dutilleul, Guillon, Derumigny and Rastello, "Performance bottlenecks
+// detection through microarchitectural sensitivity", arXiv:2402.15773,
+// 2024), latencies per form and operand pair, the reorder buffer, issue
+// and retire widths and the load and store ports. Those last fields are
+// defined and validated now and empty for the machines that lack them.
+//
+// Lookup resolves a name: a built-in machine (ZenPlusLikeName, the
+// simulated Zen+-like machine of Ritter's thesis, Ch. 6), a machine file,
+// or any mapping name or file package dataset resolves, as a machine with
+// just that mapping. Oracle and Predictor turn a machine into a simulated
+// oracle and an exact predictor (package oracle), with its front-end bound
+// (package throughput) and its µop counter.
+//
+// What the total-µop counter counts is a property of the machine
+// (Counters): µops, or macro-ops as AMD's Zen counter counts them, where
+// a form counts its µops less the ones Postulate 6.5 of the thesis leaves
+// uncounted (UncountedUops), except the forms Counters.Counted lists.
+//
+// # Format
+//
+// A machine file is a JSON object (Read, Parse, Write). Unknown fields are
+// errors, and so are missing required fields and bad values; every error
+// names the file and the field, e.g.
+//
+//	zen.json: frontEnd.instructionsPerCycle: must be > 0
+//
+// The fields:
+//
+//	format         required: "portlab.machine/v1"
+//	name           required: the machine's name
+//	vendor         the maker of the machine modelled
+//	description    what the machine is and where its numbers come from
+//	mapping        required: the port mapping, inline (an object in any
+//	               format portmap.DecodeMapping reads, e.g.
+//	               "portlab.mapping/v1"), or a string: a built-in machine's
+//	               name (its mapping), a data-set name ("pmevo:ZEN/pmevo",
+//	               "uops.info:ZEN+") or a mapping file's path, relative to
+//	               the machine file's directory
+//	frontEnd       the front end's bound; absent: none
+//	  instructionsPerCycle  required, > 0: the peak in instructions per cycle
+//	  uopsPerCycle          > 0: the peak in µops per cycle
+//	  decodeWidth           > 0: instructions decoded per cycle
+//	counters       what the counters count; absent: µops
+//	  uops                  required: "uops" or "macro-ops"
+//	  counted               {form: count ≥ 0}: the forms that count otherwise
+//	latencies      {form: {"cycles": ≥ 0, "operands": [{"from": i, "to": j,
+//	               "cycles": ≥ 0}]}}: operands i and j index the form's
+//	               operands as isa.ParseScheme lists them (explicit, then
+//	               implicit)
+//	reorderBuffer  > 0: µops in the reorder buffer
+//	issueWidth     > 0: µops issued per cycle
+//	retireWidth    > 0: µops retired per cycle
+//	loadPorts      the mapping's ports that execute loads
+//	storePorts     the mapping's ports that execute stores
+//
+// Forms named in counters.counted and latencies must be mapped. An example
+// (the built-in machines are in the folder machines):
+//
+//	{
+//	  "format": "portlab.machine/v1",
+//	  "name": "small",
+//	  "vendor": "AMD",
+//	  "mapping": {"format": "portlab.mapping/v1", "name": "small", "ports": ["0", "1", "2"], "instructions": [
+//	    {"name": "add RW:GPR:32, R:GPR:32", "uops": [{"count": 1, "ports": ["0", "1"]}]},
+//	    {"name": "add RW:GPR:32, dword ptr R:MEM(32)", "uops": [{"count": 1, "ports": ["0", "1"]}, {"count": 1, "ports": ["2"]}]}
+//	  ]},
+//	  "frontEnd": {"instructionsPerCycle": 4},
+//	  "counters": {"uops": "macro-ops"},
+//	  "latencies": {"add RW:GPR:32, R:GPR:32": {"cycles": 1, "operands": [{"from": 1, "to": 0, "cycles": 1}]}},
+//	  "reorderBuffer": 192,
+//	  "loadPorts": ["2"]
+//	}
+package machine

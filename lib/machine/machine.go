@@ -1,0 +1,139 @@
+package machine
+
+import (
+	"fmt"
+
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
+)
+
+// Machine describes a machine: its port mapping, its front end, what its
+// counters count and, for a block simulator, its latencies, reorder buffer,
+// issue and retire widths and load and store ports. Only Name and Mapping
+// are required; the zero value of every other field means "not described"
+// (no front-end bound, a µop counter that counts µops, no latencies).
+//
+// A Machine is plain data: copy it and change a field (a smaller Mapping,
+// another InstructionsPerCycle) to describe a variant. Read and Parse
+// check a description (Validate); a Machine built in Go should be checked
+// with Validate before use.
+type Machine struct {
+	// Name names the machine, e.g. "portlab:zenplus-like".
+	Name string
+	// Vendor is the maker of the machine modelled, e.g. "AMD" (optional).
+	Vendor string
+	// Description says what the machine is and where its numbers come
+	// from (optional).
+	Description string
+	// Mapping is the port mapping: the µops of every instruction form and
+	// the ports each µop may run on.
+	Mapping *portmap.Mapping
+	// MappingSource is the data-set name or file path the mapping was read
+	// from (as written in the description), or "" when it is given inline.
+	// Write writes the reference instead of the mapping when it is set.
+	MappingSource string
+	// FrontEnd is the bound of the front end; its fields are promoted, so
+	// m.InstructionsPerCycle is m.FrontEnd.InstructionsPerCycle.
+	FrontEnd
+	// Counters says what the machine's counters count.
+	Counters Counters
+	// Latencies are the latencies of the forms that have one (for a block
+	// simulator; none of the throughput models reads them).
+	Latencies map[string]Latency
+	// ReorderBuffer is the number of µops the reorder buffer holds (0:
+	// not described).
+	ReorderBuffer int
+	// IssueWidth and RetireWidth are the µops issued into and retired
+	// from the out-of-order engine per cycle (0: not described).
+	IssueWidth, RetireWidth int
+	// LoadPorts and StorePorts are the mapping's ports that execute loads
+	// and stores (empty: not described).
+	LoadPorts, StorePorts []string
+}
+
+// FrontEnd is the front end of a machine: how many instructions and µops
+// it delivers per cycle at most. Zero fields mean no limit.
+type FrontEnd struct {
+	// InstructionsPerCycle is the front end's peak (0: none): no
+	// experiment e runs faster than |e|/InstructionsPerCycle cycles
+	// (thesis §3.2.2; §6.3.3 measured 5 on Zen+).
+	InstructionsPerCycle float64
+	// UopsPerCycle bounds the µops per cycle in the same way (0: none).
+	UopsPerCycle float64
+	// DecodeWidth is the number of instructions the decoders take per
+	// cycle (0: not described). No throughput model reads it; a block
+	// simulator will.
+	DecodeWidth int
+}
+
+// Bound returns the bound package throughput applies for the front end.
+func (f FrontEnd) Bound() throughput.FrontEnd {
+	return throughput.FrontEnd{InstructionsPerCycle: f.InstructionsPerCycle, UopsPerCycle: f.UopsPerCycle}
+}
+
+// Latency is the latency of an instruction form in cycles: Cycles from its
+// inputs to its outputs, and, where operand pairs differ, Operands.
+type Latency struct {
+	Cycles   int
+	Operands []OperandLatency
+}
+
+// OperandLatency is the latency from an input operand of a form to an
+// output operand. From and To index the form's operands as isa.ParseScheme
+// lists them: the explicit operands in assembly order (Intel syntax,
+// destination first), then the implicit ones (flags).
+type OperandLatency struct {
+	From, To int
+	Cycles   int
+}
+
+// String describes the machine in one line.
+func (m *Machine) String() string {
+	s := fmt.Sprintf("%s: %s on %s", m.Name, portmap.Count(m.Mapping.Len(), "instruction"), portmap.Count(m.Mapping.NumPorts(), "port"))
+	if m.InstructionsPerCycle > 0 {
+		s += fmt.Sprintf(", peak %g instructions per cycle", m.InstructionsPerCycle)
+	}
+	if m.UopsPerCycle > 0 {
+		s += fmt.Sprintf(", peak %g µops per cycle", m.UopsPerCycle)
+	}
+	if counted := m.Counted(); len(counted) > 0 {
+		what := "macro-ops"
+		if m.Counters.Uops != MacroOps {
+			what = "µops"
+		}
+		s += fmt.Sprintf(", µop counter counts %s (%d instructions count fewer than their µops)", what, countedFewer(m.Mapping, counted))
+	}
+	return s
+}
+
+func countedFewer(m *portmap.Mapping, counted map[string]int) int {
+	n := 0
+	for insn, c := range counted {
+		if c < m.NumUops(insn) {
+			n++
+		}
+	}
+	return n
+}
+
+// Oracle returns a simulated oracle that behaves like the machine: its
+// mapping's exact throughput (with relative noise as oracle.Simulate),
+// capped by the front end, and its µop counter's counts (Counted).
+func (m *Machine) Oracle(noise float64, seed uint64) *oracle.Simulated {
+	s := oracle.Simulate(m.Mapping, noise, seed)
+	if b := m.FrontEnd.Bound(); b != (throughput.FrontEnd{}) {
+		s.Model = s.Model.WithFrontEnd(b)
+	}
+	s.Counted = m.Counted()
+	return s
+}
+
+// Predictor returns the machine's exact predictor: its mapping with the
+// front end's bound.
+func (m *Machine) Predictor() *oracle.MappingPredictor {
+	p := oracle.FromMapping(m.Mapping)
+	p.Label = m.Name
+	p.FrontEnd = m.FrontEnd.Bound()
+	return p
+}
