@@ -101,3 +101,60 @@ func ExampleSimulateWithPortCounters() {
 	// p2: 1.5 µops
 	// p3: 1 µops
 }
+
+func ExampleRepeat() {
+	// The median of 11 samples of a machine with 5 % noise: closer to the
+	// true 1.5 cycles than one sample. All 11 are asked as one batch.
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	e := portmap.NewExperiment("add", "add", "mul", "store")
+	one, _ := oracle.Simulate(m, 0.05, 1).Measure(context.Background(), e)
+	o, err := oracle.Repeat(oracle.Simulate(m, 0.05, 1), 11)
+	if err != nil {
+		log.Fatal(err)
+	}
+	med, _ := o.Measure(context.Background(), e)
+	fmt.Printf("one sample: %.3f cycles; median of 11: %.3f cycles\n", one.Cycles, med.Cycles)
+
+	// Stored measurements are the same every time: no median of them.
+	stored := oracle.NewReplay("train.jsonl", &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: e, Cycles: 1.52}}})
+	_, err = oracle.Repeat(stored, 11)
+	fmt.Println(err)
+	// Output:
+	// one sample: 1.561 cycles; median of 11: 1.505 cycles
+	// oracle: cannot take the median of 11 measurements from train.jsonl: it answers a repeated experiment from memory, so all 11 would be the same value (repeat the oracle it measures with instead)
+}
+
+func ExampleCount() {
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	c := oracle.Count(oracle.Simulate(m, 0, 1))
+	exps := []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("add")}
+	if _, _, err := oracle.MeasureAll(context.Background(), c, exps, nil); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(c.Queries(), "queries,", c.Distinct(), "distinct")
+	// Output:
+	// 3 queries, 2 distinct
+}
+
+func ExampleCorrectUops() {
+	// A counter that misses one µop of every store (as AMD's macro-op
+	// counter misses those of memory operands: explainable.Postulate65).
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "2*[p3]")
+	sim := oracle.Simulate(m, 0, 1)
+	sim.Counted = map[string]int{"store": 1}
+	o := oracle.CorrectUops(sim, func(insn string) (int, error) {
+		if insn == "store" {
+			return 1, nil
+		}
+		return 0, nil
+	})
+	e := portmap.NewExperiment("store", "store", "add")
+	raw, _ := sim.Measure(context.Background(), e)
+	fixed, _ := o.Measure(context.Background(), e)
+	fmt.Println(raw.Uops, "counted,", fixed.Uops, "µops")
+	// Output:
+	// 3 counted, 5 µops
+}

@@ -212,13 +212,16 @@ func Remembers(o Oracle) bool {
 }
 
 // nameOf returns how errors name o: its Name() or Path() (a campaign's
-// file) when it has one, its Go type otherwise.
+// file) when it has one, else the name of the oracle it wraps, else its
+// Go type.
 func nameOf(o Oracle) string {
 	switch x := o.(type) {
 	case interface{ Name() string }:
 		return x.Name()
 	case interface{ Path() string }:
 		return x.Path()
+	case interface{ Unwrap() Oracle }:
+		return nameOf(x.Unwrap())
 	}
 	return fmt.Sprintf("%T", o)
 }
@@ -233,6 +236,9 @@ func (s *StoredFirst) Remembers() bool { return true }
 // Remembers reports true: a predictor's answer for an experiment is the
 // same every time.
 func (o predictorOracle) Remembers() bool { return true }
+
+// Name returns the predictor's name.
+func (o predictorOracle) Name() string { return o.p.Name() }
 
 var (
 	_ BatchMeasurer = Middleware{}
