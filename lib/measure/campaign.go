@@ -217,6 +217,14 @@ func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.M
 	return m, err
 }
 
+var (
+	_ oracle.BatchMeasurer = (*Campaign)(nil)
+	_ oracle.Preparer      = (*Campaign)(nil)
+	_ oracle.Rememberer    = (*Campaign)(nil)
+	_ oracle.UopCounter    = (*Campaign)(nil)
+	_ oracle.UopCounter    = (*Hardware)(nil)
+)
+
 // DefaultResettle is Campaign.Resettle's default: the contention above
 // which the hardware oracle does not trust a pass (MaxContention).
 const DefaultResettle = MaxContention

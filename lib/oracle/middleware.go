@@ -14,15 +14,17 @@ import (
 // Middleware made by Wrap and supplies its behaviour as hooks; it thereby
 // has every capability of this package — batches (BatchMeasurer),
 // preparation (Preparer), a noise figure (NoiseReporter), whether it
-// remembers (Rememberer) — passed on to the inner oracle, and its hooks
-// apply to one experiment and to a batch alike. Count, CorrectUops,
-// StoredFirst and measure.Campaign are built so.
+// remembers (Rememberer), counter switches (UopCounter, PortCounter) —
+// passed on to the inner oracle, and its hooks apply to one experiment and
+// to a batch alike. Count, CorrectUops, Repeat, StoredFirst and
+// measure.Campaign are built so.
 //
 // Go decides the methods of a type when it is compiled, so an adapter has
 // the capability methods whether or not its inner oracle has them; where
 // the inner oracle has not, they do what the plain oracle would: a batch is
 // measured one experiment after the other, Prepare does nothing, Noise
-// reports 0, 0 and Remembers false. An adapter that measures otherwise
+// reports 0, 0, Remembers false, and a counter switch returns an error
+// naming the inner oracle. An adapter that measures otherwise
 // than one inner answer per experiment (Repeat) overrides Measure and
 // MeasureBatch together and keeps the rest.
 //
@@ -182,6 +184,40 @@ func (w Middleware) Noise() (float64, int) {
 // Remembers reports whether the inner oracle remembers (Rememberer).
 func (w Middleware) Remembers() bool { return Remembers(w.inner) }
 
+// CountUops switches the inner oracle's µop counter on (UopCounter), or
+// returns an error naming it when it has none.
+func (w Middleware) CountUops() error {
+	if c, ok := w.inner.(UopCounter); ok {
+		return c.CountUops()
+	}
+	return fmt.Errorf("oracle: %s has no µop counter", nameOf(w.inner))
+}
+
+// CountPortUops switches the inner oracle's per-port µop counters on
+// (PortCounter), or returns an error naming it when it has none.
+func (w Middleware) CountPortUops() error {
+	if c, ok := w.inner.(PortCounter); ok {
+		return c.CountPortUops()
+	}
+	return fmt.Errorf("oracle: %s has no per-port µop counters", nameOf(w.inner))
+}
+
+// UopCounter is implemented by oracles whose µop counter
+// (Measurement.Uops) can be switched on: measure.Hardware (where the host
+// has one), Simulated (always on) and every adapter over them. CountUops
+// returns an error saying why when it cannot. Measurements an oracle
+// remembers (a campaign's file) keep the counts they were measured with.
+type UopCounter interface {
+	CountUops() error
+}
+
+// PortCounter is implemented by oracles whose per-port µop counters
+// (Measurement.PortUops) can be switched on: Simulated and every adapter
+// over it. CountPortUops returns an error saying why when it cannot.
+type PortCounter interface {
+	CountPortUops() error
+}
+
 // JournalError is a failure to keep a result — to append it to a
 // campaign's file — rather than a property of the experiment. A
 // Middleware's batch gives every result and then returns it.
@@ -245,4 +281,8 @@ var (
 	_ Preparer      = Middleware{}
 	_ NoiseReporter = Middleware{}
 	_ Rememberer    = Middleware{}
+	_ UopCounter    = Middleware{}
+	_ PortCounter   = Middleware{}
+	_ UopCounter    = (*Simulated)(nil)
+	_ PortCounter   = (*Simulated)(nil)
 )

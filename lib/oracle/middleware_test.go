@@ -25,6 +25,7 @@ type probe struct {
 	batches  []int
 	batched  []string
 	prepared []string
+	switched []string
 }
 
 func (p *probe) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
@@ -59,6 +60,10 @@ func (p *probe) Prepare(ctx context.Context, exps []portmap.Experiment) error {
 func (p *probe) Noise() (float64, int) { return 0.013, 7 }
 
 func (p *probe) Remembers() bool { return p.remembers }
+
+func (p *probe) CountUops() error { p.switched = append(p.switched, "uops"); return nil }
+
+func (p *probe) CountPortUops() error { p.switched = append(p.switched, "ports"); return nil }
 
 // plain is an oracle with no capability but measuring.
 type plain struct{ Oracle }
@@ -112,6 +117,9 @@ func TestAdaptersForward(t *testing.T) {
 		if got, want := Remembers(a), name == "StoredFirst"; got != want {
 			t.Errorf("%s: Remembers() = %v, want %v", name, got, want)
 		}
+		if a.(UopCounter).CountUops() != nil || a.(PortCounter).CountPortUops() != nil || !slices.Equal(p.switched, []string{"uops", "ports"}) {
+			t.Errorf("%s: counters switched %q, want uops and ports", name, p.switched)
+		}
 	}
 	// Over an oracle that remembers, every adapter does (and Repeat
 	// refuses: TestRepeatRefuses).
@@ -132,6 +140,9 @@ func TestAdaptersForward(t *testing.T) {
 		}
 		if _, n := a.(NoiseReporter).Noise(); n != 0 && name != "StoredFirst" {
 			t.Errorf("%s: a noise figure from nowhere", name)
+		}
+		if err := a.(UopCounter).CountUops(); err == nil || !strings.Contains(err.Error(), "has no µop counter") {
+			t.Errorf("%s: CountUops over an oracle without: %v", name, err)
 		}
 	}
 }
