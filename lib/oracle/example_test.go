@@ -158,3 +158,43 @@ func ExampleCorrectUops() {
 	// Output:
 	// 3 counted, 5 µops
 }
+
+// batches is a benchmarker that measures batches, as the host's does, and
+// prints their sizes.
+type batches struct{ oracle.Oracle }
+
+func (b batches) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
+	fmt.Println("a batch of", len(exps))
+	for i, e := range exps {
+		m, err := b.Measure(ctx, e)
+		done(i, m, err)
+	}
+	return nil
+}
+
+func ExampleWrap() {
+	// An adapter that reports core cycles as reference cycles of a clock
+	// 1.25 times slower. Built on Middleware, it passes batches (and the
+	// other capabilities) on to the oracle it wraps.
+	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
+	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
+	ref := oracle.Wrap(batches{oracle.Simulate(m, 0, 1)}, oracle.Hooks{
+		Keep: func(_ context.Context, _ portmap.Experiment, x portmap.Measurement, err error) (portmap.Measurement, error) {
+			x.Cycles /= 1.25
+			return x, err
+		},
+	})
+	exps := []portmap.Experiment{portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("store", "store")}
+	set, _, err := oracle.MeasureAll(context.Background(), ref, exps, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, x := range set.Measurements {
+		fmt.Println(x.Experiment, x.Cycles)
+	}
+	// Output:
+	// a batch of 3
+	// {add ↦ 1} 0.4
+	// {mul ↦ 1} 0.8
+	// {store ↦ 2} 1.6
+}
