@@ -232,7 +232,8 @@ func (e *JournalError) Unwrap() error { return e.Err }
 // An oracle either measures afresh every time it is asked — the host's
 // benchmarker, Simulated: every answer is a new sample, with its own
 // noise — or answers from what it holds — Replay, StoredFirst, a campaign's
-// file (measure.Campaign), a prediction (AsOracle) — so that asking again
+// file (measure.Campaign), stored predictions (Stored), any prediction
+// through AsOracle — so that asking again
 // for an experiment gives the same answer and tells nothing about the
 // noise. Remembers returns true for the second kind. An oracle that does
 // not implement Rememberer measures afresh.
@@ -264,6 +265,10 @@ func nameOf(o Oracle) string {
 
 // Remembers reports true: the stored measurements are the answers.
 func (r *Replay) Remembers() bool { return true }
+
+// Remembers reports true: the stored predictions are the answers, the
+// same every time (also through AsOracle).
+func (p *StoredPredictor) Remembers() bool { return true }
 
 // Remembers reports true: a stored experiment is answered with the stored
 // measurement every time.

@@ -227,6 +227,7 @@ func TestRepeatRefuses(t *testing.T) {
 		"train.jsonl":       NewReplay("train.jsonl", set),
 		"stored.jsonl":      NewStoredFirst(set, "stored.jsonl", Simulate(toy(), 0.02, 1)),
 		"fig3.1":            AsOracle(FromMapping(toy())),
+		"IACA (stored)":     AsOracle(Stored(set, "IACA")),
 		"train.jsonl again": Count(NewReplay("train.jsonl again", set)),
 	} {
 		if _, err := Repeat(o, 5); err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "from memory") {
