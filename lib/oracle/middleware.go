@@ -231,12 +231,12 @@ func (e *JournalError) Unwrap() error { return e.Err }
 // Rememberer is implemented by oracles that say whether they remember.
 // An oracle either measures afresh every time it is asked — the host's
 // benchmarker, Simulated: every answer is a new sample, with its own
-// noise — or answers from what it holds — Replay, StoredFirst, a campaign's
-// file (measure.Campaign), stored predictions (Stored), any prediction
-// through AsOracle — so that asking again
-// for an experiment gives the same answer and tells nothing about the
-// noise. Remembers returns true for the second kind. An oracle that does
-// not implement Rememberer measures afresh.
+// noise — or answers from what it holds — Replay, StoredFirst, a
+// campaign's file (measure.Campaign), stored predictions (Stored), any
+// prediction through AsOracle — so that asking again for an experiment
+// gives the same answer and tells nothing about the noise. Remembers
+// returns true for the second kind. An oracle that does not implement
+// Rememberer measures afresh.
 type Rememberer interface {
 	Remembers() bool
 }
