@@ -53,7 +53,8 @@ type Hooks struct {
 	Holds func(e portmap.Experiment) bool
 	// Once makes MeasureBatch ask the inner oracle once for an experiment
 	// that the batch holds several times and answer every occurrence with
-	// the result.
+	// the result. The adapter then remembers (Rememberer): the repeats of
+	// a batch are one sample.
 	Once bool
 }
 
@@ -181,8 +182,10 @@ func (w Middleware) Noise() (float64, int) {
 	return 0, 0
 }
 
-// Remembers reports whether the inner oracle remembers (Rememberer).
-func (w Middleware) Remembers() bool { return Remembers(w.inner) }
+// Remembers reports whether the inner oracle remembers (Rememberer), or
+// the middleware answers a batch's duplicates with one result
+// (Hooks.Once).
+func (w Middleware) Remembers() bool { return w.hooks.Once || Remembers(w.inner) }
 
 // CountUops switches the inner oracle's µop counter on (UopCounter), or
 // returns an error naming it when it has none.

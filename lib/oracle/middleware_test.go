@@ -228,6 +228,7 @@ func TestRepeatRefuses(t *testing.T) {
 		"stored.jsonl":      NewStoredFirst(set, "stored.jsonl", Simulate(toy(), 0.02, 1)),
 		"fig3.1":            AsOracle(FromMapping(toy())),
 		"IACA (stored)":     AsOracle(Stored(set, "IACA")),
+		"*oracle.probe":     Wrap(&probe{}, Hooks{Once: true}),
 		"train.jsonl again": Count(NewReplay("train.jsonl again", set)),
 	} {
 		if _, err := Repeat(o, 5); err == nil || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "from memory") {
