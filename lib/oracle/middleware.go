@@ -24,9 +24,10 @@ import (
 // the inner oracle has not, they do what the plain oracle would: a batch is
 // measured one experiment after the other, Prepare does nothing, Noise
 // reports 0, 0, Remembers false, and a counter switch returns an error
-// naming the inner oracle. An adapter that measures otherwise
-// than one inner answer per experiment (Repeat) overrides Measure and
-// MeasureBatch together and keeps the rest.
+// naming the inner oracle. An adapter that measures otherwise than one
+// inner answer per experiment (Repeat) overrides Measure and MeasureBatch
+// together and keeps the rest; TestAdaptersForward checks every adapter
+// of this package.
 //
 // The zero Middleware has no inner oracle and must not be used.
 type Middleware struct {
