@@ -190,9 +190,9 @@ func Infer(ctx context.Context, p Problem, m Method, s *Settings) (*Result, erro
 	if p.PortNames != nil && len(p.PortNames) != p.Ports {
 		return nil, fmt.Errorf("infer %s: %d port names for %d ports", m.Name(), len(p.PortNames), p.Ports)
 	}
-	var counter *countingOracle
+	var counter *oracle.Counter
 	if p.Oracle != nil {
-		counter = &countingOracle{inner: p.Oracle, seen: map[string]bool{}}
+		counter = oracle.Count(p.Oracle)
 		p.Oracle = counter
 	}
 	start := time.Now()
@@ -205,7 +205,7 @@ func Infer(ctx context.Context, p Problem, m Method, s *Settings) (*Result, erro
 	}
 	r.Method, r.Elapsed = m.Name(), time.Since(start)
 	if counter != nil {
-		r.Queries, r.Distinct = counter.counts()
+		r.Queries, r.Distinct = counter.Queries(), counter.Distinct()
 	}
 	if p.Data != nil {
 		r.Data = p.Data.Len()
@@ -234,66 +234,6 @@ func instructionsOf(s *portmap.ExperimentSet) []string {
 		}
 	}
 	return out
-}
-
-// countingOracle counts the queries of a run.
-type countingOracle struct {
-	inner oracle.Oracle
-	mu    sync.Mutex
-	n     int
-	seen  map[string]bool
-}
-
-func (c *countingOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	c.mu.Lock()
-	c.n++
-	c.seen[e.Key()] = true
-	c.mu.Unlock()
-	return c.inner.Measure(ctx, e)
-}
-
-func (c *countingOracle) Prepare(ctx context.Context, exps []portmap.Experiment) error {
-	if p, ok := c.inner.(oracle.Preparer); ok {
-		return p.Prepare(ctx, exps)
-	}
-	return nil
-}
-
-// MeasureBatch passes a batch on to an inner oracle that measures
-// batches (the hardware oracle's interleaved passes), one by one
-// otherwise.
-func (c *countingOracle) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
-	c.mu.Lock()
-	c.n += len(exps)
-	for _, e := range exps {
-		c.seen[e.Key()] = true
-	}
-	c.mu.Unlock()
-	if b, ok := c.inner.(oracle.BatchMeasurer); ok {
-		return b.MeasureBatch(ctx, exps, done)
-	}
-	for i, e := range exps {
-		m, err := c.inner.Measure(ctx, e)
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		done(i, m, err)
-	}
-	return nil
-}
-
-// Noise passes on the inner oracle's noise figure (oracle.NoiseReporter).
-func (c *countingOracle) Noise() (float64, int) {
-	if r, ok := c.inner.(oracle.NoiseReporter); ok {
-		return r.Noise()
-	}
-	return 0, 0
-}
-
-func (c *countingOracle) counts() (int, int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.n, len(c.seen)
 }
 
 var registry = struct {

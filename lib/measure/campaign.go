@@ -25,7 +25,17 @@ import (
 // the same failure, unless it was transient (the worker was killed from
 // outside, a timeout: see oracle.IsTransient) or RetryErrors is set: then
 // the experiment is measured again.
+//
+// A campaign is an oracle.Middleware over the other oracle: what the file
+// does not answer reaches that oracle as one batch (an experiment a batch
+// holds twice is measured once, both answered with its result), Prepare
+// passes on what the file does not answer, and each result is appended to
+// the file as soon as it is final. It remembers (oracle.Rememberer): an
+// experiment asked again is answered from the file, so that a median of
+// repeats must be taken below it (oracle.Repeat of the oracle it measures
+// with), not above.
 type Campaign struct {
+	oracle.Middleware
 	// RetryErrors makes the campaign measure again experiments whose
 	// earlier attempt failed for a reason that is a property of the
 	// experiment (by default they are answered as failed).
@@ -39,8 +49,7 @@ type Campaign struct {
 	// passes over one batch.
 	Resettle float64
 
-	path  string
-	inner oracle.Oracle
+	path string
 
 	mu       sync.Mutex
 	f        *os.File
@@ -84,8 +93,26 @@ func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
 	if err != nil {
 		return nil, fmt.Errorf("measure: campaign file: %w", err)
 	}
-	return &Campaign{path: path, inner: o, f: f, done: done, fromFile: fromFile}, nil
+	c := &Campaign{path: path, f: f, done: done, fromFile: fromFile}
+	c.Middleware = oracle.Wrap(o, oracle.Hooks{
+		Answer: func(_ context.Context, e portmap.Experiment) (portmap.Measurement, error, bool) {
+			return c.answer(e)
+		},
+		Keep: c.record,
+		Holds: func(e portmap.Experiment) bool {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			_, ok := c.stored(e.Key())
+			return ok
+		},
+		Once: true,
+	})
+	return c, nil
 }
+
+// Remembers reports true: an experiment asked again is answered from the
+// file (oracle.Rememberer).
+func (c *Campaign) Remembers() bool { return true }
 
 // Path returns the campaign file's path.
 func (c *Campaign) Path() string { return c.path }
@@ -141,73 +168,6 @@ type storedError struct {
 
 func (e *storedError) Error() string { return e.reason }
 
-// Measure returns the stored result of e or measures it with the
-// campaign's oracle and appends the result to the file.
-func (c *Campaign) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	if m, err, ok := c.answer(e); ok {
-		return m, err
-	}
-	m, err := c.inner.Measure(ctx, e)
-	return c.record(ctx, e, m, err)
-}
-
-// MeasureBatch implements oracle.BatchMeasurer: it answers from the file
-// what it holds and measures the rest with the campaign's oracle — as one
-// batch when that oracle measures batches — appending each result to the
-// file as soon as it is final. An experiment exps holds twice is measured
-// once, both answered with its result.
-func (c *Campaign) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
-	var todo []int
-	dups := map[int][]int{} // index in todo → later indices of the same experiment
-	inTodo := map[string]int{}
-	for i, e := range exps {
-		if m, err, ok := c.answer(e); ok {
-			done(i, m, err)
-		} else if j, dup := inTodo[e.Key()]; dup {
-			dups[j] = append(dups[j], i)
-		} else {
-			inTodo[e.Key()] = len(todo)
-			todo = append(todo, i)
-		}
-	}
-	finish := func(j int, m portmap.Measurement, err error) {
-		done(todo[j], m, err)
-		for _, i := range dups[j] {
-			m.Experiment = exps[i]
-			done(i, m, err)
-		}
-	}
-	b, ok := c.inner.(oracle.BatchMeasurer)
-	if !ok {
-		for j, i := range todo {
-			m, err := c.inner.Measure(ctx, exps[i])
-			m, err = c.record(ctx, exps[i], m, err)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			finish(j, m, err)
-		}
-		return nil
-	}
-	sub := make([]portmap.Experiment, len(todo))
-	for j, i := range todo {
-		sub[j] = exps[i]
-	}
-	var werr error // a failure to write stops the batch's bookkeeping
-	err := b.MeasureBatch(ctx, sub, func(j int, m portmap.Measurement, err error) {
-		m, err = c.record(ctx, sub[j], m, err)
-		var fe *fileError
-		if errors.As(err, &fe) && werr == nil {
-			werr = err
-		}
-		finish(j, m, err)
-	})
-	if werr != nil {
-		return werr
-	}
-	return err
-}
-
 // answer returns the stored result of e, if the campaign answers it from
 // its file.
 func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, bool) {
@@ -227,12 +187,6 @@ func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, boo
 	m.Experiment = e
 	return m, nil, true
 }
-
-// fileError is a failure to append to the campaign file.
-type fileError struct{ err error }
-
-func (e *fileError) Error() string { return e.err.Error() }
-func (e *fileError) Unwrap() error { return e.err }
 
 // record appends the outcome of measuring e to the file and returns it
 // (with the file's error if appending failed). An interruption is not a
@@ -263,26 +217,13 @@ func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.M
 	return m, err
 }
 
-// Prepare passes the experiments the file does not answer to the
-// campaign's oracle, when it prepares experiments ahead (oracle.Preparer).
-func (c *Campaign) Prepare(ctx context.Context, exps []portmap.Experiment) error {
-	p, ok := c.inner.(oracle.Preparer)
-	if !ok {
-		return nil
-	}
-	var todo []portmap.Experiment
-	c.mu.Lock()
-	for _, e := range exps {
-		if _, ok := c.stored(e.Key()); !ok {
-			todo = append(todo, e)
-		}
-	}
-	c.mu.Unlock()
-	if len(todo) == 0 {
-		return nil
-	}
-	return p.Prepare(ctx, todo)
-}
+var (
+	_ oracle.BatchMeasurer = (*Campaign)(nil)
+	_ oracle.Preparer      = (*Campaign)(nil)
+	_ oracle.Rememberer    = (*Campaign)(nil)
+	_ oracle.UopCounter    = (*Campaign)(nil)
+	_ oracle.UopCounter    = (*Hardware)(nil)
+)
 
 // DefaultResettle is Campaign.Resettle's default: the contention above
 // which the hardware oracle does not trust a pass (MaxContention).
@@ -408,10 +349,10 @@ func (c *Campaign) append(key string, rec portmap.Record) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.f == nil {
-		return &fileError{fmt.Errorf("measure: campaign %s is closed", c.path)}
+		return &oracle.JournalError{Err: fmt.Errorf("measure: campaign %s is closed", c.path)}
 	}
 	if _, err := c.f.Write(line); err != nil {
-		return &fileError{fmt.Errorf("measure: appending to %s: %w", c.path, err)}
+		return &oracle.JournalError{Err: fmt.Errorf("measure: appending to %s: %w", c.path, err)}
 	}
 	c.done[key] = rec
 	return nil

@@ -16,6 +16,13 @@
 // for what they lack, so that one method can reuse the measurements of
 // another. AsOracle and AsPredictor turn one into the other.
 //
+// Adapters change an oracle and keep its capabilities (batches,
+// preparation, noise, memory; see Oracle), being built on Middleware:
+// Repeat takes the median of fresh samples (asking for all of a batch's
+// repeats as one batch), CorrectUops adds the µops a counter misses, Count
+// counts the queries; StoredFirst and measure.Campaign answer what they
+// hold and ask their oracle for the rest.
+//
 // MeasureAll is the one measuring loop: experiment designs (package
 // design), inference methods and campaigns all measure through it, so
 // progress reporting, batching for oracles that prepare experiments ahead

@@ -14,6 +14,21 @@ import (
 // the measurement of e, or an error that is either a property of e (its
 // instruction cannot be run, the data has no value for it) or of the whole
 // oracle (ctx was cancelled, the benchmark worker died: see IsTransient).
+//
+// Asking again for an experiment gives a fresh sample — a new measurement
+// with its own noise — unless the oracle remembers (Rememberer): Replay,
+// StoredFirst, a campaign's file (measure.Campaign) and predictions
+// (AsOracle) answer the same every time, so that repeating them estimates
+// neither a median nor the noise (Repeat refuses them).
+//
+// Beyond Measure an oracle may have capabilities that the code using it
+// looks for: it measures batches better together (BatchMeasurer: the
+// host's benchmarker visits a batch in interleaved passes), prepares
+// experiments ahead (Preparer), knows its noise (NoiseReporter), remembers
+// (Rememberer), and fills the counters of a Measurement (Uops, PortUops,
+// Counters) when they are switched on (UopCounter, PortCounter). An adapter — an
+// oracle that asks another — must pass all of them on; Middleware is the
+// way to write one so that it does.
 type Oracle interface {
 	Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error)
 }

@@ -29,9 +29,12 @@ import (
 // A stored answer is deterministic, so a method that estimates noise by
 // measuring again learns nothing from it: StoredFirst implements
 // NoiseReporter from the stored measurements' Spread instead.
+//
+// It is a Middleware over the other oracle: batches of what it does not
+// hold reach that oracle whole, and so do Prepare's experiments.
 type StoredFirst struct {
+	Middleware
 	stored *Replay
-	live   Oracle
 	sigma  float64
 	nSigma int
 
@@ -46,7 +49,20 @@ type StoredFirst struct {
 // for what stored does not hold. stored's measurements are also the
 // source of its Noise.
 func NewStoredFirst(stored *portmap.ExperimentSet, name string, live Oracle) *StoredFirst {
-	s := &StoredFirst{stored: NewReplay(name, stored), live: live, missed: map[string]bool{}}
+	s := &StoredFirst{stored: NewReplay(name, stored), missed: map[string]bool{}}
+	s.Middleware = Wrap(live, Hooks{
+		Answer: func(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error, bool) {
+			if err := ctx.Err(); err != nil {
+				return portmap.Measurement{}, err, true
+			}
+			m, ok := s.lookup(e)
+			return m, nil, ok
+		},
+		Holds: func(e portmap.Experiment) bool {
+			_, held := s.stored.byKey[e.Key()]
+			return held
+		},
+	})
 	var spreads []float64
 	for _, m := range stored.Measurements {
 		if m.Cycles > 0 && m.Passes >= 2 {
@@ -126,72 +142,6 @@ func (s *StoredFirst) lookup(e portmap.Experiment) (portmap.Measurement, bool) {
 	return portmap.Measurement{}, false
 }
 
-// Measure returns the stored measurement of e or asks the other oracle.
-func (s *StoredFirst) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	if err := ctx.Err(); err != nil {
-		return portmap.Measurement{}, err
-	}
-	if m, ok := s.lookup(e); ok {
-		return m, nil
-	}
-	return s.live.Measure(ctx, e)
-}
-
-// MeasureBatch implements BatchMeasurer: stored experiments are answered
-// at once, the others passed to the other oracle as one batch when it
-// measures batches, one by one otherwise.
-func (s *StoredFirst) MeasureBatch(ctx context.Context, exps []portmap.Experiment, done func(int, portmap.Measurement, error)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	var todo []int
-	for i, e := range exps {
-		if m, ok := s.lookup(e); ok {
-			done(i, m, nil)
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	if len(todo) == 0 {
-		return nil
-	}
-	b, ok := s.live.(BatchMeasurer)
-	if !ok {
-		for _, i := range todo {
-			m, err := s.live.Measure(ctx, exps[i])
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
-			}
-			done(i, m, err)
-		}
-		return nil
-	}
-	sub := make([]portmap.Experiment, len(todo))
-	for j, i := range todo {
-		sub[j] = exps[i]
-	}
-	return b.MeasureBatch(ctx, sub, func(j int, m portmap.Measurement, err error) { done(todo[j], m, err) })
-}
-
-// Prepare passes the experiments not stored to the other oracle, when it
-// prepares ahead (Preparer).
-func (s *StoredFirst) Prepare(ctx context.Context, exps []portmap.Experiment) error {
-	p, ok := s.live.(Preparer)
-	if !ok {
-		return nil
-	}
-	var todo []portmap.Experiment
-	for _, e := range exps {
-		if _, held := s.stored.byKey[e.Key()]; !held {
-			todo = append(todo, e)
-		}
-	}
-	if len(todo) == 0 {
-		return nil
-	}
-	return p.Prepare(ctx, todo)
-}
-
 // NoiseReporter is implemented by oracles that know the relative noise of
 // their measurements without measuring again, such as StoredFirst from the
 // passes of its stored data. Noise returns the relative standard deviation
@@ -205,4 +155,5 @@ var (
 	_ BatchMeasurer = (*StoredFirst)(nil)
 	_ Preparer      = (*StoredFirst)(nil)
 	_ NoiseReporter = (*StoredFirst)(nil)
+	_ Rememberer    = (*StoredFirst)(nil)
 )

@@ -32,14 +32,17 @@ type Method struct {
 	// DefaultEpsilon).
 	Epsilon float64
 	// MacroOps says that the oracle's µop counter counts AMD macro-ops:
-	// its counts are corrected to µops with Postulate65 (MacroOpOracle).
+	// its counts are corrected to µops with Postulate65 (oracle.CorrectUops).
 	MacroOps bool
 	// Improper are improper blocking instructions (two µops, one of them
 	// on a port set no proper blocking instruction has; thesis §6.3.4),
 	// used where they are among the problem's instructions.
 	Improper []string
 	// Repeats, when above 1, measures every experiment that many times
-	// and takes the median (MedianOracle; the thesis took 11 on Zen+).
+	// and takes the median (oracle.Repeat, which asks for all repeats of a
+	// batch as one batch; the thesis took 11 on Zen+). The oracle must
+	// measure afresh (not a Replay or a campaign's file: see
+	// oracle.Rememberer).
 	Repeats int
 	// Runs is how often stage 5 is run (default 3); an instruction's
 	// decomposition counts when a majority of the runs agree on it
@@ -121,12 +124,12 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			s.Progress(infer.Status{Stage: stage, Done: done, Total: total, Message: msg, Elapsed: time.Since(start)})
 		}
 	}
-	o := p.Oracle
-	if m.Repeats > 1 {
-		o = MedianOracle{Oracle: o, Repeats: m.Repeats}
+	o, err := m.measuring(p.Oracle, m.Repeats)
+	if err == nil && m.RetryRepeats > max(m.Repeats, 1) {
+		_, err = m.measuring(p.Oracle, m.RetryRepeats) // refused now, not after stage 4
 	}
-	if m.MacroOps {
-		o = MacroOpOracle{Oracle: o}
+	if err != nil {
+		return nil, err
 	}
 	names := p.PortNames
 	if names == nil {
@@ -329,9 +332,9 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 			}
 		}
 		if len(retry) > 0 {
-			var ro oracle.Oracle = MedianOracle{Oracle: p.Oracle, Repeats: m.RetryRepeats}
-			if m.MacroOps {
-				ro = MacroOpOracle{Oracle: ro}
+			ro, err := m.measuring(p.Oracle, m.RetryRepeats)
+			if err != nil {
+				return res, err
 			}
 			again := make([][]Decomposition, 0, runs)
 			for run := 0; run < runs; run++ {

@@ -1,14 +1,11 @@
 package explainable
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/oracle"
-	"github.com/portlab/portlab/lib/portmap"
 )
 
 // Postulate65 returns the µops that AMD's Zen+ µop counter (PMCx0C1, which
@@ -26,66 +23,21 @@ func Postulate65(insn string) (int, error) {
 	return n, nil
 }
 
-// MacroOpOracle wraps an oracle whose µop counter counts AMD macro-ops
-// and corrects its counts to µops with Postulate65: Measure adds each
-// instruction's uncounted µops, times its count, to Measurement.Uops. An
-// experiment with an instruction Postulate65 cannot read fails with an
-// *oracle.InsnError naming it.
-type MacroOpOracle struct {
-	Oracle oracle.Oracle
-}
-
-// Measure measures e and corrects its µop count.
-func (c MacroOpOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	extra := 0
-	for _, it := range e.Items() {
-		n, err := Postulate65(it.Insn)
-		if err != nil {
-			return portmap.Measurement{}, &oracle.InsnError{Insn: it.Insn, Err: err}
+// measuring returns the oracle the method measures with: o, asked repeats
+// times per experiment for the median (oracle.Repeat; the thesis took 11
+// on Zen+, §6.3.1) when repeats is above 1, with its µop counts corrected
+// by Postulate65 (oracle.CorrectUops) when the counter counts macro-ops.
+// Both pass batches on to o, so that the host's benchmarker visits a
+// batch's experiments, repeats included, in its interleaved passes.
+func (m *Method) measuring(o oracle.Oracle, repeats int) (oracle.Oracle, error) {
+	if repeats > 1 {
+		var err error
+		if o, err = oracle.Repeat(o, repeats); err != nil {
+			return nil, fmt.Errorf("explainable: %w", err)
 		}
-		extra += n * it.Count
 	}
-	m, err := c.Oracle.Measure(ctx, e)
-	if err != nil {
-		return m, err
+	if m.MacroOps {
+		o = oracle.CorrectUops(o, Postulate65)
 	}
-	m.Uops += float64(extra)
-	return m, nil
-}
-
-// MedianOracle measures every experiment Repeats times and returns the
-// median cycles and the median µop count (thesis §6.3.1: the median of 11
-// runs per measurement on Zen+).
-type MedianOracle struct {
-	Oracle  oracle.Oracle
-	Repeats int
-}
-
-// Measure measures e Repeats times (at least once).
-func (m MedianOracle) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	n := max(m.Repeats, 1)
-	var first portmap.Measurement
-	cycles := make([]float64, 0, n)
-	uops := make([]float64, 0, n)
-	for i := 0; i < n; i++ {
-		x, err := m.Oracle.Measure(ctx, e)
-		if err != nil {
-			return x, err
-		}
-		if i == 0 {
-			first = x
-		}
-		cycles, uops = append(cycles, x.Cycles), append(uops, x.Uops)
-	}
-	first.Cycles, first.Uops = median(cycles), median(uops)
-	return first, nil
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return o, nil
 }
