@@ -41,8 +41,6 @@ func init() {
 		"Dropped":       reflect.ValueOf((*explainable.Dropped)(nil)),
 		"Excluded":      reflect.ValueOf((*explainable.Excluded)(nil)),
 		"Insn":          reflect.ValueOf((*explainable.Insn)(nil)),
-		"MacroOpOracle": reflect.ValueOf((*explainable.MacroOpOracle)(nil)),
-		"MedianOracle":  reflect.ValueOf((*explainable.MedianOracle)(nil)),
 		"Method":        reflect.ValueOf((*explainable.Method)(nil)),
 		"Outcome":       reflect.ValueOf((*explainable.Outcome)(nil)),
 		"Pair":          reflect.ValueOf((*explainable.Pair)(nil)),

@@ -17,6 +17,8 @@ func init() {
 		"AsOracle":                 reflect.ValueOf(oracle.AsOracle),
 		"AsPredictor":              reflect.ValueOf(oracle.AsPredictor),
 		"BatchChunk":               reflect.ValueOf(constant.MakeFromLiteral("1024", token.INT, 0)),
+		"CorrectUops":              reflect.ValueOf(oracle.CorrectUops),
+		"Count":                    reflect.ValueOf(oracle.Count),
 		"Cycles":                   reflect.ValueOf(oracle.Cycles),
 		"ErrUnsupported":           reflect.ValueOf(&oracle.ErrUnsupported).Elem(),
 		"FromMapping":              reflect.ValueOf(oracle.FromMapping),
@@ -26,33 +28,46 @@ func init() {
 		"NewStoredFirst":           reflect.ValueOf(oracle.NewStoredFirst),
 		"Predict":                  reflect.ValueOf(oracle.Predict),
 		"PrepareChunk":             reflect.ValueOf(constant.MakeFromLiteral("256", token.INT, 0)),
+		"Remembers":                reflect.ValueOf(oracle.Remembers),
+		"Repeat":                   reflect.ValueOf(oracle.Repeat),
 		"Simulate":                 reflect.ValueOf(oracle.Simulate),
 		"SimulateWithPortCounters": reflect.ValueOf(oracle.SimulateWithPortCounters),
 		"Stored":                   reflect.ValueOf(oracle.Stored),
 		"Supported":                reflect.ValueOf(oracle.Supported),
 		"Unsupported":              reflect.ValueOf(oracle.Unsupported),
+		"Wrap":                     reflect.ValueOf(oracle.Wrap),
 
 		// type definitions
 		"BatchMeasurer":    reflect.ValueOf((*oracle.BatchMeasurer)(nil)),
+		"Counter":          reflect.ValueOf((*oracle.Counter)(nil)),
+		"Hooks":            reflect.ValueOf((*oracle.Hooks)(nil)),
 		"InsnError":        reflect.ValueOf((*oracle.InsnError)(nil)),
+		"JournalError":     reflect.ValueOf((*oracle.JournalError)(nil)),
 		"MappingPredictor": reflect.ValueOf((*oracle.MappingPredictor)(nil)),
+		"Middleware":       reflect.ValueOf((*oracle.Middleware)(nil)),
 		"NoiseReporter":    reflect.ValueOf((*oracle.NoiseReporter)(nil)),
 		"Oracle":           reflect.ValueOf((*oracle.Oracle)(nil)),
+		"PortCounter":      reflect.ValueOf((*oracle.PortCounter)(nil)),
 		"Predictor":        reflect.ValueOf((*oracle.Predictor)(nil)),
 		"Preparer":         reflect.ValueOf((*oracle.Preparer)(nil)),
 		"Progress":         reflect.ValueOf((*oracle.Progress)(nil)),
+		"Rememberer":       reflect.ValueOf((*oracle.Rememberer)(nil)),
 		"Replay":           reflect.ValueOf((*oracle.Replay)(nil)),
 		"Simulated":        reflect.ValueOf((*oracle.Simulated)(nil)),
 		"StoredFirst":      reflect.ValueOf((*oracle.StoredFirst)(nil)),
 		"StoredPredictor":  reflect.ValueOf((*oracle.StoredPredictor)(nil)),
 		"UnsupportedError": reflect.ValueOf((*oracle.UnsupportedError)(nil)),
+		"UopCounter":       reflect.ValueOf((*oracle.UopCounter)(nil)),
 
 		// interface wrapper definitions
 		"_BatchMeasurer": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_BatchMeasurer)(nil)),
 		"_NoiseReporter": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_NoiseReporter)(nil)),
 		"_Oracle":        reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
+		"_PortCounter":   reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_PortCounter)(nil)),
 		"_Predictor":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
 		"_Preparer":      reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
+		"_Rememberer":    reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Rememberer)(nil)),
+		"_UopCounter":    reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_UopCounter)(nil)),
 	}
 }
 
@@ -86,6 +101,16 @@ func (W _github_com_portlab_portlab_lib_oracle_Oracle) Measure(ctx context.Conte
 	return W.WMeasure(ctx, e)
 }
 
+// _github_com_portlab_portlab_lib_oracle_PortCounter is an interface wrapper for PortCounter type
+type _github_com_portlab_portlab_lib_oracle_PortCounter struct {
+	IValue         interface{}
+	WCountPortUops func() error
+}
+
+func (W _github_com_portlab_portlab_lib_oracle_PortCounter) CountPortUops() error {
+	return W.WCountPortUops()
+}
+
 // _github_com_portlab_portlab_lib_oracle_Predictor is an interface wrapper for Predictor type
 type _github_com_portlab_portlab_lib_oracle_Predictor struct {
 	IValue   interface{}
@@ -108,4 +133,24 @@ type _github_com_portlab_portlab_lib_oracle_Preparer struct {
 
 func (W _github_com_portlab_portlab_lib_oracle_Preparer) Prepare(ctx context.Context, exps []portmap.Experiment) error {
 	return W.WPrepare(ctx, exps)
+}
+
+// _github_com_portlab_portlab_lib_oracle_Rememberer is an interface wrapper for Rememberer type
+type _github_com_portlab_portlab_lib_oracle_Rememberer struct {
+	IValue     interface{}
+	WRemembers func() bool
+}
+
+func (W _github_com_portlab_portlab_lib_oracle_Rememberer) Remembers() bool {
+	return W.WRemembers()
+}
+
+// _github_com_portlab_portlab_lib_oracle_UopCounter is an interface wrapper for UopCounter type
+type _github_com_portlab_portlab_lib_oracle_UopCounter struct {
+	IValue     interface{}
+	WCountUops func() error
+}
+
+func (W _github_com_portlab_portlab_lib_oracle_UopCounter) CountUops() error {
+	return W.WCountUops()
 }
