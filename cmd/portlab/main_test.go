@@ -75,6 +75,7 @@ func TestMeasureCPUs(t *testing.T) {
 		{"-2", `"-2" is not a CPU number`},
 		{"0,-1", "CPU -1: not a CPU number"},
 		{"0,0", "CPU 0 listed twice"},
+		{"0,4096", "-cpu: CPUs \"0,4096\": CPU 4096 is not one this machine lets portlab run on"},
 	} {
 		var buf bytes.Buffer
 		err := run(t.Context(), []string{"measure", "-insns", insns, "-out", out, "-cpu", c.cpu}, &buf, &buf)
@@ -84,8 +85,5 @@ func TestMeasureCPUs(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("-cpu %q: %s written", c.cpu, out)
 		}
-	}
-	if cpus, err := parseCPUs(" 0, 1"); err != nil || len(cpus) != 2 || cpus[1] != 1 {
-		t.Errorf("parseCPUs(\" 0, 1\") = %v, %v", cpus, err)
 	}
 }

@@ -29,8 +29,8 @@ type Simulation struct {
 // name's prefix must be known and a file must exist; the noise must be in
 // [0, 1).
 func ParseSimulation(machine string, noise float64, seed uint64) (*Simulation, error) {
-	if !(noise >= 0 && noise < 1) {
-		return nil, fmt.Errorf("noise %g: want a relative standard deviation in [0, 1), e.g. 0.02 for 2 %%", noise)
+	if err := CheckNoise(noise); err != nil {
+		return nil, err
 	}
 	switch prefix := prefixOf(machine); {
 	case machine == "":
@@ -58,6 +58,15 @@ func ParseSimulation(machine string, noise float64, seed uint64) (*Simulation, e
 		}
 	}
 	return &Simulation{Machine: machine, Noise: noise, Seed: seed}, nil
+}
+
+// CheckNoise checks the relative noise of simulated measurements: a
+// standard deviation in [0, 1), e.g. 0.02 for 2 %.
+func CheckNoise(noise float64) error {
+	if !(noise >= 0 && noise < 1) {
+		return fmt.Errorf("noise %g: want a relative standard deviation in [0, 1), e.g. 0.02 for 2 %%", noise)
+	}
+	return nil
 }
 
 // Open loads the machine (dataset.SimulatedMachine), gives it the
@@ -88,4 +97,3 @@ func Simulate(machine string, noise float64, seed uint64) (*oracle.Simulated, er
 	_, o, err := s.Open(nil)
 	return o, err
 }
-
