@@ -146,16 +146,10 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Ports == 0 && op.Machine != nil {
 		p.Ports = op.Machine.Mapping.NumPorts()
 	}
-	var heldOut *portmap.ExperimentSet
-	if f.heldOut {
-		short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
-		heldOut = p.Data.Filter(func(m portmap.Measurement) bool { return !short(m) })
-		p.Data = p.Data.Filter(short)
-		p.Oracle = oracle.NewReplay(f.exps+" (training part)", p.Data)
-	}
 	evalSets := make([]*portmap.ExperimentSet, len(evals))
+	truth := op.Truth(f.seed, stderr)
 	for i, e := range evals {
-		if evalSets[i], err = e.Load(ctx, op.Truth(f.seed, stderr)); err != nil {
+		if evalSets[i], err = e.Load(ctx, truth); err != nil {
 			return fmt.Errorf("-eval: %w", err)
 		}
 	}
@@ -193,7 +187,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", strings.Join(names, ", "))
 	}
-	if heldOut != nil && heldOut.Len() > 0 {
+	if heldOut := op.HeldOut; heldOut != nil && heldOut.Len() > 0 {
 		if eerr := evaluate(ctx, stdout, res.Predictor, fmt.Sprintf("the %d held-out experiments", heldOut.Len()), heldOut); eerr != nil {
 			return fmt.Errorf("held-out experiments: %w", eerr)
 		}
@@ -217,7 +211,7 @@ type inferFlags struct {
 // sources checks the names of the flags — the oracle's and the -eval
 // sets — and their combinations, and returns them parsed.
 func (f *inferFlags) sources(method infer.Method) (*source.Oracle, []*source.Experiments, error) {
-	src := &source.Oracle{Campaign: f.campaign}
+	src := &source.Oracle{Campaign: f.campaign, HoldOut: f.heldOut}
 	var err error
 	switch {
 	case f.simulate != "":
@@ -256,9 +250,12 @@ func (f *inferFlags) sources(method infer.Method) (*source.Oracle, []*source.Exp
 			return nil, nil, flagError("stored", err)
 		}
 	}
-	for name, e := range map[string]*source.Experiments{"experiments": src.Replay, "stored": src.Stored} {
-		if e != nil && e.NeedsTruth() {
-			return nil, nil, fmt.Errorf("-%s %q: random experiments are for -eval (measured with the truth of -simulate)", name, e)
+	for _, c := range []struct {
+		flag string
+		e    *source.Experiments
+	}{{"experiments", src.Replay}, {"stored", src.Stored}} {
+		if c.e != nil && c.e.NeedsTruth() {
+			return nil, nil, fmt.Errorf("-%s %q: random experiments are for -eval (measured with the truth of -simulate)", c.flag, c.e)
 		}
 	}
 	if f.heldOut && f.exps == "" {

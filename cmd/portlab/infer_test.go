@@ -12,9 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
+	"github.com/portlab/portlab/lib/source"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
@@ -102,6 +105,40 @@ func TestInferRefusesBadNamesFirst(t *testing.T) {
 		if out.Len() > 0 || strings.Contains(errs.String(), "generation") || strings.Contains(errs.String(), "measuring") {
 			t.Errorf("%v: work done before the error:\n%s\n%s", c.args, out.String(), errs.String())
 		}
+	}
+}
+
+// -heldout learns from the singletons and pairs of -experiments and
+// evaluates on the rest.
+func TestInferHeldOut(t *testing.T) {
+	dir := t.TempDir()
+	truth := pmevoToy()
+	insns := truth.Instructions()
+	exps := append(design.Singletons(insns), design.Pairs(insns)...)
+	exps = append(exps, design.Random(insns, 4, 30, 1)...)
+	set, _, err := oracle.MeasureAll(t.Context(), oracle.Simulate(truth, 0, 1), exps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	efile := filepath.Join(dir, "exps.json")
+	if err := portmap.WriteExperiments(efile, set); err != nil {
+		t.Fatal(err)
+	}
+	train, held := source.SplitHeldOut(set)
+	var out, errs bytes.Buffer
+	err = run(t.Context(), []string{"infer", "pmevo", "-experiments", efile, "-ports", "4", "-heldout", "-population", "100", "-generations", "5"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
+	}
+	if want := fmt.Sprintf("training: %d experiments", train.Len()); train.Len() < len(insns)*(len(insns)+1)/2 || !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs.String())
+	}
+	if want := fmt.Sprintf("on the %d held-out experiments: n=%d ", held.Len(), held.Len()); held.Len() < 20 || !strings.Contains(out.String(), want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out.String())
+	}
+	err = run(t.Context(), []string{"infer", "pmevo", "-simulate", efile, "-heldout"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "-heldout needs -experiments") {
+		t.Errorf("-heldout with -simulate: %v", err)
 	}
 }
 

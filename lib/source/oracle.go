@@ -26,6 +26,10 @@ type Oracle struct {
 	// Stored, with Simulation or Forms: measurements that answer the
 	// experiments they hold (oracle.StoredFirst).
 	Stored *Experiments
+	// HoldOut, with Replay: replay only the experiments of one or two
+	// distinct instructions (singletons and pairs); the others are held
+	// out for evaluation (see SplitHeldOut).
+	HoldOut bool
 }
 
 // Check reports a combination Open cannot serve: not exactly one of
@@ -41,6 +45,8 @@ func (o *Oracle) Check() error {
 	switch {
 	case n != 1:
 		return errors.New("source: want exactly one of replayed experiments, a simulation and forms to measure")
+	case o.HoldOut && o.Replay == nil:
+		return errors.New("source: holding experiments out needs replayed experiments")
 	case o.Stored != nil && o.Replay != nil:
 		return errors.New("source: stored answers need a simulation or forms to measure (with replayed experiments, list the files there)")
 	case o.Replay != nil && o.Replay.NeedsTruth():
@@ -58,9 +64,10 @@ type Opened struct {
 	// Simulated or Replay.
 	Oracle oracle.Oracle
 	// Instructions are the simulated machine's or the forms to measure;
-	// Data the replayed experiments.
+	// Data the replayed experiments, HeldOut those held out of them.
 	Instructions []string
 	Data         *portmap.ExperimentSet
+	HeldOut      *portmap.ExperimentSet
 	Machine      *dataset.Machine
 	Simulated    *oracle.Simulated
 	Hardware     *measure.Hardware
@@ -90,7 +97,12 @@ func (o *Oracle) Open(ctx context.Context, notes io.Writer) (*Opened, error) {
 		if err != nil {
 			return nil, err
 		}
-		op.Data, op.Oracle = data, oracle.NewReplay(o.Replay.String(), data)
+		name := o.Replay.String()
+		if o.HoldOut {
+			data, op.HeldOut = SplitHeldOut(data)
+			name += " (training part)"
+		}
+		op.Data, op.Oracle = data, oracle.NewReplay(name, data)
 	case o.Simulation != nil:
 		m, sim, err := o.Simulation.Open(notes)
 		if err != nil {
@@ -138,6 +150,15 @@ func (op *Opened) Complete(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// SplitHeldOut splits set into the experiments of one or two distinct
+// instructions (singletons and pairs: a training set) and the others
+// (e.g. a campaign's random length-5 experiments: held out to evaluate
+// on), each in the order of set.
+func SplitHeldOut(set *portmap.ExperimentSet) (train, heldOut *portmap.ExperimentSet) {
+	short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
+	return set.Filter(short), set.Filter(func(m portmap.Measurement) bool { return !short(m) })
 }
 
 // Truth returns the options that measure random experiment sets with the

@@ -335,6 +335,26 @@ func TestOracle(t *testing.T) {
 		t.Errorf("replayed add: %v, %v", c, err)
 	}
 
+	// Held out: the experiments of three or more distinct instructions.
+	mixed := write(t, dir, "mixed.jsonl", `{"insns":{"add":1},"cycles":0.5}
+{"insns":{"add":1,"mul":2},"cycles":2}
+{"insns":{"add":1,"mul":1,"ld":1},"cycles":1.5}
+`)
+	mixedExps, _ := ParseExperiments(mixed)
+	op, err = (&Oracle{Replay: mixedExps, HoldOut: true}).Open(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cycles(op.Data) != "{add ↦ 1}=0.5 {add ↦ 1, mul ↦ 2}=2" || cycles(op.HeldOut) != "{add ↦ 1, ld ↦ 1, mul ↦ 1}=1.5" {
+		t.Errorf("training %s, held out %s", cycles(op.Data), cycles(op.HeldOut))
+	}
+	if _, err := oracle.Cycles(t.Context(), op.Oracle, portmap.NewExperiment("add", "mul", "ld")); err == nil {
+		t.Error("the replay answers a held-out experiment")
+	}
+	if err := (&Oracle{Simulation: sim, HoldOut: true}).Check(); err == nil {
+		t.Error("HoldOut without Replay accepted")
+	}
+
 	var notes bytes.Buffer
 	o := &Oracle{Simulation: sim, Stored: exps}
 	op, err = o.Open(t.Context(), &notes)
