@@ -8,14 +8,6 @@ import (
 	"strings"
 )
 
-// Names describes the names the package resolves, for usage texts.
-const Names = `experiments: a file (portlab or PMEvo JSON; campaign .jsonl, .jsonl.gz), a data-set name
-  (pmevo:ARCH/SET, e.g. pmevo:SKL/eval_small), random:LENGTH:COUNT[:SEED] (measured with a
-  truth), or a comma-separated list of these, merged (the last one's value wins)
-forms: curated, curated:N (the first N), or a file of forms, one a line (# comments)
-machines: portlab:zenplus-like, pmevo:ARCH/WHICH, uops.info:UARCH, or a mapping file
-CPUs: one CPU number (0), a comma-separated list (0,1), or -1 alone (a worker not pinned)`
-
 // experimentForms and machineForms are the valid forms of the two kinds
 // of names, for error messages.
 const (
