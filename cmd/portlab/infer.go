@@ -96,23 +96,9 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.PrintDefaults()
 	}
 	var f inferFlags
-	fs.StringVar(&f.exps, "experiments", "", "measurements to learn from")
-	fs.StringVar(&f.simulate, "simulate", "", "simulate measurements with this mapping")
-	fs.Float64Var(&f.noise, "noise", 0, "relative noise of simulated measurements")
-	fs.BoolVar(&f.live, "measure", false, "measure on this machine")
-	fs.StringVar(&f.insns, "insns", "", "instructions to measure with -measure")
-	fs.StringVar(&f.campaign, "campaign", "", "campaign file for -measure")
-	fs.StringVar(&f.cpu, "cpu", "0", cpuUsage+", with -measure")
-	fs.StringVar(&f.stored, "stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
-	ports := fs.Int("ports", 0, "number of ports")
-	fs.Float64Var(&f.ipc, "ipc", 0, "front-end bound in instructions per cycle (0: none)")
-	fs.StringVar(&f.eval, "eval", "", "evaluation experiments")
-	fs.BoolVar(&f.heldOut, "heldout", false, "learn from experiments of one or two distinct instructions, evaluate on the rest")
-	out := fs.String("out", "", "output prefix")
-	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
-	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
-	if f, ok := method.(infer.FlagSetter); ok {
-		f.SetFlags(fs)
+	f.register(fs)
+	if m, ok := method.(infer.FlagSetter); ok {
+		m.SetFlags(fs)
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -142,7 +128,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := op.Complete(ctx); err != nil {
 		return err
 	}
-	p := infer.Problem{Ports: *ports, InstructionsPerCycle: f.ipc, Oracle: op.Oracle, Instructions: op.Instructions, Data: op.Data}
+	p := infer.Problem{Ports: f.ports, InstructionsPerCycle: f.ipc, Oracle: op.Oracle, Instructions: op.Instructions, Data: op.Data}
 	if p.Ports == 0 && op.Machine != nil {
 		p.Ports = op.Machine.Mapping.NumPorts()
 	}
@@ -157,7 +143,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "training: %d experiments\n", p.Data.Len())
 	}
 	bar := newProgressBar(stderr)
-	settings := &infer.Settings{Seed: f.seed, Workers: *workers, Progress: func(s infer.Status) {
+	settings := &infer.Settings{Seed: f.seed, Workers: f.workers, Progress: func(s infer.Status) {
 		bar.update(s.Message, int64(s.Done), int64(s.Total))
 	}}
 	res, err := infer.Infer(ctx, p, method, settings)
@@ -180,8 +166,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 	}
-	if *out != "" {
-		names, werr := res.WriteFiles(*out)
+	if f.out != "" {
+		names, werr := res.WriteFiles(f.out)
 		if werr != nil {
 			return werr
 		}
@@ -200,12 +186,32 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// inferFlags are the flags of portlab infer that name measurements.
+// inferFlags are the flags of portlab infer that every method has.
 type inferFlags struct {
-	exps, simulate, insns, campaign, cpu, stored, eval string
-	noise, ipc                                         float64
-	live, heldOut                                      bool
-	seed                                               uint64
+	exps, simulate, insns, campaign, cpu, stored, eval, out string
+	noise, ipc                                              float64
+	live, heldOut                                           bool
+	ports, workers                                          int
+	seed                                                    uint64
+}
+
+// register defines the flags in fs.
+func (f *inferFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.exps, "experiments", "", "measurements to learn from")
+	fs.StringVar(&f.simulate, "simulate", "", "simulate measurements with this mapping")
+	fs.Float64Var(&f.noise, "noise", 0, "relative noise of simulated measurements")
+	fs.BoolVar(&f.live, "measure", false, "measure on this machine")
+	fs.StringVar(&f.insns, "insns", "", "instructions to measure with -measure")
+	fs.StringVar(&f.campaign, "campaign", "", "campaign file for -measure")
+	fs.StringVar(&f.cpu, "cpu", "0", cpuUsage+", with -measure")
+	fs.StringVar(&f.stored, "stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
+	fs.IntVar(&f.ports, "ports", 0, "number of ports")
+	fs.Float64Var(&f.ipc, "ipc", 0, "front-end bound in instructions per cycle (0: none)")
+	fs.StringVar(&f.eval, "eval", "", "evaluation experiments")
+	fs.BoolVar(&f.heldOut, "heldout", false, "learn from experiments of one or two distinct instructions, evaluate on the rest")
+	fs.StringVar(&f.out, "out", "", "output prefix")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
+	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: all cores)")
 }
 
 // sources checks the names of the flags — the oracle's and the -eval

@@ -19,7 +19,8 @@ import (
 type Oracle struct {
 	Replay     *Experiments
 	Simulation *Simulation
-	// Forms, CPUs and Campaign: measuring on this machine.
+	// Forms, CPUs and Campaign: measuring on this machine, on CPUs (none:
+	// CPU 0; see ParseCPUs and OpenHardware), journaled in Campaign.
 	Forms    *Forms
 	CPUs     []int
 	Campaign string
