@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/measure"
@@ -83,6 +82,10 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	designList, err := source.ParseDesigns(*design)
+	if err != nil {
+		return flagError("design", err)
+	}
 	insns, err := forms.Load()
 	if err != nil {
 		return err
@@ -104,8 +107,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		bar.update(label, int64(p.Done), int64(p.Total))
 	}
 	all := &portmap.ExperimentSet{}
-	for _, d := range strings.Split(*design, ",") {
-		d = strings.TrimSpace(d)
+	for _, d := range designList {
 		// Designs that measure first (ratio pairs need the singletons) do
 		// it through the campaign, so those are kept and resumed too.
 		exps, err := designs.Build(ctx, d, insns, camp)

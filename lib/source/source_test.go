@@ -412,3 +412,32 @@ func TestDataFile(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// ParseDesigns knows every design design.Build does.
+func TestDesigns(t *testing.T) {
+	names := strings.Split(design.Names, " | ")
+	if len(names) != len(designNames)+1 || names[len(names)-1] != "random:LENGTH:COUNT[:SEED]" {
+		t.Fatalf("design.Names %q, known here %v", design.Names, designNames)
+	}
+	for i, d := range designNames {
+		if names[i] != d {
+			t.Errorf("design %d: %q in design.Names, %q here", i, names[i], d)
+		}
+		if _, err := design.Build(t.Context(), d, []string{"add"}, oracle.Simulate(portmap.MustMapping("m", "0").MustSetUsage("add", "1*p0"), 0, 1)); err != nil {
+			t.Errorf("design.Build(%q): %v", d, err)
+		}
+	}
+	got, err := ParseDesigns("singletons, pairs,random:5:10")
+	if err != nil || strings.Join(got, "|") != "singletons|pairs|random:5:10" {
+		t.Errorf("ParseDesigns = %q, %v", got, err)
+	}
+	for _, c := range []struct{ spec, want string }{
+		{"random:5", `designs "random:5": "random:5": want random:LENGTH:COUNT[:SEED]`},
+		{"singletons,triples", `unknown design "triples" (want singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED], or a comma-separated list)`},
+		{"", `unknown design ""`},
+	} {
+		if _, err := ParseDesigns(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseDesigns(%q) = %v, want %q", c.spec, err, c.want)
+		}
+	}
+}
