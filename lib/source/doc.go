@@ -5,7 +5,7 @@
 //
 // Every kind of name has a parse step that checks it without reading any
 // data or starting any measurement (ParseExperiments, ParseForms,
-// ParseCPUs, ParseSimulation, CheckNoise), so that bad input is refused
+// ParseDesigns, ParseCPUs, ParseSimulation, CheckNoise), so that bad input is refused
 // with an error naming the name and its valid forms before anything
 // expensive starts, and a step that does the work (Experiments.Load,
 // Forms.Load, OpenHardware, Simulation.Open, Oracle.Open).
@@ -40,6 +40,12 @@
 // one a line, with # comments (iwho schemes such as
 // "add RW:GPR:64, R:GPR:64", or PMEvo names).
 //
+// # Designs
+//
+// The experiment designs portlab measure builds (design.Build) are named
+// singletons, pairs, ratio, pmevo and random:LENGTH:COUNT[:SEED], or a
+// comma-separated list of these (singletons,random:5:1000).
+//
 // # Oracles
 //
 // A simulated machine is named by portlab:zenplus-like (a Zen+-like
@@ -52,7 +58,9 @@
 // each CPU must be one the process may run on. Oracle puts the pieces
 // together as portlab infer does: replayed experiments, a simulation, or
 // forms measured on CPUs with a campaign journal around the hardware,
-// and stored answers asked first (oracle.StoredFirst).
+// and stored answers asked first (oracle.StoredFirst); replayed
+// experiments can hold out all but their singletons and pairs
+// (SplitHeldOut) for evaluation.
 //
 // # Notebook helpers
 //
