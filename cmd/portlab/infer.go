@@ -9,15 +9,12 @@ import (
 	"os/signal"
 	"strings"
 
-	"github.com/portlab/portlab/lib/dataset"
-	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer"
-	"github.com/portlab/portlab/lib/machine"
-	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/source"
 
 	// The inference methods register themselves with package infer.
 	_ "github.com/portlab/portlab/lib/infer/cegis"
@@ -98,126 +95,55 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "\nFlags of %s:\n", args[0])
 		fs.PrintDefaults()
 	}
-	expsArg := fs.String("experiments", "", "measurements to learn from")
-	simulate := fs.String("simulate", "", "simulate measurements with this mapping")
-	noise := fs.Float64("noise", 0, "relative noise of simulated measurements")
-	live := fs.Bool("measure", false, "measure on this machine")
-	insnsArg := fs.String("insns", "", "instructions to measure with -measure")
-	campaign := fs.String("campaign", "", "campaign file for -measure")
-	cpu := fs.String("cpu", "0", cpuUsage+", with -measure")
-	storedArg := fs.String("stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
-	ports := fs.Int("ports", 0, "number of ports")
-	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
-	evalArg := fs.String("eval", "", "evaluation experiments")
-	holdOut := fs.Bool("heldout", false, "learn from experiments of one or two distinct instructions, evaluate on the rest")
-	out := fs.String("out", "", "output prefix")
-	seed := fs.Uint64("seed", 1, "random seed")
-	workers := fs.Int("workers", 0, "parallel workers (0: all cores)")
-	if f, ok := method.(infer.FlagSetter); ok {
-		f.SetFlags(fs)
+	var f inferFlags
+	f.register(fs)
+	if m, ok := method.(infer.FlagSetter); ok {
+		m.SetFlags(fs)
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	sources := 0
-	for _, given := range []bool{*expsArg != "", *simulate != "", *live} {
-		if given {
-			sources++
-		}
-	}
-	if sources != 1 {
+	if n := btoi(f.exps != "") + btoi(f.simulate != "") + btoi(f.live); n != 1 {
 		fs.Usage()
 		return fmt.Errorf("infer %s needs exactly one of -experiments, -simulate and -measure", method.Name())
 	}
-	if *storedArg != "" && *expsArg != "" {
-		return fmt.Errorf("-stored needs -measure or -simulate (with -experiments, list the files there)")
+	// Every name is checked before anything is loaded, measured or inferred.
+	src, evals, err := f.sources(method)
+	if err != nil {
+		return err
 	}
-	p := infer.Problem{Ports: *ports, InstructionsPerCycle: *ipc}
-	var truth *portmap.Mapping
-	var simulated *machine.Machine
-	switch {
-	case *simulate != "":
-		if simulated, err = machine.Lookup(*simulate); err != nil {
-			return err
-		}
-		truth = simulated.Mapping
-		if simulated.InstructionsPerCycle == 0 && *ipc > 0 {
-			// A mapping file has no front end: -ipc gives it one, so
-			// that the simulated machine has the peak the method is told.
-			simulated.InstructionsPerCycle = *ipc
-		}
-		if p.Ports == 0 {
-			p.Ports = truth.NumPorts()
-		}
-		if simulated.InstructionsPerCycle > 0 || simulated.Counted() != nil {
-			fmt.Fprintf(stderr, "simulating %v\n", simulated)
-		}
-		sim := simulated.Oracle(*noise, *seed)
-		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
-			sim.PortCounters = true
-		}
-		p.Oracle, p.Instructions = sim, truth.Instructions()
-	case *live:
-		if *insnsArg == "" {
-			return fmt.Errorf("infer %s -measure needs -insns", method.Name())
-		}
-		if p.Instructions, err = loadInsns(*insnsArg); err != nil {
-			return err
-		}
-		hw, err := openHardware(ctx, *cpu, stderr)
-		if err != nil {
-			return err
-		}
-		defer hw.Close()
-		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
-			return fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
-		}
-		if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() {
-			if err := hw.CountUops(); err != nil {
-				return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
-			}
-		}
-		p.Oracle = hw
-		if *campaign != "" {
-			c, err := measure.OpenCampaign(*campaign, hw)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			p.Oracle = c
-		}
-	default:
-		if p.Data, err = loadTrainingList(*expsArg, stderr); err != nil {
-			return err
-		}
-		p.Oracle = oracle.NewReplay(*expsArg, p.Data)
+	op, err := src.Open(ctx, stderr)
+	if err != nil {
+		return err
 	}
-	var storedFirst *oracle.StoredFirst
-	if *storedArg != "" {
-		stored, err := loadTrainingList(*storedArg, stderr)
-		if err != nil {
-			return err
-		}
-		storedFirst = oracle.NewStoredFirst(stored, *storedArg, p.Oracle)
-		p.Oracle = storedFirst
-		sigma, n := storedFirst.Noise()
-		fmt.Fprintf(stderr, "stored: %d measurements of %s answer first (noise from their passes: %.2f%%, %d measurements)\n", storedFirst.Stored(), *storedArg, 100*sigma, n)
+	defer op.Close()
+	if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() && op.Simulated != nil {
+		op.Simulated.PortCounters = true
 	}
-	var heldOut *portmap.ExperimentSet
-	if *holdOut {
-		if p.Data == nil {
-			return fmt.Errorf("-heldout needs -experiments")
+	if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() && op.Hardware != nil {
+		if err := op.Hardware.CountUops(); err != nil {
+			return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
 		}
-		short := func(m portmap.Measurement) bool { return m.Experiment.Distinct() <= 2 }
-		heldOut = p.Data.Filter(func(m portmap.Measurement) bool { return !short(m) })
-		p.Data = p.Data.Filter(short)
-		p.Oracle = oracle.NewReplay(*expsArg+" (training part)", p.Data)
+	}
+	if err := op.Complete(ctx); err != nil {
+		return err
+	}
+	p := infer.Problem{Ports: f.ports, InstructionsPerCycle: f.ipc, Oracle: op.Oracle, Instructions: op.Instructions, Data: op.Data}
+	if p.Ports == 0 && op.Machine != nil {
+		p.Ports = op.Machine.Mapping.NumPorts()
+	}
+	evalSets := make([]*portmap.ExperimentSet, len(evals))
+	truth := op.Truth(f.seed, stderr)
+	for i, e := range evals {
+		if evalSets[i], err = e.Load(ctx, truth); err != nil {
+			return fmt.Errorf("-eval: %w", err)
+		}
 	}
 	if p.Data != nil {
 		fmt.Fprintf(stderr, "training: %d experiments\n", p.Data.Len())
 	}
 	bar := newProgressBar(stderr)
-	settings := &infer.Settings{Seed: *seed, Workers: *workers, Progress: func(s infer.Status) {
+	settings := &infer.Settings{Seed: f.seed, Workers: f.workers, Progress: func(s infer.Status) {
 		bar.update(s.Message, int64(s.Done), int64(s.Total))
 	}}
 	res, err := infer.Infer(ctx, p, method, settings)
@@ -229,8 +155,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, strings.TrimRight(s.String(), "\n"))
 	}
 	fmt.Fprintln(stdout, res)
-	if storedFirst != nil {
-		fmt.Fprintf(stdout, "stored first: %v\n", storedFirst)
+	if op.StoredFirst != nil {
+		fmt.Fprintf(stdout, "stored first: %v\n", op.StoredFirst)
 	}
 	if ctx.Err() != nil {
 		// Interrupted (or out of time).
@@ -240,29 +166,130 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 	}
-	if *out != "" {
-		names, werr := res.WriteFiles(*out)
+	if f.out != "" {
+		names, werr := res.WriteFiles(f.out)
 		if werr != nil {
 			return werr
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", strings.Join(names, ", "))
 	}
-	if heldOut != nil && heldOut.Len() > 0 {
-		ev := metrics.Evaluate(ctx, res.Predictor, heldOut)
-		if ev.Err() != nil {
-			return fmt.Errorf("held-out experiments: %w", ev.Err())
+	if heldOut := op.HeldOut; heldOut != nil && heldOut.Len() > 0 {
+		if eerr := evaluate(ctx, stdout, res.Predictor, fmt.Sprintf("the %d held-out experiments", heldOut.Len()), heldOut); eerr != nil {
+			return fmt.Errorf("held-out experiments: %w", eerr)
 		}
-		fmt.Fprintf(stdout, "on the %d held-out experiments: %v\n", heldOut.Len(), summaryLine(ev))
 	}
-	for _, spec := range strings.Split(*evalArg, ",") {
-		if spec == "" {
-			continue
-		}
-		if eerr := evaluate(ctx, stdout, stderr, res.Predictor, simulated, spec, *seed); eerr != nil {
+	for i, e := range evals {
+		if eerr := evaluate(ctx, stdout, res.Predictor, e.String(), evalSets[i]); eerr != nil {
 			return eerr
 		}
 	}
 	return err
+}
+
+// inferFlags are the flags of portlab infer that every method has.
+type inferFlags struct {
+	exps, simulate, insns, campaign, cpu, stored, eval, out string
+	noise, ipc                                              float64
+	live, heldOut                                           bool
+	ports, workers                                          int
+	seed                                                    uint64
+}
+
+// register defines the flags in fs.
+func (f *inferFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.exps, "experiments", "", "measurements to learn from")
+	fs.StringVar(&f.simulate, "simulate", "", "simulate measurements with this mapping")
+	fs.Float64Var(&f.noise, "noise", 0, "relative noise of simulated measurements")
+	fs.BoolVar(&f.live, "measure", false, "measure on this machine")
+	fs.StringVar(&f.insns, "insns", "", "instructions to measure with -measure")
+	fs.StringVar(&f.campaign, "campaign", "", "campaign file for -measure")
+	fs.StringVar(&f.cpu, "cpu", "0", cpuUsage+", with -measure")
+	fs.StringVar(&f.stored, "stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
+	fs.IntVar(&f.ports, "ports", 0, "number of ports")
+	fs.Float64Var(&f.ipc, "ipc", 0, "front-end bound in instructions per cycle (0: none)")
+	fs.StringVar(&f.eval, "eval", "", "evaluation experiments")
+	fs.BoolVar(&f.heldOut, "heldout", false, "learn from experiments of one or two distinct instructions, evaluate on the rest")
+	fs.StringVar(&f.out, "out", "", "output prefix")
+	fs.Uint64Var(&f.seed, "seed", 1, "random seed")
+	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: all cores)")
+}
+
+// sources checks the names of the flags — the oracle's and the -eval
+// sets — and their combinations, and returns them parsed.
+func (f *inferFlags) sources(method infer.Method) (*source.Oracle, []*source.Experiments, error) {
+	src := &source.Oracle{Campaign: f.campaign, HoldOut: f.heldOut}
+	var err error
+	switch {
+	case f.simulate != "":
+		if err := source.CheckNoise(f.noise); err != nil {
+			return nil, nil, flagError("noise", err)
+		}
+		if src.Simulation, err = source.ParseSimulation(f.simulate, f.noise, f.seed); err != nil {
+			return nil, nil, flagError("simulate", err)
+		}
+		// A mapping file has no front end: -ipc gives it one, so that the
+		// simulated machine has the peak the method is told.
+		src.Simulation.InstructionsPerCycle = f.ipc
+	case f.live:
+		if f.insns == "" {
+			return nil, nil, fmt.Errorf("infer %s -measure needs -insns", method.Name())
+		}
+		if src.Forms, err = source.ParseForms(f.insns); err != nil {
+			return nil, nil, flagError("insns", err)
+		}
+		if src.CPUs, err = source.ParseCPUs(f.cpu); err != nil {
+			return nil, nil, flagError("cpu", err)
+		}
+		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
+			return nil, nil, fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
+		}
+	default:
+		if src.Replay, err = source.ParseExperiments(f.exps); err != nil {
+			return nil, nil, flagError("experiments", err)
+		}
+	}
+	if f.stored != "" {
+		if f.exps != "" {
+			return nil, nil, fmt.Errorf("-stored needs -measure or -simulate (with -experiments, list the files there)")
+		}
+		if src.Stored, err = source.ParseExperiments(f.stored); err != nil {
+			return nil, nil, flagError("stored", err)
+		}
+	}
+	for _, c := range []struct {
+		flag string
+		e    *source.Experiments
+	}{{"experiments", src.Replay}, {"stored", src.Stored}} {
+		if c.e != nil && c.e.NeedsTruth() {
+			return nil, nil, fmt.Errorf("-%s %q: random experiments are for -eval (measured with the truth of -simulate)", c.flag, c.e)
+		}
+	}
+	if f.heldOut && f.exps == "" {
+		return nil, nil, fmt.Errorf("-heldout needs -experiments")
+	}
+	var evals []*source.Experiments
+	for _, spec := range strings.Split(f.eval, ",") {
+		if spec == "" {
+			continue
+		}
+		e, err := source.ParseExperiments(spec)
+		if err != nil {
+			return nil, nil, flagError("eval", err)
+		}
+		if e.NeedsTruth() && src.Simulation == nil {
+			return nil, nil, fmt.Errorf("-eval %q: random experiments need -simulate (the truth to measure them with)", spec)
+		}
+		evals = append(evals, e)
+	}
+	return src, evals, nil
+}
+
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // summaryLine is an evaluation's metrics and what it left out.
@@ -274,63 +301,12 @@ func summaryLine(ev *metrics.Evaluation) string {
 	return s
 }
 
-// loadTrainingList reads a comma-separated list of training sets and merges
-// them; an experiment measured in several keeps the value of the last. The
-// failed experiments of campaign files are counted on stderr.
-func loadTrainingList(specs string, stderr io.Writer) (*portmap.ExperimentSet, error) {
-	var sets []*portmap.ExperimentSet
-	for _, spec := range strings.Split(specs, ",") {
-		var s *portmap.ExperimentSet
-		var err error
-		if portmap.IsCampaign(spec) {
-			var failures []portmap.Failure
-			s, failures, err = portmap.ReadCampaign(spec)
-			if err == nil && len(failures) > 0 {
-				fmt.Fprintf(stderr, "%s: %d failed experiments left out\n", spec, len(failures))
-			}
-		} else {
-			s, err = dataset.Experiments(spec)
-		}
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, s)
+// evaluate prints the accuracy of p on the experiments of set, named name.
+func evaluate(ctx context.Context, w io.Writer, p oracle.Predictor, name string, set *portmap.ExperimentSet) error {
+	ev, err := source.Evaluate(ctx, "", p, set)
+	if err != nil {
+		return fmt.Errorf("evaluating on %s: %w", name, err)
 	}
-	if len(sets) == 1 {
-		return sets[0], nil
-	}
-	return portmap.Merge(sets...), nil
-}
-
-// evaluate prints the accuracy of p on the -eval experiments spec: a data
-// set, or a random design measured with the simulated truth.
-func evaluate(ctx context.Context, w, stderr io.Writer, p oracle.Predictor, truth *machine.Machine, spec string, seed uint64) error {
-	var set *portmap.ExperimentSet
-	if strings.HasPrefix(spec, "random:") {
-		if truth == nil {
-			return fmt.Errorf("-eval %q: random experiments need -simulate (the truth to measure them with)", spec)
-		}
-		length, n, s, err := design.ParseRandom(spec)
-		if err != nil {
-			return err
-		}
-		if strings.Count(spec, ":") == 2 {
-			s = seed + 1 // not the training design's seed
-		}
-		set, _, err = oracle.MeasureAll(ctx, truth.Oracle(0, 1), design.Random(truth.Mapping.Instructions(), length, n, s), nil)
-		if err != nil {
-			return err
-		}
-	} else {
-		var err error
-		if set, err = loadTrainingList(spec, stderr); err != nil {
-			return err
-		}
-	}
-	ev := metrics.Evaluate(ctx, p, set)
-	if ev.Err() != nil {
-		return fmt.Errorf("evaluating on %s: %w", spec, ev.Err())
-	}
-	fmt.Fprintf(w, "on %s: %v\n", spec, summaryLine(ev))
+	fmt.Fprintf(w, "on %s: %v\n", name, summaryLine(ev))
 	return nil
 }

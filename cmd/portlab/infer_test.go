@@ -12,9 +12,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
+	"github.com/portlab/portlab/lib/source"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
@@ -62,29 +65,80 @@ func TestInferPMEvo(t *testing.T) {
 	}
 }
 
-func TestLoadTrainingList(t *testing.T) {
+// TestInferRefusesBadNamesFirst gives portlab infer bad names: each is
+// refused with an error naming the flag and the valid forms before
+// anything is inferred or measured (no progress on stderr, nothing on
+// stdout). A malformed -eval used to fail only after the inference.
+func TestInferRefusesBadNamesFirst(t *testing.T) {
 	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	os.WriteFile(a, []byte(`{"insns":{"add":1},"cycles":0.5}
-{"insns":{"add":1,"mul":1},"cycles":1.5}
-`), 0o644)
-	os.WriteFile(b, []byte(`{"insns":{"add":1},"cycles":0.25}
-{"insns":{"mul":1},"cycles":1}
-`), 0o644)
-	var errs bytes.Buffer
-	s, err := loadTrainingList(a+","+b, &errs)
+	mfile := writeMapping(t, dir, pmevoToy())
+	missing := filepath.Join(dir, "missing.jsonl")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-simulate", mfile, "-eval", "random:5"}, []string{"-eval: ", `"random:5"`, "random:LENGTH:COUNT[:SEED]"}},
+		{[]string{"-simulate", mfile, "-eval", "random:5:x"}, []string{"-eval: ", "random:LENGTH:COUNT[:SEED]"}},
+		{[]string{"-simulate", mfile, "-eval", "pmevo:SKL/eval_small,nosuch:set"}, []string{"-eval: ", `unknown data-set prefix "nosuch:"`, "pmevo:ARCH/SET"}},
+		{[]string{"-simulate", mfile, "-eval", missing}, []string{"-eval: ", missing, "no such file"}},
+		{[]string{"-experiments", mfile, "-eval", "random:5:100"}, []string{`-eval "random:5:100": random experiments need -simulate`}},
+		{[]string{"-simulate", mfile, "-noise", "-0.1"}, []string{"-noise: ", "[0, 1)"}},
+		{[]string{"-simulate", "uops.inf:SKL"}, []string{"-simulate: ", `unknown data-set prefix "uops.inf:"`, "uops.info:"}},
+		{[]string{"-simulate", filepath.Join(dir, "nomapping.json")}, []string{"-simulate: ", "nomapping.json", "no such file"}},
+		{[]string{"-experiments", missing, "-ports", "4"}, []string{"-experiments: ", missing, "no such file"}},
+		{[]string{"-simulate", mfile, "-stored", "random:5:10"}, []string{`-stored "random:5:10"`, "-eval"}},
+		{[]string{"-measure", "-insns", "curated:0"}, []string{"-insns: ", "curated:N with N ≥ 1"}},
+		{[]string{"-measure", "-insns", "curated:3", "-cpu", "4096"}, []string{"-cpu: ", "CPU 4096 is not one this machine lets portlab run on"}},
+	} {
+		var out, errs bytes.Buffer
+		args := append([]string{"infer", "pmevo", "-population", "50", "-generations", "2"}, c.args...)
+		err := run(t.Context(), args, &out, &errs)
+		if err == nil {
+			t.Errorf("%v succeeded", c.args)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: %v, want %q", c.args, err, w)
+			}
+		}
+		if out.Len() > 0 || strings.Contains(errs.String(), "generation") || strings.Contains(errs.String(), "measuring") {
+			t.Errorf("%v: work done before the error:\n%s\n%s", c.args, out.String(), errs.String())
+		}
+	}
+}
+
+// -heldout learns from the singletons and pairs of -experiments and
+// evaluates on the rest.
+func TestInferHeldOut(t *testing.T) {
+	dir := t.TempDir()
+	truth := pmevoToy()
+	insns := truth.Instructions()
+	exps := append(design.Singletons(insns), design.Pairs(insns)...)
+	exps = append(exps, design.Random(insns, 4, 30, 1)...)
+	set, _, err := oracle.MeasureAll(t.Context(), oracle.Simulate(truth, 0, 1), exps, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, m := range s.Measurements {
-		got = append(got, fmt.Sprintf("%v=%v", m.Experiment, m.Cycles))
+	efile := filepath.Join(dir, "exps.json")
+	if err := portmap.WriteExperiments(efile, set); err != nil {
+		t.Fatal(err)
 	}
-	if want := "{add ↦ 1}=0.25 {add ↦ 1, mul ↦ 1}=1.5 {mul ↦ 1}=1"; strings.Join(got, " ") != want {
-		t.Errorf("merged %v, want %s", got, want)
+	train, held := source.SplitHeldOut(set)
+	var out, errs bytes.Buffer
+	err = run(t.Context(), []string{"infer", "pmevo", "-experiments", efile, "-ports", "4", "-heldout", "-population", "100", "-generations", "5"}, &out, &errs)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, out.String(), errs.String())
 	}
-	if _, err := loadTrainingList(a+","+filepath.Join(dir, "missing.jsonl"), &errs); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
-		t.Errorf("missing file: %v", err)
+	if want := fmt.Sprintf("training: %d experiments", train.Len()); train.Len() < len(insns)*(len(insns)+1)/2 || !strings.Contains(errs.String(), want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs.String())
+	}
+	if want := fmt.Sprintf("on the %d held-out experiments: n=%d ", held.Len(), held.Len()); held.Len() < 20 || !strings.Contains(out.String(), want) {
+		t.Errorf("stdout lacks %q:\n%s", want, out.String())
+	}
+	err = run(t.Context(), []string{"infer", "pmevo", "-simulate", efile, "-heldout"}, &out, &errs)
+	if err == nil || !strings.Contains(err.Error(), "-heldout needs -experiments") {
+		t.Errorf("-heldout with -simulate: %v", err)
 	}
 }
 

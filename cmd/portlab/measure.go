@@ -1,21 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	designs "github.com/portlab/portlab/lib/design"
-	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/operands"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/source"
 )
 
 const measureUsage = `portlab measure — measure instruction throughput on this machine
@@ -82,11 +78,19 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("measure needs -insns and -out")
 	}
-	insns, err := loadInsns(*insnsArg)
+	forms, cpus, err := parseMeasureFlags(*insnsArg, *cpu)
 	if err != nil {
 		return err
 	}
-	hw, err := openHardware(ctx, *cpu, stderr)
+	designList, err := source.ParseDesigns(*design)
+	if err != nil {
+		return flagError("design", err)
+	}
+	insns, err := forms.Load()
+	if err != nil {
+		return err
+	}
+	hw, err := source.OpenHardware(ctx, cpus, stderr)
 	if err != nil {
 		return err
 	}
@@ -103,8 +107,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		bar.update(label, int64(p.Done), int64(p.Total))
 	}
 	all := &portmap.ExperimentSet{}
-	for _, d := range strings.Split(*design, ",") {
-		d = strings.TrimSpace(d)
+	for _, d := range designList {
 		// Designs that measure first (ratio pairs need the singletons) do
 		// it through the campaign, so those are kept and resumed too.
 		exps, err := designs.Build(ctx, d, insns, camp)
@@ -137,14 +140,27 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// parseMeasureFlags checks -insns and -cpu.
+func parseMeasureFlags(insnsArg, cpuArg string) (*source.Forms, []int, error) {
+	forms, err := source.ParseForms(insnsArg)
+	if err != nil {
+		return nil, nil, flagError("insns", err)
+	}
+	cpus, err := source.ParseCPUs(cpuArg)
+	if err != nil {
+		return nil, nil, flagError("cpu", err)
+	}
+	return forms, cpus, nil
+}
+
 // checkLayouts runs the self-check of the operand layout on the forms of
 // insnsArg and prints the forms whose results change.
 func checkLayouts(ctx context.Context, insnsArg, cpuArg string, layout operands.Layout, stdout, stderr io.Writer) error {
-	cpus, err := parseCPUs(cpuArg)
+	forms, cpus, err := parseMeasureFlags(insnsArg, cpuArg)
 	if err != nil {
 		return err
 	}
-	insns, err := loadInsns(insnsArg)
+	insns, err := forms.Load()
 	if err != nil {
 		return err
 	}
@@ -176,47 +192,4 @@ func checkLayouts(ctx context.Context, insnsArg, cpuArg string, layout operands.
 		fmt.Fprintf(stdout, "  %s: %s\n", f.Insn, f.Reason)
 	}
 	return err
-}
-
-// loadInsns reads instruction names from a file (one per line, # comments)
-// or takes the curated list.
-func loadInsns(arg string) ([]string, error) {
-	if arg == "curated" || strings.HasPrefix(arg, "curated:") {
-		limit := -1
-		if n, ok := strings.CutPrefix(arg, "curated:"); ok {
-			v, err := strconv.Atoi(n)
-			if err != nil || v < 1 {
-				return nil, fmt.Errorf("-insns %q: want curated:N with N ≥ 1", arg)
-			}
-			limit = v
-		}
-		var out []string
-		for _, f := range isa.X86Forms() {
-			if ok, _ := operands.Benchmarkable(f); ok && !strings.HasPrefix(f.Extension, "AVX512") {
-				out = append(out, f.Scheme())
-				if len(out) == limit {
-					break
-				}
-			}
-		}
-		return out, nil
-	}
-	fh, err := os.Open(arg)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	var out []string
-	sc := bufio.NewScanner(fh)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if _, err := isa.ParseName(line); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", arg, n, err)
-		}
-		out = append(out, line)
-	}
-	return out, sc.Err()
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/predict/llvmmca"
+	"github.com/portlab/portlab/lib/source"
 )
 
 func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,6 +39,13 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *peer == "llvm-mca" && *mcpu == "":
 		return fmt.Errorf("-peer llvm-mca needs -mcpu, e.g. -mcpu skylake")
 	}
+	src, err := source.ParseExperiments(*exps)
+	if err != nil {
+		return flagError("experiments", err)
+	}
+	if src.NeedsTruth() {
+		return fmt.Errorf("-experiments %q: random experiments need a truth to be measured with; predict reads experiment files and data sets", *exps)
+	}
 	var m *portmap.Mapping
 	if *mapping != "" {
 		mach, err := machine.Lookup(*mapping) // a machine's mapping, or any mapping dataset.Mapping reads
@@ -46,7 +54,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		m = mach.Mapping
 	}
-	set, err := dataset.Experiments(*exps)
+	set, err := src.Load(ctx, &source.Options{Notes: stderr})
 	if err != nil {
 		return err
 	}

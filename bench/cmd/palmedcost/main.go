@@ -13,15 +13,15 @@
 //
 //	go run ./bench/cmd/palmedcost -simulate MAPPING -stored FILES [-insns FILE] [-rate R] [-allow-mix] [-noise σ]
 //
-// The instructions are -insns (a file of forms, one a line, # comments)
-// or the mapping's. The count is an estimate, not a bound: the quadratic
-// kernels' proportions and the later stages follow the measured values,
+// The instructions are -insns (curated, curated:N or a file of forms, one
+// a line, # comments; see package source) or the mapping's; -stored is a
+// comma-separated list of experiment files or data sets, merged. The
+// count is an estimate, not a bound: the quadratic kernels' proportions and the later stages follow the measured values,
 // so the host run asks for other kernels (on the Zen 3 VM of
 // notebooks/data: 7,114 estimated, 8,982 measured).
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -29,16 +29,15 @@ import (
 	"os"
 	"os/signal"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/infer/palmed"
 	"github.com/portlab/portlab/lib/isa"
-	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/source"
 )
 
 func main() {
@@ -59,29 +58,42 @@ func run(simulate, storedArg, insnsArg string, rate float64, allowMix bool, nois
 	if simulate == "" || storedArg == "" {
 		return errors.New("give -simulate and -stored")
 	}
-	mach, err := machine.Lookup(simulate)
+	// Every name is checked before anything is loaded.
+	sim, err := source.ParseSimulation(simulate, noise, 1)
 	if err != nil {
 		return err
 	}
-	insns := mach.Mapping.Instructions()
+	storedSrc, err := source.ParseExperiments(storedArg)
+	if err != nil {
+		return fmt.Errorf("-stored: %w", err)
+	}
+	if storedSrc.NeedsTruth() {
+		return fmt.Errorf("-stored %q: random experiments are not stored measurements", storedArg)
+	}
+	var forms *source.Forms
 	if insnsArg != "" {
-		if insns, err = readForms(insnsArg); err != nil {
+		if forms, err = source.ParseForms(insnsArg); err != nil {
+			return fmt.Errorf("-insns: %w", err)
+		}
+	}
+	machine, simulated, err := sim.Open(nil)
+	if err != nil {
+		return err
+	}
+	insns := machine.Mapping.Instructions()
+	if forms != nil {
+		if insns, err = forms.Load(); err != nil {
 			return err
 		}
 	}
-	var sets []*portmap.ExperimentSet
-	for _, f := range strings.Split(storedArg, ",") {
-		s, _, err := portmap.ReadCampaign(f)
-		if err != nil {
-			return err
-		}
-		sets = append(sets, s)
-	}
-	stored := portmap.Merge(sets...)
-	live := &stageOracle{inner: mach.Oracle(noise, 1), refuseMix: !allowMix, byStage: map[string]int{}, refused: map[string]int{}}
-	sf := oracle.NewStoredFirst(stored, storedArg, live)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	stored, err := storedSrc.Load(ctx, &source.Options{Notes: os.Stderr})
+	if err != nil {
+		return err
+	}
+	live := &stageOracle{inner: simulated, refuseMix: !allowMix, byStage: map[string]int{}, refused: map[string]int{}}
+	sf := oracle.NewStoredFirst(stored, storedArg, live)
 	start := time.Now()
 	res, err := infer.Infer(ctx, infer.Problem{Oracle: sf, Instructions: insns}, palmed.New(), &infer.Settings{Progress: func(s infer.Status) {
 		live.stage = s.Stage
@@ -144,22 +156,4 @@ func mixes(e portmap.Experiment) bool {
 		}
 	}
 	return sse && vex
-}
-
-// readForms reads a file of instruction forms, one a line, # comments.
-func readForms(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
-		}
-	}
-	return out, sc.Err()
 }

@@ -31,15 +31,13 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/measure"
-	"github.com/portlab/portlab/lib/operands"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/source"
 )
 
 func main() {
@@ -83,6 +81,14 @@ func main() {
 var tune = func(*measure.Hardware) {}
 
 func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, out, cpuArg, compare string) error {
+	cpus, err := source.ParseCPUs(cpuArg)
+	if err != nil {
+		return fmt.Errorf("-cpu: %w", err)
+	}
+	forms, err := source.LoadForms(fmt.Sprintf("curated:%d", nforms))
+	if err != nil {
+		return fmt.Errorf("-forms %d: %w", nforms, err)
+	}
 	var earlier *portmap.ExperimentSet
 	if compare != "" {
 		set, _, err := portmap.ReadCampaign(compare)
@@ -90,20 +96,6 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 			return err
 		}
 		earlier = set
-	}
-	var cpus []int
-	for _, f := range strings.Split(cpuArg, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return fmt.Errorf("-cpu %q: %q is not a CPU number", cpuArg, f)
-		}
-		cpus = append(cpus, c)
-	}
-	var forms []string
-	for _, f := range isa.X86Forms() {
-		if ok, _ := operands.Benchmarkable(f); ok && !strings.HasPrefix(f.Extension, "AVX512") && len(forms) < nforms {
-			forms = append(forms, f.Scheme())
-		}
 	}
 	exps := design.Singletons(forms)
 	exps = append(exps, design.Random(forms, length, nrandom, 1)...)
@@ -118,21 +110,12 @@ func run(ctx context.Context, nforms, nrandom, length int, gap time.Duration, ou
 		fmt.Printf("%s %s family %d model %d; %d singletons and %d random length-%d experiments, measured and compared with %s\n",
 			host.Vendor, host.ModelName, host.Family, host.Model, len(forms), nrandom, length, compare)
 	}
-	hw, err := measure.NewHardwareOn(cpus)
+	// With several CPUs, those that slow each other down are refused.
+	hw, err := source.OpenHardware(ctx, cpus, os.Stdout)
 	if err != nil {
 		return err
 	}
 	tune(hw)
-	if len(cpus) > 1 {
-		slow, err := hw.Interference(ctx)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("on CPUs %s, timed at once (they slow each other down by %.1f %%); ", cpuArg, 100*slow)
-		if slow > measure.MaxInterference {
-			return fmt.Errorf("CPUs %s interfere: %.0f %%", cpuArg, 100*slow)
-		}
-	}
 	fmt.Printf("timings of %v, fastest of %d repeats; ", hw.Timer.Target, hw.Timer.Repeats)
 	fmt.Printf("protocol: interleaved passes of %d samples each (value: the fastest run), at least %d and at most %d passes, until the two fastest uncontended agree within %.1f %%; value = the fastest\n",
 		hw.Timer.Samples, hw.Passes, hw.MaxPasses, 100*hw.Agreement)

@@ -1,0 +1,95 @@
+package source
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/operands"
+)
+
+// formsForms are the valid forms of a form list, for error messages.
+const formsForms = "want curated, curated:N with N ≥ 1, or a file of instruction forms, one a line"
+
+// Forms is a checked name of a list of instruction forms: "curated" (the
+// benchmarkable forms of portlab's x86-64 list that uops.info names,
+// without AVX-512), "curated:N" (the first N of them) or a file of forms,
+// one a line (iwho schemes such as "add RW:GPR:64, R:GPR:64", or PMEvo
+// names), with # comments.
+type Forms struct {
+	spec    string
+	curated bool
+	limit   int // of curated: -1 for all
+}
+
+// ParseForms checks the name of a form list without reading the file:
+// curated:N needs N ≥ 1, a file must exist.
+func ParseForms(spec string) (*Forms, error) {
+	if spec == "curated" {
+		return &Forms{spec: spec, curated: true, limit: -1}, nil
+	}
+	if n, ok := strings.CutPrefix(spec, "curated:"); ok {
+		v, err := strconv.Atoi(n)
+		if err != nil || v < 1 {
+			return nil, fmt.Errorf("forms %q: %s", spec, formsForms)
+		}
+		return &Forms{spec: spec, curated: true, limit: v}, nil
+	}
+	if spec == "" {
+		return nil, fmt.Errorf("forms: no name given (%s)", formsForms)
+	}
+	if err := checkFile("forms", spec, formsForms); err != nil {
+		return nil, err
+	}
+	return &Forms{spec: spec}, nil
+}
+
+// String returns the name as given.
+func (f *Forms) String() string { return f.spec }
+
+// Load returns the forms: the curated list, or the file's lines, each
+// checked to be an instruction name (the error names the file and line).
+func (f *Forms) Load() ([]string, error) {
+	if f.curated {
+		var out []string
+		for _, form := range isa.X86Forms() {
+			if ok, _ := operands.Benchmarkable(form); ok && !strings.HasPrefix(form.Extension, "AVX512") {
+				out = append(out, form.Scheme())
+				if len(out) == f.limit {
+					break
+				}
+			}
+		}
+		return out, nil
+	}
+	fh, err := os.Open(f.spec)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var out []string
+	sc := bufio.NewScanner(fh)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if _, err := isa.ParseName(line); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", f.spec, n, err)
+		}
+		out = append(out, line)
+	}
+	return out, sc.Err()
+}
+
+// LoadForms parses and loads a form list: ParseForms, then Load.
+func LoadForms(spec string) ([]string, error) {
+	f, err := ParseForms(spec)
+	if err != nil {
+		return nil, err
+	}
+	return f.Load()
+}
