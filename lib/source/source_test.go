@@ -285,7 +285,7 @@ func TestSimulation(t *testing.T) {
 		{"portlab:skylake", 0, `machine "portlab:skylake": unknown simulated machine (have portlab:zenplus-like)`},
 		{"pmevo:SKL", 0, `machine "pmevo:SKL": want pmevo:ARCH/WHICH`},
 		{"uops.info:", 0, "want uops.info:UARCH"},
-		{"uops.inf:SKL", 0, `unknown data-set prefix "uops.inf:" (known: portlab:, pmevo:, uops.info:; or a mapping file)`},
+		{"uops.inf:SKL", 0, `unknown data-set prefix "uops.inf:" (known: portlab:, pmevo:, uops.info:; or a mapping or machine file)`},
 		{"random:5:10", 0, "names experiments, not a machine"},
 		{filepath.Join(dir, "none.json"), 0, `none.json": no such file (want a mapping file`},
 		{"", 0, "machine: no name given"},
