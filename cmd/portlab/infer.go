@@ -15,7 +15,6 @@ import (
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
-	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 
 	// The inference methods register themselves with package infer.
@@ -118,6 +117,9 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	if *workers < 0 {
+		return fmt.Errorf("infer %s: -workers %d: want ≥ 0 (0: all cores)", method.Name(), *workers)
+	}
 	sources := 0
 	for _, given := range []bool{*expsArg != "", *simulate != "", *live} {
 		if given {
@@ -151,11 +153,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if machine.InstructionsPerCycle > 0 || machine.Counted != nil {
 			fmt.Fprintf(stderr, "simulating %v\n", machine)
 		}
-		sim := machine.Oracle(*noise, *seed)
-		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
-			sim.PortCounters = true
-		}
-		p.Oracle, p.Instructions = sim, truth.Instructions()
+		// Infer turns on the counters the method reads (infer.Needs).
+		p.Oracle, p.Instructions = machine.Oracle(*noise, *seed), truth.Instructions()
 	case *live:
 		if *insnsArg == "" {
 			return fmt.Errorf("infer %s -measure needs -insns", method.Name())
@@ -168,14 +167,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer hw.Close()
-		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
-			return fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
-		}
-		if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() {
-			if err := hw.CountUops(); err != nil {
-				return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
-			}
-		}
+		// Infer switches the hardware's µop counter on for the methods
+		// that read it, and refuses the ones that read per-port counters.
 		p.Oracle = hw
 		if *campaign != "" {
 			c, err := measure.OpenCampaign(*campaign, hw)
@@ -216,7 +209,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "training: %d experiments\n", p.Data.Len())
 	}
 	bar := newProgressBar(stderr)
-	settings := &infer.Settings{Seed: *seed, Workers: *workers, Progress: func(s infer.Status) {
+	settings := &infer.Settings{Seed: *seed, Workers: *workers, Progress: func(s infer.Progress) {
 		bar.update(s.Message, int64(s.Done), int64(s.Total))
 	}}
 	res, err := infer.Infer(ctx, p, method, settings)

@@ -83,7 +83,7 @@ func run(simulate, storedArg, insnsArg string, rate float64, allowMix bool, nois
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	res, err := infer.Infer(ctx, infer.Problem{Oracle: sf, Instructions: insns}, palmed.New(), &infer.Settings{Progress: func(s infer.Status) {
+	res, err := infer.Infer(ctx, infer.Problem{Oracle: sf, Instructions: insns}, palmed.New(), &infer.Settings{Progress: func(s infer.Progress) {
 		live.stage = s.Stage
 	}})
 	if res == nil {

@@ -2,10 +2,10 @@ package explainable
 
 import (
 	"fmt"
-	"html"
 	"sort"
 	"strings"
 
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/infer/cegis"
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -322,17 +322,20 @@ func (r *Report) smtEvidence(insn string) string {
 // HTML renders the report as a table of outcomes, one row per
 // instruction.
 func (r *Report) HTML() string {
-	s := r.String()
-	var b strings.Builder
-	b.WriteString("<pre>" + html.EscapeString(s) + "</pre>")
-	b.WriteString("<table><tr><th>instruction</th><th>outcome</th><th>µops</th><th>why</th></tr>")
-	for _, in := range r.Insns {
-		u := ""
-		if in.Uops != nil {
-			u = r.usage(in.Uops)
+	var h infer.HTML
+	h.Pre(r.String())
+	h.Table("", []string{"instruction", "outcome", "µops", "why"}, func(t *infer.Table) {
+		for _, in := range r.Insns {
+			u := ""
+			if in.Uops != nil {
+				u = r.usage(in.Uops)
+			}
+			t.RawRow("<code>"+infer.Escape(in.Insn)+"</code>", in.Outcome.String(), infer.Escape(u), infer.Escape(in.Why))
 		}
-		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>", html.EscapeString(in.Insn), in.Outcome, html.EscapeString(u), html.EscapeString(in.Why))
-	}
-	b.WriteString("</table>")
-	return b.String()
+	})
+	return h.String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Report) WriteFiles(prefix string) ([]string, error) { return nil, nil }

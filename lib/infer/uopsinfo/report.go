@@ -2,9 +2,9 @@ package uopsinfo
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -263,5 +263,10 @@ func (r *Report) usage(uops []portmap.Uop) string {
 
 // HTML renders the summary for a notebook cell.
 func (r *Report) HTML() string {
-	return "<pre>" + html.EscapeString(r.String()) + "</pre>"
+	var h infer.HTML
+	return h.Pre(r.String()).String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Report) WriteFiles(prefix string) ([]string, error) { return nil, nil }

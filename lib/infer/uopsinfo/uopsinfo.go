@@ -2,14 +2,10 @@ package uopsinfo
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/oracle"
@@ -28,34 +24,38 @@ const DefaultTolerance = 0.25
 const usedThreshold = 0.05
 
 // Method is uops.info's blocking-instruction algorithm behind the inference
-// contract of package infer. The result's Report is a *Report.
+// contract of package infer. The result's Report is a *Report. The fields
+// tagged with a flag are the command line's settings (infer.BindFlags).
 type Method struct {
 	// Copies returns the number of copies k of the blocking instruction
 	// for a port set of blockedPorts ports, when measuring an instruction
-	// that alone takes cycles cycles and uops µops; nil means
-	// NanoBenchCopies.
-	Copies func(blockedPorts int, cycles float64, uops int) int
+	// that alone takes cycles cycles and uops µops; nil means SameCopies
+	// when it is set, NanoBenchCopies otherwise.
+	Copies func(blockedPorts int, cycles float64, uops int) int `json:"-"`
+	// SameCopies, when positive and Copies is nil, is the number of copies
+	// for every port set (FixedCopies).
+	SameCopies int `flag:"copies" help:"copies of the blocking instruction, the same for every port set (0: uops.info's rule, see NanoBenchCopies)" min:"0"`
 	// Exhaustive makes the method measure every instruction with every
 	// blocking instruction, as Algorithm 6.1 is printed. By default it
 	// skips port sets disjoint from the ports the instruction uses alone
 	// and stops once it has found all of the instruction's µops, as the
 	// uops.info implementation does.
-	Exhaustive bool
+	Exhaustive bool `flag:"exhaustive" help:"measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts"`
 	// Tolerance is how far, in µops, a count may be from a whole number;
 	// 0 means DefaultTolerance.
-	Tolerance float64
+	Tolerance float64 `flag:"tolerance" help:"how far in µops a count may be from a whole number (0: 0.25)" min:"0" max:"0.5"`
 	// StoreBlocker names the store blocker: an instruction of two µops on
 	// two disjoint port sets that no single-µop instruction blocks (on
 	// Intel cores a store: store-address and store-data µop), used as the
 	// blocking instruction for both sets as uops.info does. "" lets the
 	// method choose one from the counts (see ChooseStoreBlocker); "none"
 	// turns the store blocker off.
-	StoreBlocker string
+	StoreBlocker string `flag:"store-blocker" help:"the store blocker: a two-µop instruction blocking the store-address and store-data ports (default: chosen from the counts; none: off)"`
 	// StoreSplit names the ports of one of the store blocker's two µops;
 	// the other runs on the rest of the ports it uses. Nil means: from its
 	// counts, when they allow only one split (they do not when both µops
 	// spread evenly over two ports each, as on Ice Lake).
-	StoreSplit []string
+	StoreSplit []string `flag:"store-split" help:"comma-separated ports of one of the store blocker's two µops, e.g. 4,9 on Ice Lake (default: from its counts when they allow one split)" min:"1"`
 }
 
 // New returns the method with its defaults: nanoBench's number of copies,
@@ -65,36 +65,16 @@ func New() *Method { return &Method{} }
 // Name returns "uopsinfo".
 func (*Method) Name() string { return "uopsinfo" }
 
-// UsesPortCounters returns true: the method needs per-port µop counts
-// (see infer.PortCounterUser).
-func (*Method) UsesPortCounters() bool { return true }
+// Uses returns what the method needs: an oracle (or data) with per-port
+// µop counters. It finds the number of ports from the counters.
+func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true, PortCounters: true} }
 
-// SetFlags defines the method's settings as command-line flags.
-func (m *Method) SetFlags(fs *flag.FlagSet) {
-	fs.Func("copies", "copies of the blocking instruction, the same for every port set (default: uops.info's rule, see NanoBenchCopies)", func(s string) error {
-		k, err := strconv.Atoi(s)
-		if err != nil || k < 1 {
-			return fmt.Errorf("want a whole number ≥ 1")
-		}
-		m.Copies = FixedCopies(k)
-		return nil
-	})
-	fs.BoolVar(&m.Exhaustive, "exhaustive", m.Exhaustive, "measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts")
-	fs.Float64Var(&m.Tolerance, "tolerance", DefaultTolerance, "how far in µops a count may be from a whole number")
-	fs.StringVar(&m.StoreBlocker, "store-blocker", m.StoreBlocker, "the store blocker: a two-µop instruction blocking the store-address and store-data ports (default: chosen from the counts; none: off)")
-	fs.Func("store-split", "comma-separated ports of one of the store blocker's two µops, e.g. 4,9 on Ice Lake (default: from its counts when they allow one split)", func(s string) error {
-		m.StoreSplit = nil
-		for _, f := range strings.Split(s, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				m.StoreSplit = append(m.StoreSplit, f)
-			}
-		}
-		if len(m.StoreSplit) == 0 {
-			return fmt.Errorf("want port names, e.g. 4,9")
-		}
-		return nil
-	})
-}
+// Configuration returns the method's settings, for infer.Validate.
+func (m *Method) Configuration() any { return m }
+
+// SetFlags defines the method's settings as command-line flags
+// (infer.BindFlags).
+func (m *Method) SetFlags(fs *flag.FlagSet) { infer.BindFlags(fs, m) }
 
 // NanoBenchCopies is the number of copies of a blocking instruction that
 // the uops.info implementation (nanoBench's cpuBench) uses to flood
@@ -118,18 +98,41 @@ func FixedCopies(k int) func(blockedPorts int, cycles float64, uops int) int {
 }
 
 // ErrNoPortCounters is wrapped by the error of a run whose oracle gives no
-// per-port µop counts.
-var ErrNoPortCounters = errors.New("the oracle gives no per-port µop counts")
+// per-port µop counts (it is oracle.ErrNoPortCounters).
+var ErrNoPortCounters = oracle.ErrNoPortCounters
 
-// Infer runs the algorithm on p: it measures every instruction alone, takes
-// the single-µop instructions as blocking instructions for the ports they
-// use, and measures every other instruction with the blocking instructions
-// (see the package documentation). When ctx is cancelled it returns the
-// instructions mapped so far with ctx's error.
+// Infer runs the algorithm on p (thesis Algorithm 6.1; see the package
+// documentation) in three stages: measure every instruction alone (alone),
+// take the single-µop instructions and the store blocker as blocking
+// instructions for the ports they use (chooseBlockers), and measure every
+// other instruction with the blocking instructions (blockAll). When ctx is
+// cancelled it returns the instructions mapped so far with ctx's error.
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
-	if p.Oracle == nil {
-		return nil, fmt.Errorf("uopsinfo: %w: the problem has no oracle", ErrNoPortCounters)
+	r, err := m.newRun(p)
+	if err != nil {
+		return nil, err
 	}
+	set, failures, err := r.measureAlone(ctx, p, s)
+	if err != nil {
+		return nil, err
+	}
+	rep, res, err := r.start(p, set, failures)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.chooseBlockers(rep, set); err != nil {
+		return nil, err
+	}
+	err = r.blockAll(ctx, rep, s)
+	rep.finish(res.Mapping)
+	if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// newRun checks the settings and returns the state of a run on p.
+func (m *Method) newRun(p *infer.Problem) (*run, error) {
 	tol := m.Tolerance
 	if tol == 0 {
 		tol = DefaultTolerance
@@ -138,63 +141,75 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		return nil, fmt.Errorf("uopsinfo: tolerance %v µops, want more than 0 and less than 0.5", m.Tolerance)
 	}
 	copies := m.Copies
-	if copies == nil {
+	switch {
+	case copies == nil && m.SameCopies > 0:
+		copies = FixedCopies(m.SameCopies)
+	case copies == nil:
 		copies = NanoBenchCopies
 	}
-	start := time.Now()
-	progress := func(stage string, done, total int, msg string) {
-		if s != nil && s.Progress != nil {
-			s.Progress(infer.Status{Stage: stage, Done: done, Total: total, Message: msg, Elapsed: time.Since(start)})
-		}
-	}
+	return &run{m: m, o: p.Oracle, tol: tol, copies: copies}, nil
+}
+
+// measureAlone measures every instruction alone: its cycles, its µops and
+// the ports it uses (thesis Algorithm 6.1, first loop).
+func (r *run) measureAlone(ctx context.Context, p *infer.Problem, s *infer.Settings) (*portmap.ExperimentSet, []portmap.Failure, error) {
 	singletons := make([]portmap.Experiment, len(p.Instructions))
 	for i, insn := range p.Instructions {
 		singletons[i] = portmap.NewExperiment(insn)
 	}
 	set, failures, err := oracle.MeasureAll(ctx, p.Oracle, singletons, func(pr oracle.Progress) {
-		progress("alone", pr.Done, pr.Total, fmt.Sprintf("measuring the instructions alone: %d/%d, %d failed", pr.Done, pr.Total, pr.Failed))
+		s.Notify("alone", pr.Done, pr.Total, fmt.Sprintf("measuring the instructions alone: %d/%d, %d failed", pr.Done, pr.Total, pr.Failed))
 	})
 	if err != nil {
-		return nil, fmt.Errorf("uopsinfo: measuring the instructions alone: %w", err)
+		return nil, nil, fmt.Errorf("uopsinfo: measuring the instructions alone: %w", err)
 	}
 	if set.Len() == 0 {
-		return nil, fmt.Errorf("uopsinfo: all %d instructions failed alone; first: %v", len(failures), failures[0])
+		return nil, nil, fmt.Errorf("uopsinfo: all %d instructions failed alone; first: %v", len(failures), failures[0])
 	}
 	first := set.Measurements[0]
 	if first.PortUops == nil {
-		return nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
+		return nil, nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
 			"simulate with oracle.SimulateWithPortCounters (portlab infer -simulate turns them on for this method), "+
 			"or replay data measured with them; the hardware oracle reads no counters; this host: %s",
 			ErrNoPortCounters, first.Experiment, pmu.Detect())
 	}
-	nports := len(first.PortUops)
-	if p.Ports != 0 && p.Ports != nports {
-		return nil, fmt.Errorf("uopsinfo: the problem has %d ports, the oracle counts µops on %d (for %v)", p.Ports, nports, first.Experiment)
+	r.nports = len(first.PortUops)
+	if p.Ports != 0 && p.Ports != r.nports {
+		return nil, nil, fmt.Errorf("uopsinfo: the problem has %d ports, the oracle counts µops on %d (for %v)", p.Ports, r.nports, first.Experiment)
 	}
+	return set, failures, nil
+}
+
+// start returns the report and the result of the run, with the
+// instructions that failed alone recorded.
+func (r *run) start(p *infer.Problem, set *portmap.ExperimentSet, failures []portmap.Failure) (*Report, *infer.Result, error) {
 	names := p.PortNames
 	if names == nil {
-		names = make([]string, nports)
-		for k := range names {
-			names[k] = strconv.Itoa(k)
-		}
+		names = infer.PortNames(r.nports)
 	}
 	arch, err := portmap.NewArchitecture("uopsinfo", names, p.Instructions)
 	if err != nil {
-		return nil, fmt.Errorf("uopsinfo: %w", err)
+		return nil, nil, fmt.Errorf("uopsinfo: %w", err)
 	}
-	r := &run{m: m, o: p.Oracle, arch: arch, nports: nports, tol: tol, copies: copies}
+	r.arch = arch
 	rep := &Report{Ports: names, Insns: make([]Insn, len(p.Instructions))}
-	res := &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}
 	for i, insn := range p.Instructions {
 		rep.Insns[i] = Insn{Insn: insn}
 	}
 	for _, f := range failures {
 		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Reason = Failed, "measuring it alone: "+f.Reason
 	}
-	// The instructions alone: µop counts, used ports, blocking candidates.
+	return rep, &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}, nil
+}
+
+// chooseBlockers records every instruction's measurement alone, takes the
+// single-µop instructions as the blocking instructions of the port sets
+// they use (the first of each set in the problem's order) and adds the
+// store blocker, sorted by the size of their port sets.
+func (r *run) chooseBlockers(rep *Report, set *portmap.ExperimentSet) error {
 	at := map[string]int{}
-	for i, insn := range p.Instructions {
-		at[insn] = i
+	for i := range rep.Insns {
+		at[rep.Insns[i].Insn] = i
 	}
 	blockers := map[portmap.PortSet]*Blocker{}
 	for _, x := range set.Measurements {
@@ -212,13 +227,19 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		rep.Blockers = append(rep.Blockers, *b)
 	}
 	if err := r.storeBlocker(rep); err != nil {
-		return nil, err
+		return err
 	}
 	sort.Slice(rep.Blockers, func(a, b int) bool {
 		qa, qb := rep.Blockers[a].Ports, rep.Blockers[b].Ports
 		return qa.Len() < qb.Len() || qa.Len() == qb.Len() && qa < qb
 	})
-	// The other instructions, with the blocking instructions.
+	return nil
+}
+
+// blockAll measures every instruction left pending with the blocking
+// instructions (thesis Algorithm 6.1, second loop). It returns an error
+// only when ctx is done, leaving the instruction it was at pending.
+func (r *run) blockAll(ctx context.Context, rep *Report, s *infer.Settings) error {
 	var todo []int
 	for i := range rep.Insns {
 		if rep.Insns[i].Outcome == pending {
@@ -227,20 +248,17 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	}
 	for n, i := range todo {
 		if err := ctx.Err(); err != nil {
-			rep.finish(res.Mapping)
-			return res, err
+			return err
 		}
 		in := &rep.Insns[i]
-		progress("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
+		s.Notify("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
 		if err := r.blocked(ctx, in, rep.Blockers); err != nil {
 			in.Outcome, in.Reason = pending, ""
-			rep.finish(res.Mapping)
-			return res, err
+			return err
 		}
 	}
-	progress("blocking", len(todo), len(todo), fmt.Sprintf("measured %d instructions with blocking instructions", len(todo)))
-	rep.finish(res.Mapping)
-	return res, nil
+	s.Notify("blocking", len(todo), len(todo), fmt.Sprintf("measured %d instructions with blocking instructions", len(todo)))
+	return nil
 }
 
 // run is the state of one Infer call.

@@ -388,25 +388,31 @@ func (s *skewed) Measure(ctx context.Context, e portmap.Experiment) (portmap.Mea
 	return m, err
 }
 
-// TestNeedsPortCounters checks the error for an oracle without per-port
-// counts and for a problem without an oracle.
+// TestNeedsPortCounters checks that Infer switches a simulation's
+// per-port counters on, and refuses before any query an oracle that has
+// none and data measured without them.
 func TestNeedsPortCounters(t *testing.T) {
 	truth := fig61()
-	p := infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 3}
-	_, err := infer.Infer(t.Context(), p, New(), nil)
-	if !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "SimulateWithPortCounters") || !strings.Contains(err.Error(), "PMU") {
-		t.Errorf("without port counters: %v", err)
+	sim := oracle.Simulate(truth, 0, 1)
+	p := infer.Problem{Oracle: sim, Instructions: truth.Instructions(), Ports: 3}
+	if res, err := infer.Infer(t.Context(), p, New(), nil); err != nil || !sim.PortCounters || res.Mapping.Len() == 0 {
+		t.Errorf("a simulation without port counters: %v, counters on %v", err, sim.PortCounters)
+	}
+	p.Oracle = oracle.AsOracle(oracle.FromMapping(truth))
+	res, err := infer.Infer(t.Context(), p, New(), nil)
+	if res != nil || !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "SimulateWithPortCounters") || !strings.Contains(err.Error(), "this host") {
+		t.Errorf("an oracle without port counters: %v", err)
 	}
 	set, _, _ := oracle.MeasureAll(t.Context(), oracle.Simulate(truth, 0, 1), []portmap.Experiment{portmap.NewExperiment("add")}, nil)
 	_, err = infer.Infer(t.Context(), infer.Problem{Data: set, Ports: 3}, New(), nil)
-	if !errors.Is(err, ErrNoPortCounters) {
-		t.Errorf("without an oracle: %v", err)
+	if !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "no stored measurement has PortUops") {
+		t.Errorf("data without port counters: %v", err)
 	}
 	p = infer.Problem{Oracle: oracle.SimulateWithPortCounters(truth, 0, 1), Instructions: truth.Instructions(), Ports: 4}
 	if _, err = infer.Infer(t.Context(), p, New(), nil); err == nil || !strings.Contains(err.Error(), "4 ports") {
 		t.Errorf("4 ports asked, 3 counted: %v", err)
 	}
-	if _, ok := infer.Method(New()).(infer.PortCounterUser); !ok {
+	if !New().Uses().PortCounters {
 		t.Error("the method does not tell that it uses port counters")
 	}
 }
@@ -421,7 +427,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stages []string
-	s := &infer.Settings{Progress: func(st infer.Status) {
+	s := &infer.Settings{Progress: func(st infer.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != st.Stage {
 			stages = append(stages, st.Stage)
 		}
