@@ -240,3 +240,6 @@ func needZ3(t *testing.T) {
 	}
 	s.Close()
 }
+
+// Both counter methods account for an instruction with one type.
+var _ uopsinfo.Insn = explainable.Insn{}

@@ -488,7 +488,7 @@ func (m *Method) settle(in *Insn, runs int, arch *portmap.Architecture) {
 		}
 	}
 	d := first[best]
-	in.Cycles, in.Counted = d.Cycles, d.Uops
+	in.Cycles, in.Counted, in.Evidence = d.Cycles, d.Uops, d.Witnesses
 	if 2*n <= runs && runs > 1 {
 		in.Outcome = Unstable
 		var seen []string

@@ -147,7 +147,7 @@ func (m *Method) newRun(p *infer.Problem) (*run, error) {
 	case copies == nil:
 		copies = NanoBenchCopies
 	}
-	return &run{m: m, o: p.Oracle, tol: tol, copies: copies}, nil
+	return &run{m: m, o: p.Oracle, tol: tol, copies: copies, total: map[string]int{}}, nil
 }
 
 // measureAlone measures every instruction alone: its cycles, its µops and
@@ -197,7 +197,7 @@ func (r *run) start(p *infer.Problem, set *portmap.ExperimentSet, failures []por
 		rep.Insns[i] = Insn{Insn: insn}
 	}
 	for _, f := range failures {
-		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Reason = Failed, "measuring it alone: "+f.Reason
+		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Why = Failed, "measuring it alone: "+f.Reason
 	}
 	return rep, &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}, nil
 }
@@ -253,7 +253,7 @@ func (r *run) blockAll(ctx context.Context, rep *Report, s *infer.Settings) erro
 		in := &rep.Insns[i]
 		s.Notify("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
 		if err := r.blocked(ctx, in, rep.Blockers); err != nil {
-			in.Outcome, in.Reason = pending, ""
+			in.Outcome, in.Why = pending, ""
 			return err
 		}
 	}
@@ -269,6 +269,7 @@ type run struct {
 	nports int
 	tol    float64
 	copies func(int, float64, int) int
+	total  map[string]int // µops an instruction retires alone (whole number)
 }
 
 // whole returns x rounded to the nearest whole number, and whether x is
@@ -281,9 +282,9 @@ func (r *run) whole(x float64) (int, bool) {
 // alone records the measurement x of in alone: its µops, the ports it uses,
 // and the outcome for instructions with at most one µop.
 func (r *run) alone(in *Insn, x portmap.Measurement) {
-	in.Cycles, in.Uops, in.PortUops = x.Cycles, x.Uops, x.PortUops
+	in.Cycles, in.Counted, in.PortUops = x.Cycles, x.Uops, x.PortUops
 	if len(x.PortUops) != r.nports {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it has µop counts for %d ports, other instructions for %d", len(x.PortUops), r.nports)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it has µop counts for %d ports, other instructions for %d", len(x.PortUops), r.nports)
 		return
 	}
 	var sum float64
@@ -299,23 +300,23 @@ func (r *run) alone(in *Insn, x portmap.Measurement) {
 	}
 	n, ok := r.whole(total)
 	if !ok {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %.3g µops, not a whole number", total)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires %.3g µops, not a whole number", total)
 		return
 	}
 	if math.Abs(sum-float64(n)) > r.tol {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %d µops but the ports count %.3g", n, sum)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires %d µops but the ports count %.3g", n, sum)
 		return
 	}
-	in.total = n
+	r.total[in.Insn] = n
 	switch n {
 	case 0:
-		in.Outcome, in.Reason = Resolved, "no µops"
+		in.Outcome, in.Why = Resolved, "no µops"
 	case 1:
 		if in.Used == 0 {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires 1 µop but no port counts more than %v of it", usedThreshold)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires 1 µop but no port counts more than %v of it", usedThreshold)
 			return
 		}
-		in.Outcome, in.Found = Blocking, []portmap.Uop{{Ports: in.Used, Count: 1}}
+		in.Outcome, in.Uops = Blocking, []portmap.Uop{{Ports: in.Used, Count: 1}}
 	default:
 		in.Outcome = pending
 	}
@@ -326,10 +327,10 @@ func (r *run) alone(in *Insn, x portmap.Measurement) {
 func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 	found := 0
 	for _, b := range bs {
-		if !r.m.Exhaustive && (found == in.total || b.Ports&in.Used == 0) {
+		if !r.m.Exhaustive && (found == r.total[in.Insn] || b.Ports&in.Used == 0) {
 			continue
 		}
-		k := r.copies(b.Ports.Len(), in.Cycles, in.total)
+		k := r.copies(b.Ports.Len(), in.Cycles, r.total[in.Insn])
 		e := portmap.NewExperiment(in.Insn).With(b.Insn, k)
 		x, err := r.o.Measure(ctx, e)
 		if err != nil && oracle.IsTransient(err) && ctx.Err() == nil {
@@ -339,44 +340,44 @@ func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			in.Outcome, in.Reason = Failed, fmt.Sprintf("measuring %v: %v", e, err)
+			in.Outcome, in.Why = Failed, fmt.Sprintf("measuring %v: %v", e, err)
 			return nil
 		}
 		st := Step{Blocker: b.Insn, Ports: b.Ports, Copies: k}
 		if len(x.PortUops) != r.nports {
-			in.Steps = append(in.Steps, st)
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("%v has µop counts for %d ports, want %d", e, len(x.PortUops), r.nports)
+			in.Evidence = append(in.Evidence, st)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("%v has µop counts for %d ports, want %d", e, len(x.PortUops), r.nports)
 			return nil
 		}
 		for _, q := range b.Ports.Indices() {
 			st.OnPorts += x.PortUops[q]
 		}
-		for _, u := range in.Found {
+		for _, u := range in.Uops {
 			if u.Ports != b.Ports && u.Ports.SubsetOf(b.Ports) {
 				st.Subsets += u.Count
 			}
 		}
 		st.Surplus = st.OnPorts - float64(k) - float64(st.Subsets)
-		in.Steps = append(in.Steps, st)
+		in.Evidence = append(in.Evidence, st)
 		if st.OnPorts < float64(k)-r.tol {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s its ports %s count %.4g µops, fewer than the blocking µops", k, b.Insn, r.ports(b.Ports), st.OnPorts)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("with %d × %s its ports %s count %.4g µops, fewer than the blocking µops", k, b.Insn, r.ports(b.Ports), st.OnPorts)
 			return nil
 		}
 		n, ok := r.whole(st.Surplus)
 		if !ok || n < 0 {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s, ports %s count %.4g µops: %.4g are left for it after %d blocking µops and %d µops found on smaller port sets, not a whole number ≥ 0",
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("with %d × %s, ports %s count %.4g µops: %.4g are left for it after %d blocking µops and %d µops found on smaller port sets, not a whole number ≥ 0",
 				k, b.Insn, r.ports(b.Ports), st.OnPorts, st.Surplus, k, st.Subsets)
 			return nil
 		}
 		st.Uops = n
-		in.Steps[len(in.Steps)-1] = st
+		in.Evidence[len(in.Evidence)-1] = st
 		if n > 0 {
-			in.Found = append(in.Found, portmap.Uop{Ports: b.Ports, Count: n})
+			in.Uops = append(in.Uops, portmap.Uop{Ports: b.Ports, Count: n})
 			found += n
 		}
 	}
 	var union portmap.PortSet
-	for _, u := range in.Found {
+	for _, u := range in.Uops {
 		union |= u.Ports
 	}
 	var blocked portmap.PortSet
@@ -384,13 +385,13 @@ func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 		blocked |= b.Ports
 	}
 	switch {
-	case found > in.total:
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Found), in.total)
-	case found < in.total:
-		in.Outcome, in.Reason = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no blocking instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
-			found, in.total, r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
+	case found > r.total[in.Insn]:
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Uops), r.total[in.Insn])
+	case found < r.total[in.Insn]:
+		in.Outcome, in.Why = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no blocking instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
+			found, r.total[in.Insn], r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
 	case union != in.Used:
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Found), r.ports(union), r.ports(in.Used))
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Uops), r.ports(union), r.ports(in.Used))
 	default:
 		in.Outcome = Resolved
 	}
