@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,3 +244,14 @@ func needZ3(t *testing.T) {
 
 // Both counter methods account for an instruction with one type.
 var _ uopsinfo.Insn = explainable.Insn{}
+
+// TestZeroMethods: the zero value of every method is configured as New's.
+func TestZeroMethods(t *testing.T) {
+	for _, c := range []struct{ zero, fresh infer.Configured }{
+		{&pmevo.Method{}, pmevo.New()}, {&cegis.Method{}, cegis.New()}, {&palmed.Method{}, palmed.New()}, {&uopsinfo.Method{}, uopsinfo.New()},
+	} {
+		if got, want := c.zero.Configuration(), c.fresh.Configuration(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%T: zero value configured as %+v, want %+v", c.zero, got, want)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"reflect"
 
 	"github.com/portlab/portlab/lib/infer"
 )
@@ -16,8 +17,9 @@ func init() { infer.Register("cegis", func() infer.Method { return New() }) }
 // The problem's instructions, ports and front-end bound and the settings'
 // seed override Config's. The result's Report is the *Result of Infer.
 type Method struct {
-	// Config is the configuration: New starts from DefaultConfig, the
-	// preset "thesis" (Presets) is ThesisConfig.
+	// Config is the configuration: New starts from DefaultConfig, and so
+	// does the zero Method; the preset "thesis" (Presets) is
+	// ThesisConfig.
 	Config Config
 }
 
@@ -32,7 +34,18 @@ func (*Method) Name() string { return "cegis" }
 func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true, Ports: true} }
 
 // Configuration returns the configuration, for infer.Validate.
-func (m *Method) Configuration() any { return &m.Config }
+func (m *Method) Configuration() any {
+	m.defaults()
+	return &m.Config
+}
+
+// defaults gives the zero Method the default configuration (New's), so
+// that &Method{} runs like New().
+func (m *Method) defaults() {
+	if reflect.ValueOf(m.Config).IsZero() {
+		m.Config = DefaultConfig()
+	}
+}
 
 // Presets returns the named configuration "thesis" (ThesisConfig, thesis
 // §4.5).
@@ -44,7 +57,10 @@ func (m *Method) Presets() []infer.Preset {
 
 // SetFlags defines the settings and the preset as command-line flags
 // (infer.BindFlags).
-func (m *Method) SetFlags(fs *flag.FlagSet) { infer.BindFlags(fs, &m.Config, m.Presets()...) }
+func (m *Method) SetFlags(fs *flag.FlagSet) {
+	m.defaults()
+	infer.BindFlags(fs, &m.Config, m.Presets()...)
+}
 
 // Infer runs counter-example-guided inference on p (see Method).
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {

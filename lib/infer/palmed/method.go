@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"math/big"
+	"reflect"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
@@ -23,6 +24,8 @@ func init() { infer.Register("palmed", func() infer.Method { return New() }) }
 // there is one (Result.PortMapping; without the front-end bound), and its
 // Report the *Result.
 type Method struct {
+	// Config is the configuration; the zero Method runs with
+	// DefaultConfig, as New's does.
 	Config Config
 }
 
@@ -37,11 +40,25 @@ func (*Method) Name() string { return "palmed" }
 func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true} }
 
 // Configuration returns the configuration, for infer.Validate.
-func (m *Method) Configuration() any { return &m.Config }
+func (m *Method) Configuration() any {
+	m.defaults()
+	return &m.Config
+}
+
+// defaults gives the zero Method the default configuration (New's), so
+// that &Method{} runs like New().
+func (m *Method) defaults() {
+	if reflect.ValueOf(m.Config).IsZero() {
+		m.Config = DefaultConfig()
+	}
+}
 
 // SetFlags defines the configuration as command-line flags
 // (infer.BindFlags).
-func (m *Method) SetFlags(fs *flag.FlagSet) { infer.BindFlags(fs, &m.Config) }
+func (m *Method) SetFlags(fs *flag.FlagSet) {
+	m.defaults()
+	infer.BindFlags(fs, &m.Config)
+}
 
 // Infer runs PALMED on p (see Method).
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
@@ -21,8 +22,8 @@ func init() { infer.Register("pmevo", func() infer.Method { return New() }) }
 type Method struct {
 	// Config holds the hyperparameters; Ports, PortNames,
 	// InstructionsPerCycle, Seed and Workers come from the problem and the
-	// settings. New starts from DefaultConfig; the presets (Presets) are
-	// DefaultConfig and PaperConfig.
+	// settings. New starts from DefaultConfig, and so does the zero
+	// Method; the preset "paper" (Presets) is PaperConfig.
 	Config Config
 }
 
@@ -37,10 +38,21 @@ func (*Method) Name() string { return "pmevo" }
 func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true, Data: true, Ports: true} }
 
 // Configuration returns the hyperparameters, for infer.Validate.
-func (m *Method) Configuration() any { return &m.Config }
+func (m *Method) Configuration() any {
+	m.defaults()
+	return &m.Config
+}
 
-// Presets returns the named configurations: "paper" (PaperConfig, the
-// PMEvo paper §5.2.2) and "default" (DefaultConfig, portlab's).
+// defaults gives the zero Method the default configuration (New's), so
+// that &Method{} runs like New().
+func (m *Method) defaults() {
+	if reflect.ValueOf(m.Config).IsZero() {
+		m.Config = DefaultConfig(0)
+	}
+}
+
+// Presets returns the named configuration "paper" (PaperConfig, the PMEvo
+// paper §5.2.2); DefaultConfig, portlab's, is where New starts.
 func (m *Method) Presets() []infer.Preset {
 	return []infer.Preset{
 		{Name: "paper", Help: "the paper's hyperparameters (population 100,000, no mutation, no polish) instead of portlab's", Set: func() { m.Config = PaperConfig(0) }},
@@ -49,7 +61,10 @@ func (m *Method) Presets() []infer.Preset {
 
 // SetFlags defines the hyperparameters and the presets as command-line
 // flags (infer.BindFlags).
-func (m *Method) SetFlags(fs *flag.FlagSet) { infer.BindFlags(fs, &m.Config, m.Presets()...) }
+func (m *Method) SetFlags(fs *flag.FlagSet) {
+	m.defaults()
+	infer.BindFlags(fs, &m.Config, m.Presets()...)
+}
 
 // config returns the configuration of a run on p with s.
 func (m *Method) config(p *infer.Problem, s *infer.Settings) Config {
