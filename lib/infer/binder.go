@@ -297,6 +297,9 @@ func (v *value) String() string {
 		return ""
 	}
 	x := v.s.field
+	if x.IsZero() {
+		return "" // the flag package shows no default for a zero value
+	}
 	switch {
 	case x.Kind() == reflect.Slice:
 		var parts []string

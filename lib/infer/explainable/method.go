@@ -37,7 +37,7 @@ type Method struct {
 	// Improper are improper blocking instructions (two µops, one of them
 	// on a port set no proper blocking instruction has; thesis §6.3.4),
 	// used where they are among the problem's instructions.
-	Improper []string `flag:"improper" sep:";" none:"none" help:"improper blocking instructions, separated by ';' (default: the thesis's two stores, where present; 'none' for none)"`
+	Improper []string `flag:"improper" sep:";" none:"none" help:"improper blocking instructions, separated by ';' ('none' for none; by default the thesis's two stores, where present)"`
 	// Repeats, when above 1, measures every experiment that many times
 	// and takes the median (MedianOracle; the thesis took 11 on Zen+).
 	Repeats int `flag:"repeats" help:"measure every experiment this often and take the median (the thesis: 11)" min:"0"`
