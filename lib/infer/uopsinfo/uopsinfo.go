@@ -102,11 +102,12 @@ func FixedCopies(k int) func(blockedPorts int, cycles float64, uops int) int {
 var ErrNoPortCounters = oracle.ErrNoPortCounters
 
 // Infer runs the algorithm on p (thesis Algorithm 6.1; see the package
-// documentation) in three stages: measure every instruction alone (alone),
-// take the single-µop instructions and the store blocker as blocking
-// instructions for the ports they use (chooseBlockers), and measure every
-// other instruction with the blocking instructions (blockAll). When ctx is
-// cancelled it returns the instructions mapped so far with ctx's error.
+// documentation) in three stages: measure every instruction alone
+// (measureAlone), take the single-µop instructions and the store blocker
+// as blocking instructions for the ports they use (chooseBlockers), and
+// measure every other instruction with the blocking instructions
+// (blockAll). When ctx is cancelled it returns the instructions mapped so
+// far with ctx's error.
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
 	r, err := m.newRun(p)
 	if err != nil {
@@ -116,7 +117,7 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	if err != nil {
 		return nil, err
 	}
-	rep, res, err := r.start(p, set, failures)
+	rep, res, err := r.newReport(p, failures)
 	if err != nil {
 		return nil, err
 	}
@@ -180,9 +181,9 @@ func (r *run) measureAlone(ctx context.Context, p *infer.Problem, s *infer.Setti
 	return set, failures, nil
 }
 
-// start returns the report and the result of the run, with the
+// newReport returns the report and the result of the run, with the
 // instructions that failed alone recorded.
-func (r *run) start(p *infer.Problem, set *portmap.ExperimentSet, failures []portmap.Failure) (*Report, *infer.Result, error) {
+func (r *run) newReport(p *infer.Problem, failures []portmap.Failure) (*Report, *infer.Result, error) {
 	names := p.PortNames
 	if names == nil {
 		names = infer.PortNames(r.nports)
