@@ -292,6 +292,8 @@ type value struct {
 	b *binder
 }
 
+// String returns the field's value ("" when zero, so that the flag
+// package shows no default).
 func (v *value) String() string {
 	if v == nil || v.s == nil {
 		return ""

@@ -79,9 +79,9 @@ var ErrUndecided = errors.New("measurements decide between no candidates")
 // StopError is Infer's error for a run that ended without a result: why
 // (Status) and the method's error.
 type StopError struct {
-	Method string
-	Status Status
-	Err    error
+	Method string // the method's name
+	Status Status // why the run stopped
+	Err    error  // the method's error
 }
 
 // Error returns the method's error.
@@ -167,6 +167,7 @@ func (b *budget) take(n int) int {
 	return got
 }
 
+// Measure asks the inner oracle while the budget lasts.
 func (b *budget) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
 	if b.take(1) == 0 {
 		return portmap.Measurement{}, ErrQueryLimit
