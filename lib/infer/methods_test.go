@@ -255,3 +255,38 @@ func TestZeroMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestBinderPresets: a preset flag sets the preset, and the settings given
+// by other flags hold whether they come before or after it.
+func TestBinderPresets(t *testing.T) {
+	for _, args := range [][]string{{"-population", "500", "-paper"}, {"-paper", "-population", "500"}} {
+		m := pmevo.New()
+		fs := flag.NewFlagSet("pmevo", flag.ContinueOnError)
+		m.SetFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		want := pmevo.PaperConfig(0)
+		want.Population = 500
+		if !reflect.DeepEqual(m.Config, want) {
+			t.Errorf("%v: %+v, want %+v", args, m.Config, want)
+		}
+	}
+	m := cegis.New()
+	fs := flag.NewFlagSet("cegis", flag.ContinueOnError)
+	m.SetFlags(fs)
+	if err := fs.Parse([]string{"-validate", "5", "-pairs", "-thesis", "-encoding", "bottleneck"}); err != nil {
+		t.Fatal(err)
+	}
+	want := cegis.ThesisConfig()
+	want.Validation, want.Pairs, want.Encoding = 5, true, cegis.Bottleneck
+	if !reflect.DeepEqual(m.Config, want) {
+		t.Errorf("cegis flags: %+v, want %+v", m.Config, want)
+	}
+	x := explainable.New()
+	fs = flag.NewFlagSet("explainable", flag.ContinueOnError)
+	x.SetFlags(fs)
+	if err := fs.Parse([]string{"-improper", "none", "-smt-timeout", "2m"}); err != nil || x.Improper != nil || x.SMT.Timeout != 2*time.Minute || x.SMT.Epsilon != cegis.DefaultConfig().Epsilon {
+		t.Errorf("explainable flags: %v, improper %q, SMT %+v", err, x.Improper, x.SMT)
+	}
+}
