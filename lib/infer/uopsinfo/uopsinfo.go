@@ -170,7 +170,7 @@ func (r *run) measureAlone(ctx context.Context, p *infer.Problem, s *infer.Setti
 	first := set.Measurements[0]
 	if first.PortUops == nil {
 		return nil, nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
-			"simulate with oracle.SimulateWithPortCounters (portlab infer -simulate turns them on for this method), "+
+			"simulate with oracle.SimulateWithPortCounters (infer.Infer turns a simulation's on for this method), "+
 			"or replay data measured with them; the hardware oracle reads no counters; this host: %s",
 			ErrNoPortCounters, first.Experiment, pmu.Detect())
 	}
