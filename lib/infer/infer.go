@@ -22,7 +22,8 @@ type Problem struct {
 	// Oracle answers the experiments a method asks for: the host's
 	// hardware (measure.Hardware, or a measure.Campaign around it), a
 	// simulation (oracle.Simulate) or a replay of stored data. It may be
-	// nil when Data is given and the method needs nothing else.
+	// nil when Data is given: Infer then answers the method's queries from
+	// a replay of Data.
 	Oracle oracle.Oracle
 	// Data, when not nil, holds measurements made before (a finished
 	// campaign, a data set); methods learn from them instead of, or before,
@@ -32,8 +33,8 @@ type Problem struct {
 	// instruction of Data.
 	Instructions []string
 	// Ports is the number of execution ports to infer a mapping over, and
-	// PortNames optionally names them (default "0", "1", …). Methods that
-	// find the number themselves accept 0.
+	// PortNames optionally names them (Infer fills in "0", "1", …).
+	// Methods that find the number themselves accept 0 (Needs.Ports).
 	Ports     int
 	PortNames []string
 	// InstructionsPerCycle, when positive, is the front end's peak:
