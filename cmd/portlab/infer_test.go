@@ -446,3 +446,22 @@ func TestInferCegisUopsRealNames(t *testing.T) {
 		t.Errorf("-uops with a bad count: %v", err)
 	}
 }
+
+// TestInferRefusesBadSettings: negative -workers and an out-of-range
+// method flag are refused before anything is simulated or measured.
+func TestInferRefusesBadSettings(t *testing.T) {
+	mfile := writeMapping(t, t.TempDir(), pmevoToy())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"infer", "pmevo", "-simulate", mfile, "-workers", "-1"}, "-workers -1: want ≥ 0"},
+		{[]string{"infer", "pmevo", "-simulate", mfile, "-population", "1"}, "-population 1: want ≥ 2"},
+		{[]string{"infer", "palmed", "-simulate", mfile, "-M", "0"}, "-M 0: want ≥ 1"},
+	} {
+		var out, errs bytes.Buffer
+		if err := run(t.Context(), c.args, &out, &errs); err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(errs.String(), "training") {
+			t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, errs.String())
+		}
+	}
+}
