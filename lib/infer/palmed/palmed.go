@@ -80,8 +80,16 @@ type Misfit struct {
 }
 
 // ErrNoFit is wrapped by the error of a run whose core mapping does not
-// explain its kernels within Config.FitTol even after growing it.
-var ErrNoFit = errors.New("palmed: the core mapping does not fit its kernels")
+// explain its kernels within Config.FitTol even after growing it. It
+// matches infer.ErrNoFit as well (the run's infer.Status is NoFit).
+var ErrNoFit error = noFit{}
+
+type noFit struct{}
+
+func (noFit) Error() string { return "palmed: the core mapping does not fit its kernels" }
+
+// Is reports whether target is infer.ErrNoFit, the shared reason.
+func (noFit) Is(target error) bool { return target == infer.ErrNoFit }
 
 type run struct {
 	cfg      Config
