@@ -2,6 +2,7 @@ package infer_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
 	"reflect"
@@ -288,5 +289,20 @@ func TestBinderPresets(t *testing.T) {
 	x.SetFlags(fs)
 	if err := fs.Parse([]string{"-improper", "none", "-smt-timeout", "2m"}); err != nil || x.Improper != nil || x.SMT.Timeout != 2*time.Minute || x.SMT.Epsilon != cegis.DefaultConfig().Epsilon {
 		t.Errorf("explainable flags: %v, improper %q, SMT %+v", err, x.Improper, x.SMT)
+	}
+}
+
+// TestStatusNoFit: a run that ends without a model says why in its
+// error's Status: cegis on one port where the truth needs two.
+func TestStatusNoFit(t *testing.T) {
+	needZ3(t)
+	truth := portmap.MustMapping("toy", "0", "1")
+	truth.MustSetUsage("add", "1*p01").MustSetUsage("mul", "1*p1")
+	m := cegis.New()
+	m.Config.Epsilon = 0
+	res, err := infer.Infer(t.Context(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 1}, m, nil)
+	var stop *infer.StopError
+	if res != nil || !errors.As(err, &stop) || stop.Status != infer.NoFit || infer.StatusOf(err) != infer.NoFit || !errors.Is(err, cegis.ErrNoMapping) {
+		t.Errorf("one port for two: %v, %v", res, err)
 	}
 }
