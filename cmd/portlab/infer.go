@@ -12,7 +12,6 @@ import (
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
-	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/source"
 
@@ -103,6 +102,9 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	if f.workers < 0 {
+		return fmt.Errorf("infer %s: -workers %d: want ≥ 0 (0: all cores)", method.Name(), f.workers)
+	}
 	if n := btoi(f.exps != "") + btoi(f.simulate != "") + btoi(f.live); n != 1 {
 		fs.Usage()
 		return fmt.Errorf("infer %s needs exactly one of -experiments, -simulate and -measure", method.Name())
@@ -117,14 +119,8 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer op.Close()
-	if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() && op.Simulated != nil {
-		op.Simulated.PortCounters = true
-	}
-	if u, ok := method.(infer.UopCounterUser); ok && u.UsesUopCounter() && op.Hardware != nil {
-		if err := op.Hardware.CountUops(); err != nil {
-			return fmt.Errorf("infer %s -measure needs the µop counter: %w; simulate instead (-simulate M) or replay measurements made with it (-experiments)", method.Name(), err)
-		}
-	}
+	// Infer switches on the counters the method reads (infer.Needs), or
+	// refuses with what is missing, before it asks anything.
 	if err := op.Complete(ctx); err != nil {
 		return err
 	}
@@ -143,7 +139,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "training: %d experiments\n", p.Data.Len())
 	}
 	bar := newProgressBar(stderr)
-	settings := &infer.Settings{Seed: f.seed, Workers: f.workers, Progress: func(s infer.Status) {
+	settings := &infer.Settings{Seed: f.seed, Workers: f.workers, Progress: func(s infer.Progress) {
 		bar.update(s.Message, int64(s.Done), int64(s.Total))
 	}}
 	res, err := infer.Infer(ctx, p, method, settings)
@@ -240,7 +236,7 @@ func (f *inferFlags) sources(method infer.Method) (*source.Oracle, []*source.Exp
 		if src.CPUs, err = source.ParseCPUs(f.cpu); err != nil {
 			return nil, nil, flagError("cpu", err)
 		}
-		if u, ok := method.(infer.PortCounterUser); ok && u.UsesPortCounters() {
+		if method.Uses().PortCounters {
 			return nil, nil, fmt.Errorf("infer %s -measure: the hardware oracle reads no per-port µop counters (model-specific events portlab does not program); this host: %v; simulate instead (-simulate M) or replay measurements made with them (-experiments)", method.Name(), pmu.Detect())
 		}
 	default:

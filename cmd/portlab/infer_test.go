@@ -470,3 +470,52 @@ func fig1Mapping() *portmap.Mapping {
 	return portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").
 		MustSetUsage("ADDSS", "1*p01").MustSetUsage("BSR", "1*p1").MustSetUsage("JNLE", "1*p06").MustSetUsage("JMP", "1*p6")
 }
+
+// TestInferCegisUopsRealNames gives cegis -uops known µop counts of x86
+// forms, whose names contain ", ": entries NAME=COUNT separated by ";",
+// and the same entries one a line in a file (@FILE).
+func TestInferCegisUopsRealNames(t *testing.T) {
+	if _, err := exec.LookPath("z3"); err != nil && os.Getenv("CI") == "" {
+		t.Skip("z3 is not installed (apt-get install z3); CI installs it")
+	}
+	const add, imul, fma = "add R:GPR:64, R:GPR:64", "imul R:GPR:64, R:GPR:64", "vfmadd231ps W:XMM0..15, R:XMM0..15, R:XMM0..15"
+	dir := t.TempDir()
+	truth := portmap.MustMapping("x86", "0", "1")
+	truth.MustSetUsage(add, "1*p01").MustSetUsage(imul, "1*p1").MustSetUsage(fma, "1*p0+1*p1")
+	mfile := writeMapping(t, dir, truth)
+	list := filepath.Join(dir, "uops.txt")
+	if err := os.WriteFile(list, []byte(fma+"=2\n"+add+" = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, uops := range []string{fma + "=2;" + add + "=1", "@" + list} {
+		prefix := filepath.Join(dir, "out")
+		var out, errs bytes.Buffer
+		if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-epsilon", "0", "-uops", uops, "-out", prefix}, &out, &errs); err != nil {
+			t.Fatalf("-uops %q: %v\n%s\n%s", uops, err, out.String(), errs.String())
+		}
+		checkInferred(t, out.String(), prefix, truth, "unique: no consistent mapping")
+	}
+	var out, errs bytes.Buffer
+	if err := run(t.Context(), []string{"infer", "cegis", "-simulate", mfile, "-uops", add + "=x"}, &out, &errs); err == nil || !strings.Contains(err.Error(), "want NAME=COUNT") {
+		t.Errorf("-uops with a bad count: %v", err)
+	}
+}
+
+// TestInferRefusesBadSettings: negative -workers and an out-of-range
+// method flag are refused before anything is simulated or measured.
+func TestInferRefusesBadSettings(t *testing.T) {
+	mfile := writeMapping(t, t.TempDir(), pmevoToy())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"infer", "pmevo", "-simulate", mfile, "-workers", "-1"}, "-workers -1: want ≥ 0"},
+		{[]string{"infer", "pmevo", "-simulate", mfile, "-population", "1"}, "-population 1: want ≥ 2"},
+		{[]string{"infer", "palmed", "-simulate", mfile, "-M", "0"}, "-M 0: want ≥ 1"},
+	} {
+		var out, errs bytes.Buffer
+		if err := run(t.Context(), c.args, &out, &errs); err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(errs.String(), "training") {
+			t.Errorf("%v: %v, want %q\n%s", c.args, err, c.want, errs.String())
+		}
+	}
+}

@@ -19,20 +19,16 @@ func init() {
 		"Register":         reflect.ValueOf(infer.Register),
 
 		// type definitions
-		"FlagSetter":      reflect.ValueOf((*infer.FlagSetter)(nil)),
-		"Method":          reflect.ValueOf((*infer.Method)(nil)),
-		"PortCounterUser": reflect.ValueOf((*infer.PortCounterUser)(nil)),
-		"Problem":         reflect.ValueOf((*infer.Problem)(nil)),
-		"Result":          reflect.ValueOf((*infer.Result)(nil)),
-		"Settings":        reflect.ValueOf((*infer.Settings)(nil)),
-		"Status":          reflect.ValueOf((*infer.Status)(nil)),
-		"UopCounterUser":  reflect.ValueOf((*infer.UopCounterUser)(nil)),
+		"FlagSetter": reflect.ValueOf((*infer.FlagSetter)(nil)),
+		"Method":     reflect.ValueOf((*infer.Method)(nil)),
+		"Problem":    reflect.ValueOf((*infer.Problem)(nil)),
+		"Result":     reflect.ValueOf((*infer.Result)(nil)),
+		"Settings":   reflect.ValueOf((*infer.Settings)(nil)),
+		"Status":     reflect.ValueOf((*infer.Status)(nil)),
 
 		// interface wrapper definitions
-		"_FlagSetter":      reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_FlagSetter)(nil)),
-		"_Method":          reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_Method)(nil)),
-		"_PortCounterUser": reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_PortCounterUser)(nil)),
-		"_UopCounterUser":  reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_UopCounterUser)(nil)),
+		"_FlagSetter": reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_FlagSetter)(nil)),
+		"_Method":     reflect.ValueOf((*_github_com_portlab_portlab_lib_infer_Method)(nil)),
 	}
 }
 
@@ -58,24 +54,4 @@ func (W _github_com_portlab_portlab_lib_infer_Method) Infer(ctx context.Context,
 }
 func (W _github_com_portlab_portlab_lib_infer_Method) Name() string {
 	return W.WName()
-}
-
-// _github_com_portlab_portlab_lib_infer_PortCounterUser is an interface wrapper for PortCounterUser type
-type _github_com_portlab_portlab_lib_infer_PortCounterUser struct {
-	IValue            interface{}
-	WUsesPortCounters func() bool
-}
-
-func (W _github_com_portlab_portlab_lib_infer_PortCounterUser) UsesPortCounters() bool {
-	return W.WUsesPortCounters()
-}
-
-// _github_com_portlab_portlab_lib_infer_UopCounterUser is an interface wrapper for UopCounterUser type
-type _github_com_portlab_portlab_lib_infer_UopCounterUser struct {
-	IValue          interface{}
-	WUsesUopCounter func() bool
-}
-
-func (W _github_com_portlab_portlab_lib_infer_UopCounterUser) UsesUopCounter() bool {
-	return W.WUsesUopCounter()
 }

@@ -19,16 +19,15 @@ type singletons struct{}
 
 func (singletons) Name() string { return "singletons" }
 
+// Uses says that the method asks the oracle and needs the number of ports.
+func (singletons) Uses() infer.Needs { return infer.Needs{Queries: true, Ports: true} }
+
 func (singletons) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
 	set, _, err := oracle.MeasureAll(ctx, p.Oracle, design.Singletons(p.Instructions), nil)
 	if err != nil {
 		return nil, err
 	}
-	ports := make([]string, p.Ports)
-	for k := range ports {
-		ports[k] = fmt.Sprint(k)
-	}
-	m := portmap.MustMapping("singletons", ports...)
+	m := portmap.MustMapping("singletons", p.PortNames...) // Infer named the ports
 	for _, x := range set.Measurements {
 		k, n := min(p.Ports, int(math.Round(1/x.Cycles))), int(math.Round(x.Cycles))
 		if x.Cycles >= 1 {

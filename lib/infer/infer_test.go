@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,8 @@ type echo struct{ asked []string }
 
 func (*echo) Name() string { return "echo" }
 
+func (*echo) Uses() Needs { return Needs{Queries: true} }
+
 func (e *echo) Infer(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	m := portmap.MustMapping("echo", "0")
 	for _, insn := range p.Instructions {
@@ -33,12 +36,17 @@ func (e *echo) Infer(ctx context.Context, p *Problem, s *Settings) (*Result, err
 		}
 		e.asked = append(e.asked, insn)
 		m.MustSetUsage(insn, "1*p0")
-		if s.Progress != nil {
-			s.Progress(Status{Stage: "asking", Done: len(e.asked), Total: len(p.Instructions)})
-		}
+		s.Notify("asking", len(e.asked), len(p.Instructions), "")
 	}
-	return &Result{Mapping: m, Report: map[string]int{"asked": len(e.asked)}}, nil
+	return &Result{Mapping: m, Report: &echoReport{Asked: len(e.asked)}}, nil
 }
+
+// echoReport is echo's report.
+type echoReport struct{ Asked int }
+
+func (r *echoReport) String() string                      { return fmt.Sprintf("asked %d", r.Asked) }
+func (r *echoReport) HTML() string                        { return (&HTML{}).Para(r.String()).String() }
+func (r *echoReport) WriteFiles(string) ([]string, error) { return nil, nil }
 
 func (e *echo) SetFlags(fs *flag.FlagSet) {}
 
@@ -53,8 +61,8 @@ func TestInfer(t *testing.T) {
 	data := &portmap.ExperimentSet{Measurements: []portmap.Measurement{
 		{Experiment: portmap.NewExperiment("b", "a"), Cycles: 1}, {Experiment: portmap.NewExperiment("a"), Cycles: 0.5},
 	}}
-	var last Status
-	r, err := Infer(ctx, Problem{Oracle: oracle.Simulate(toy(), 0, 1), Data: data, Ports: 1}, &echo{}, &Settings{Progress: func(s Status) { last = s }})
+	var last Progress
+	r, err := Infer(ctx, Problem{Oracle: oracle.Simulate(toy(), 0, 1), Data: data, Ports: 1}, &echo{}, &Settings{Progress: func(s Progress) { last = s }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +83,7 @@ func TestInfer(t *testing.T) {
 	if m, err := portmap.ReadMapping(names[1]); err != nil || m.Usage("a") != "1*p0" {
 		t.Errorf("PMEvo mapping: %v %v", m, err)
 	}
-	if b, _ := os.ReadFile(names[2]); !strings.Contains(string(b), `"asked": 2`) || !strings.Contains(string(b), `"Queries": 4`) {
+	if b, _ := os.ReadFile(names[2]); !strings.Contains(string(b), `"Asked": 2`) || !strings.Contains(string(b), `"Queries": 4`) {
 		t.Errorf("report: %s", b)
 	}
 
@@ -148,6 +156,8 @@ func (b *batcher) Noise() (float64, int) { return 0.01, 7 }
 type measureAll struct{ sigma float64 }
 
 func (*measureAll) Name() string { return "measureAll" }
+
+func (*measureAll) Uses() Needs { return Needs{Queries: true} }
 
 func (m *measureAll) Infer(ctx context.Context, p *Problem, s *Settings) (*Result, error) {
 	var exps []portmap.Experiment

@@ -92,15 +92,6 @@ func (s *Simulated) Measure(ctx context.Context, e portmap.Experiment) (portmap.
 	return m, nil
 }
 
-// CountUops implements UopCounter: a simulation always counts µops.
-func (s *Simulated) CountUops() error { return nil }
-
-// CountPortUops implements PortCounter: it sets PortCounters.
-func (s *Simulated) CountPortUops() error {
-	s.PortCounters = true
-	return nil
-}
-
 // Mapping returns the simulated mapping.
 func (s *Simulated) Mapping() *portmap.Mapping { return s.mapping }
 

@@ -14,7 +14,7 @@ import (
 // Middleware made by Wrap and supplies its behaviour as hooks; it thereby
 // has every capability of this package — batches (BatchMeasurer),
 // preparation (Preparer), a noise figure (NoiseReporter), whether it
-// remembers (Rememberer), counter switches (UopCounter, PortCounter) —
+// remembers (Rememberer), counter switches (UopCounter, PortUopCounter) —
 // passed on to the inner oracle, and its hooks apply to one experiment and
 // to a batch alike. Count, CorrectUops, Repeat, StoredFirst and
 // measure.Campaign are built so.
@@ -194,32 +194,16 @@ func (w Middleware) CountUops() error {
 	if c, ok := w.inner.(UopCounter); ok {
 		return c.CountUops()
 	}
-	return fmt.Errorf("oracle: %s has no µop counter", nameOf(w.inner))
+	return fmt.Errorf("oracle: %s: %w", nameOf(w.inner), ErrNoUopCounter)
 }
 
 // CountPortUops switches the inner oracle's per-port µop counters on
-// (PortCounter), or returns an error naming it when it has none.
+// (PortUopCounter), or returns an error naming it when it has none.
 func (w Middleware) CountPortUops() error {
-	if c, ok := w.inner.(PortCounter); ok {
+	if c, ok := w.inner.(PortUopCounter); ok {
 		return c.CountPortUops()
 	}
-	return fmt.Errorf("oracle: %s has no per-port µop counters", nameOf(w.inner))
-}
-
-// UopCounter is implemented by oracles whose µop counter
-// (Measurement.Uops) can be switched on: measure.Hardware (where the host
-// has one), Simulated (always on) and every adapter over them. CountUops
-// returns an error saying why when it cannot. Measurements an oracle
-// remembers (a campaign's file) keep the counts they were measured with.
-type UopCounter interface {
-	CountUops() error
-}
-
-// PortCounter is implemented by oracles whose per-port µop counters
-// (Measurement.PortUops) can be switched on: Simulated and every adapter
-// over it. CountPortUops returns an error saying why when it cannot.
-type PortCounter interface {
-	CountPortUops() error
+	return fmt.Errorf("oracle: %s: %w", nameOf(w.inner), ErrNoPortCounters)
 }
 
 // JournalError is a failure to keep a result — to append it to a
@@ -286,12 +270,12 @@ func (o predictorOracle) Remembers() bool { return true }
 func (o predictorOracle) Name() string { return o.p.Name() }
 
 var (
-	_ BatchMeasurer = Middleware{}
-	_ Preparer      = Middleware{}
-	_ NoiseReporter = Middleware{}
-	_ Rememberer    = Middleware{}
-	_ UopCounter    = Middleware{}
-	_ PortCounter   = Middleware{}
-	_ UopCounter    = (*Simulated)(nil)
-	_ PortCounter   = (*Simulated)(nil)
+	_ BatchMeasurer  = Middleware{}
+	_ Preparer       = Middleware{}
+	_ NoiseReporter  = Middleware{}
+	_ Rememberer     = Middleware{}
+	_ UopCounter     = Middleware{}
+	_ PortUopCounter = Middleware{}
+	_ UopCounter     = (*Simulated)(nil)
+	_ PortUopCounter = (*Simulated)(nil)
 )

@@ -117,7 +117,7 @@ func TestAdaptersForward(t *testing.T) {
 		if got, want := Remembers(a), name == "StoredFirst"; got != want {
 			t.Errorf("%s: Remembers() = %v, want %v", name, got, want)
 		}
-		if a.(UopCounter).CountUops() != nil || a.(PortCounter).CountPortUops() != nil || !slices.Equal(p.switched, []string{"uops", "ports"}) {
+		if a.(UopCounter).CountUops() != nil || a.(PortUopCounter).CountPortUops() != nil || !slices.Equal(p.switched, []string{"uops", "ports"}) {
 			t.Errorf("%s: counters switched %q, want uops and ports", name, p.switched)
 		}
 	}

@@ -26,7 +26,7 @@ import (
 // host's benchmarker visits a batch in interleaved passes), prepares
 // experiments ahead (Preparer), knows its noise (NoiseReporter), remembers
 // (Rememberer), and fills the counters of a Measurement (Uops, PortUops,
-// Counters) when they are switched on (UopCounter, PortCounter). An adapter — an
+// Counters) when they are switched on (UopCounter, PortUopCounter). An adapter — an
 // oracle that asks another — must pass all of them on; Middleware is the
 // way to write one so that it does.
 type Oracle interface {

@@ -64,7 +64,7 @@ func (s Status) String() string {
 // Advice says what a method that needs µop counters can do on this host.
 func (s Status) Advice() string {
 	if s.Available() {
-		return "this host has hardware counters (" + s.String() + "): turn on the hardware oracle's µop counter (measure.Hardware.CountUops; portlab infer -measure does for methods that need it), replay measurements made with it, or simulate (portlab infer -simulate)"
+		return "this host has hardware counters (" + s.String() + "): turn on the hardware oracle's µop counter (measure.Hardware.CountUops; infer.Infer does for the methods that need it), replay measurements made with it, or simulate (portlab infer -simulate)"
 	}
 	return s.String() + "; simulate instead (portlab infer -simulate M, oracle.Simulate) or replay measurements made on a machine with counters"
 }

@@ -95,7 +95,7 @@ func run(simulate, storedArg, insnsArg string, rate float64, allowMix bool, nois
 	live := &stageOracle{inner: simulated, refuseMix: !allowMix, byStage: map[string]int{}, refused: map[string]int{}}
 	sf := oracle.NewStoredFirst(stored, storedArg, live)
 	start := time.Now()
-	res, err := infer.Infer(ctx, infer.Problem{Oracle: sf, Instructions: insns}, palmed.New(), &infer.Settings{Progress: func(s infer.Status) {
+	res, err := infer.Infer(ctx, infer.Problem{Oracle: sf, Instructions: insns}, palmed.New(), &infer.Settings{Progress: func(s infer.Progress) {
 		live.stage = s.Stage
 	}})
 	if res == nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/solver/z3"
@@ -46,20 +47,34 @@ func (e Encoding) String() string {
 	return "bottleneck"
 }
 
-// Config sets up a run of Infer.
+// UnmarshalText sets e from its name, "bottleneck" or "thesis".
+func (e *Encoding) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "bottleneck":
+		*e = Bottleneck
+	case "thesis":
+		*e = Thesis
+	default:
+		return fmt.Errorf("encoding %q: want bottleneck or thesis", text)
+	}
+	return nil
+}
+
+// Config sets up a run of Infer. The fields tagged with a flag are the
+// command line's settings (infer.BindFlags).
 type Config struct {
 	// Encoding is the SMT encoding of throughput (default Bottleneck).
-	Encoding Encoding
+	Encoding Encoding `flag:"encoding" help:"SMT encoding: bottleneck (default) or thesis"`
 	// Epsilon is the tolerance on cycles per instruction (thesis §4.3): a
 	// mapping is consistent with a measurement of t cycles for an
 	// experiment e when it predicts within t ± Epsilon·|e|, and two
 	// mappings are told apart only by an experiment on which they differ
 	// by more than 2·Epsilon·|e|. 0 asks for exact agreement.
-	Epsilon float64
+	Epsilon float64 `flag:"epsilon" help:"tolerance on cycles per instruction" min:"0"`
 	// UopCounts, when not nil, makes the search three-level with known µop
 	// counts (thesis §4.4, variant 2): instruction i decomposes into
 	// UopCounts[i] µops (default 1), each on a set of ports to infer.
-	UopCounts map[string]int
+	UopCounts map[string]int `flag:"uops" sep:";" help:"three-level search with known µop counts: NAME=COUNT entries separated by ';' or newlines, or @FILE with one entry a line, e.g. 'add R:GPR:64, R:GPR:64=1;div R:GPR:64=3' (others 1)"`
 	// PortCounts, when not nil, fixes the number of ports of instructions
 	// with one µop: instruction i's µop runs on exactly PortCounts[i]
 	// ports (known from its throughput alone, as in the explainable
@@ -76,7 +91,7 @@ type Config struct {
 	// MaxSize, when positive, bounds the size of the experiments measured;
 	// the result is then unique only among mappings that agree on all
 	// experiments of at most MaxSize instructions (Result.Complete false).
-	MaxSize int
+	MaxSize int `flag:"max-size" help:"largest experiment to measure (0: no limit)" min:"0"`
 	// StartSize is the first size bound of the stratified search for a
 	// distinguishing experiment (default 2; singletons are measured first).
 	StartSize int
@@ -85,33 +100,33 @@ type Config struct {
 	// Pairs also measures every pair {a ↦ 1, b ↦ 1} of distinct
 	// instructions first: n(n−1)/2 more measurements that settle most of
 	// what the solver would otherwise find one query at a time.
-	Pairs bool
+	Pairs bool `flag:"pairs" help:"also measure every pair of instructions first"`
 	// NoSymmetryBreaking leaves out the lex-leader constraints that make
 	// the solver consider one mapping per port renaming.
-	NoSymmetryBreaking bool
+	NoSymmetryBreaking bool `flag:"no-symmetry" help:"no symmetry breaking over port renamings"`
 	// IntegerUnbounded makes the unbounded check search integer
 	// experiments, as the thesis does, instead of non-negative rational
 	// ones (the question is scale-invariant, so both agree).
-	IntegerUnbounded bool
+	IntegerUnbounded bool `flag:"integer-unbounded" help:"unbounded check over integer experiments (thesis)"`
 	// Stratified searches as the thesis does (§4.3): a distinguishing
 	// experiment of at most StartSize instructions, then of one more, and
 	// so on, asking the unbounded question only to decide whether to go on.
 	// By default the unbounded question comes first, and the simulator then
 	// looks for the smallest experiment that tells the same two mappings
 	// apart (at most MaxSize instructions when it is set).
-	Stratified bool
+	Stratified bool `flag:"stratified" help:"thesis order: bounded searches of growing size before the unbounded check"`
 	// NoSimulation leaves out the cheap first step of each iteration: the
 	// candidates the solver proposed before and that still explain every
 	// measurement are compared with the current mapping on all small
 	// experiments with the bottleneck simulator (package throughput).
-	NoSimulation bool
+	NoSimulation bool `flag:"no-simulation" help:"no simulator check of earlier candidates"`
 	// Validation is the number of random experiments of five instructions
 	// (at most MaxSize) measured after the search converged; any that contradicts the result
 	// joins the measurements and the search goes on (at most three rounds).
 	// It guards against a noisy measurement that ruled out the truth, and
 	// it costs Validation measurements per round (DefaultConfig: 50;
 	// ThesisConfig: none, as in the thesis).
-	Validation int
+	Validation int `flag:"validate" help:"random length-5 experiments measured to check the result, per round (-thesis 0; 0: none)" min:"0"`
 	// Seed seeds the validation experiments.
 	Seed uint64
 	// SolverSeed, when nonzero, sets z3's random seeds (smt.random_seed,
@@ -119,7 +134,7 @@ type Config struct {
 	// thesis's three runs per truth, then take different solver paths.
 	SolverSeed uint64
 	// Timeout, when positive, limits each solver query.
-	Timeout time.Duration
+	Timeout time.Duration `flag:"timeout" help:"time limit of each solver query, e.g. 10m (0: none)" min:"0s"`
 	// Z3 is the z3 binary (default "z3" on PATH).
 	Z3 string
 	// Progress, when set, is called after every iteration.
@@ -183,7 +198,7 @@ type Iteration struct {
 // experiment (or the bound when it measured none), the time in the solver
 // and in all. The number of passes is not known in advance (the loop ends
 // when no second mapping exists), so there is no total and no percentage:
-// display it with a total of 0 (see infer.Status).
+// display it with a total of 0 (see infer.Progress).
 func (it Iteration) Status() string {
 	size := fmt.Sprintf("bound %d", it.Bound)
 	if it.Size > 0 {
@@ -254,7 +269,10 @@ func (e *NoMappingError) Error() string {
 }
 
 // Is reports whether target is ErrNoMapping.
-func (e *NoMappingError) Is(target error) bool { return target == ErrNoMapping }
+// It also matches infer.ErrNoFit, the shared reason (infer.NoFit).
+func (e *NoMappingError) Is(target error) bool {
+	return target == ErrNoMapping || target == infer.ErrNoFit
+}
 
 // Undecided is a measurement of an experiment on which two candidate
 // mappings differ by more than 2ε·|e| that is nevertheless consistent with
@@ -273,6 +291,10 @@ type UndecidedError struct {
 	Undecided []Undecided
 	Epsilon   float64
 }
+
+// Is reports whether target is infer.ErrUndecided, the shared reason
+// (infer.Undecided).
+func (e *UndecidedError) Is(target error) bool { return target == infer.ErrUndecided }
 
 func (e *UndecidedError) Error() string {
 	var b strings.Builder

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"strings"
-	"time"
+	"reflect"
 
 	"github.com/portlab/portlab/lib/infer"
 )
@@ -19,13 +17,10 @@ func init() { infer.Register("cegis", func() infer.Method { return New() }) }
 // The problem's instructions, ports and front-end bound and the settings'
 // seed override Config's. The result's Report is the *Result of Infer.
 type Method struct {
+	// Config is the configuration: New starts from DefaultConfig, and so
+	// does the zero Method; the preset "thesis" (Presets) is
+	// ThesisConfig.
 	Config Config
-	// Thesis, when set, starts from ThesisConfig instead of DefaultConfig;
-	// the flags given on the command line still override single settings.
-	Thesis bool
-
-	flagged []func(*Config)
-	uops    string
 }
 
 // New returns the method with DefaultConfig.
@@ -34,127 +29,67 @@ func New() *Method { return &Method{Config: DefaultConfig()} }
 // Name returns "cegis".
 func (*Method) Name() string { return "cegis" }
 
-// SetFlags defines the settings as command-line flags.
-func (m *Method) SetFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&m.Thesis, "thesis", false, "the thesis's settings: LP-optimality encoding (Def. 4.5), integer unbounded check, no symmetry breaking, no simulation")
-	set := func(name, usage string, f func(*Config, string) error) {
-		fs.Func(name, usage, func(s string) error {
-			var c Config
-			if err := f(&c, s); err != nil { // check now, apply later
-				return err
-			}
-			m.flagged = append(m.flagged, func(cfg *Config) { f(cfg, s) })
-			return nil
-		})
-	}
-	boolFlag := func(name, usage string, f func(*Config, bool)) {
-		fs.BoolFunc(name, usage, func(s string) error {
-			v := s == "true"
-			if s != "true" && s != "false" {
-				return errors.New("want true or false")
-			}
-			m.flagged = append(m.flagged, func(cfg *Config) { f(cfg, v) })
-			return nil
-		})
-	}
-	set("encoding", "SMT encoding: bottleneck (default) or thesis", func(c *Config, s string) error {
-		switch s {
-		case "bottleneck":
-			c.Encoding = Bottleneck
-		case "thesis":
-			c.Encoding = Thesis
-		default:
-			return fmt.Errorf("encoding %q: want bottleneck or thesis", s)
-		}
-		return nil
-	})
-	set("epsilon", "tolerance on cycles per instruction (default 0.02)", func(c *Config, s string) error {
-		_, err := fmt.Sscan(s, &c.Epsilon)
-		if err == nil && c.Epsilon < 0 {
-			err = fmt.Errorf("negative tolerance %g", c.Epsilon)
-		}
-		return err
-	})
-	set("max-size", "largest experiment to measure (0: no limit)", func(c *Config, s string) error {
-		_, err := fmt.Sscan(s, &c.MaxSize)
-		return err
-	})
-	set("validate", "random length-5 experiments measured to check the result, per round (default 50, -thesis 0; 0: none)", func(c *Config, s string) error {
-		_, err := fmt.Sscan(s, &c.Validation)
-		return err
-	})
-	set("timeout", "time limit of each solver query, e.g. 10m (0: none)", func(c *Config, s string) error {
-		var err error
-		c.Timeout, err = time.ParseDuration(s)
-		return err
-	})
-	fs.StringVar(&m.uops, "uops", "", "three-level search with known µop counts, e.g. fma=2,div=3 (others 1)")
-	boolFlag("no-symmetry", "no symmetry breaking over port renamings", func(c *Config, v bool) { c.NoSymmetryBreaking = v })
-	boolFlag("no-simulation", "no simulator check of earlier candidates", func(c *Config, v bool) { c.NoSimulation = v })
-	boolFlag("stratified", "thesis order: bounded searches of growing size before the unbounded check", func(c *Config, v bool) { c.Stratified = v })
-	boolFlag("pairs", "also measure every pair of instructions first", func(c *Config, v bool) { c.Pairs = v })
-	boolFlag("integer-unbounded", "unbounded check over integer experiments (thesis)", func(c *Config, v bool) { c.IntegerUnbounded = v })
+// Uses returns what the method needs: an oracle to ask (or data that
+// holds every experiment it asks for) and the number of ports.
+func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true, Ports: true} }
+
+// Configuration returns the configuration, for infer.Validate.
+func (m *Method) Configuration() any {
+	m.defaults()
+	return &m.Config
 }
 
-// config returns the configuration of a run on p with s.
-func (m *Method) config(p *infer.Problem, s *infer.Settings) (Config, error) {
-	cfg := m.Config
-	if m.Thesis {
-		cfg = ThesisConfig()
+// defaults gives the zero Method the default configuration (New's), so
+// that &Method{} runs like New().
+func (m *Method) defaults() {
+	if reflect.ValueOf(m.Config).IsZero() {
+		m.Config = DefaultConfig()
 	}
-	for _, f := range m.flagged {
-		f(&cfg)
+}
+
+// Presets returns the named configuration "thesis" (ThesisConfig, thesis
+// §4.5).
+func (m *Method) Presets() []infer.Preset {
+	return []infer.Preset{
+		{Name: "thesis", Help: "the thesis's settings: LP-optimality encoding (Def. 4.5), integer unbounded check, no symmetry breaking, no simulation", Set: func() { m.Config = ThesisConfig() }},
 	}
-	if m.uops != "" {
-		cfg.UopCounts = map[string]int{}
-		for _, kv := range strings.Split(m.uops, ",") {
-			name, n, ok := strings.Cut(kv, "=")
-			var c int
-			if _, err := fmt.Sscan(n, &c); !ok || err != nil {
-				return cfg, fmt.Errorf("cegis: -uops %q: want NAME=COUNT,…", kv)
-			}
-			cfg.UopCounts[name] = c
-		}
-	}
-	cfg.InstructionsPerCycle = p.InstructionsPerCycle
-	cfg.Seed = s.Seed
-	return cfg, nil
+}
+
+// SetFlags defines the settings and the preset as command-line flags
+// (infer.BindFlags).
+func (m *Method) SetFlags(fs *flag.FlagSet) {
+	m.defaults()
+	infer.BindFlags(fs, &m.Config, m.Presets()...)
 }
 
 // Infer runs counter-example-guided inference on p (see Method).
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
-	if p.Ports == 0 {
-		return nil, errors.New("cegis: the number of ports is required")
-	}
-	if p.Oracle == nil {
-		return nil, errors.New("cegis: the method asks for experiments and needs an oracle")
-	}
-	cfg, err := m.config(p, s)
-	if err != nil {
-		return nil, err
-	}
+	cfg := m.Config
+	cfg.InstructionsPerCycle = p.InstructionsPerCycle
+	cfg.Seed = s.Seed
 	detail := cfg.Progress
 	cfg.Progress = func(it Iteration) {
 		if detail != nil {
 			detail(it)
 		}
-		if s.Progress != nil {
-			// No Total: the number of iterations is not known in advance.
-			s.Progress(infer.Status{Stage: it.Step, Done: it.Index, Elapsed: it.Elapsed, Message: it.Status()})
-		}
+		// No Total: the number of iterations is not known in advance.
+		s.Notify(it.Step, it.Index, 0, it.Status())
 	}
 	res, err := Infer(ctx, p.Oracle, p.Instructions, p.Ports, cfg)
 	if res == nil {
 		return nil, err
 	}
-	if p.PortNames != nil {
-		perm := make([]int, p.Ports)
-		for k := range perm {
-			perm[k] = k
-		}
-		if named, rerr := res.Mapping.Renamed(perm, p.PortNames); rerr == nil {
-			res.Mapping = named
-		}
+	perm := make([]int, p.Ports)
+	for k := range perm {
+		perm[k] = k
 	}
-	return &infer.Result{Mapping: res.Mapping, Report: res}, err
+	if named, rerr := res.Mapping.Renamed(perm, p.PortNames); rerr == nil {
+		res.Mapping = named
+	}
+	st := infer.NotTerminated
+	var undecided *UndecidedError
+	if errors.As(err, &undecided) {
+		st = infer.Undecided
+	}
+	return &infer.Result{Mapping: res.Mapping, Report: res, Status: st}, err
 }

@@ -17,11 +17,11 @@ func TestProgressWithoutTotal(t *testing.T) {
 	needZ3(t)
 	truth := randomTwoLevel(4, 6, 3)
 	var its []Iteration
-	var sts []infer.Status
+	var sts []infer.Progress
 	m := &Method{Config: DefaultConfig()}
 	m.Config.Progress = func(it Iteration) { its = append(its, it) }
 	res, err := infer.Infer(t.Context(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 4}, m,
-		&infer.Settings{Progress: func(s infer.Status) { sts = append(sts, s) }})
+		&infer.Settings{Progress: func(s infer.Progress) { sts = append(sts, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package cegis
 
 import (
 	"fmt"
-	"html"
-	"strings"
 	"time"
 
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -40,17 +39,21 @@ func (r *Result) validation() string {
 
 // HTML returns the summary and the iterations as a table for a notebook.
 func (r *Result) HTML() string {
-	var b strings.Builder
-	b.WriteString("<p>" + html.EscapeString(r.String()) + "</p><table><tr><th>#</th><th>step</th><th>bound</th><th>findMapping</th><th>findOther</th><th>unbounded</th><th>measured</th><th>cycles</th><th>experiments</th></tr>")
+	var h infer.HTML
+	h.Para(r.String())
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
-	for _, it := range r.Iterations {
-		e := ""
-		if it.Size > 0 {
-			e = it.Experiment.String()
+	h.Table("", []string{"#", "step", "bound", "findMapping", "findOther", "unbounded", "measured", "cycles", "experiments"}, func(t *infer.Table) {
+		for _, it := range r.Iterations {
+			e := ""
+			if it.Size > 0 {
+				e = it.Experiment.String()
+			}
+			t.Row(fmt.Sprint(it.Index), it.Step, fmt.Sprint(it.Bound), ms(it.FindMapping), ms(it.FindOther), ms(it.Unbounded), e, fmt.Sprintf("%.4g", it.Cycles), fmt.Sprint(it.Measured))
 		}
-		fmt.Fprintf(&b, "<tr><td>%d</td><td>%s</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%.4g</td><td>%d</td></tr>",
-			it.Index, it.Step, it.Bound, ms(it.FindMapping), ms(it.FindOther), ms(it.Unbounded), html.EscapeString(e), it.Cycles, it.Measured)
-	}
-	b.WriteString("</table>")
-	return b.String()
+	})
+	return h.String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Result) WriteFiles(prefix string) ([]string, error) { return nil, nil }

@@ -2,7 +2,6 @@ package explainable
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -17,8 +16,8 @@ import (
 const DefaultEpsilon = 0.02
 
 // ErrNoUopCounter is wrapped by FindBlocking's error when the oracle
-// counts no µops.
-var ErrNoUopCounter = errors.New("the oracle counts no µops")
+// counts no µops (it is oracle.ErrNoUopCounter).
+var ErrNoUopCounter = oracle.ErrNoUopCounter
 
 // Candidate is a single-µop instruction measured alone: stage 1.
 type Candidate struct {

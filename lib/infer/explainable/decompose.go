@@ -7,48 +7,24 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/portlab/portlab/lib/infer/account"
 	"github.com/portlab/portlab/lib/infer/uopsinfo"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/throughput"
 )
 
-// Witness is one stage-5 measurement pair: the blocking instruction for
-// Ports alone in Copies copies, and with the instruction added (thesis
-// §6.2.2). The instruction's µops that cannot evade Ports slow it down by
-// their number divided by |Ports|.
-type Witness struct {
-	Blocker string
-	Ports   portmap.PortSet
-	Copies  int
-	// Blocked and WithInsn are the inverse throughputs of {Blocker ↦
-	// Copies} and {Blocker ↦ Copies, insn ↦ 1}; Subsets the µops found
-	// before on proper subsets of Ports; Surplus = (WithInsn − Blocked)·
-	// |Ports| − Subsets, the µops whose port set is exactly Ports; Uops its
-	// whole number.
-	Blocked, WithInsn float64
-	Subsets           int
-	Surplus           float64
-	Uops              int
-}
+// Witness is one blocking experiment of stage 5 (account.Evidence):
+// Blocked and WithInsn are the inverse throughputs of {Blocker ↦ Copies}
+// and {Blocker ↦ Copies, insn ↦ 1}; Subsets the µops found before on
+// proper subsets of Ports; Surplus = (WithInsn − Blocked)·|Ports| −
+// Subsets, the µops whose port set is exactly Ports; Uops its whole
+// number.
+type Witness = account.Evidence
 
-// Decomposition is stage 5's account of one instruction.
-type Decomposition struct {
-	Insn string
-	// Cycles and Uops are its measurement alone.
-	Cycles, Uops float64
-	// Found are the µops found; Complete is set when they add up to Uops
-	// and predict Cycles, and Problem says otherwise why not, with the
-	// values.
-	Found     []portmap.Uop
-	Witnesses []Witness
-	Complete  bool
-	Problem   string
-	// Predicted is the inverse throughput alone of the µops found (with
-	// the front-end cap); Fits reports that it is Cycles within epsilon.
-	Predicted float64
-	Fits      bool
-}
+// Decomposition is stage 5's account of one instruction
+// (account.Decomposition).
+type Decomposition = account.Decomposition
 
 // Decompose runs stage 5 of the explainable method: it finds the µops of
 // each instruction of insns with cycles and the µop counter only, given

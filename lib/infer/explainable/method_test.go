@@ -119,13 +119,13 @@ func (m *Method) withMacroOps() *Method { m.MacroOps = true; return m }
 
 // skewed adds bias µops to the counts of one instruction.
 type skewed struct {
-	oracle.Oracle
+	*oracle.Simulated
 	insn string
 	bias float64
 }
 
 func (s skewed) Measure(ctx context.Context, e portmap.Experiment) (portmap.Measurement, error) {
-	x, err := s.Oracle.Measure(ctx, e)
+	x, err := s.Simulated.Measure(ctx, e)
 	x.Uops += s.bias * float64(e.Count(s.insn))
 	return x, err
 }

@@ -2,85 +2,60 @@ package explainable
 
 import (
 	"fmt"
-	"html"
 	"sort"
 	"strings"
 
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/infer/account"
 	"github.com/portlab/portlab/lib/infer/cegis"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// Outcome is what the method concluded about an instruction.
-type Outcome int
+// Outcome is what the method concluded about an instruction: one of the
+// outcomes shared with uops.info's algorithm (package infer/account).
+type Outcome = account.Outcome
 
-// The outcomes, from stages 1–2 (Excluded, Failed), 4 (Blocker,
-// ImproperBlocker, Equivalent) and 5 (the others).
+// The method's outcomes, from stages 1–2 (NotCandidate, Failed), 4
+// (Blocker, ImproperBlocker, Equivalent) and 5 (the others); see
+// account.Outcome.
 const (
-	_ Outcome = iota
 	// Blocker: a blocking class's representative, mapped by stage 4.
-	Blocker
+	Blocker = account.Blocking
 	// ImproperBlocker: a two-µop blocking instruction mapped by stage 4.
-	ImproperBlocker
+	ImproperBlocker = account.ImproperBlocking
 	// Equivalent: in a blocking class, mapped like its representative.
-	Equivalent
+	Equivalent = account.Equivalent
 	// Mapped: stage 5 found µops that add up to the µop count and predict
 	// its throughput alone.
-	Mapped
+	Mapped = account.Mapped
 	// CountDiffers: the µops found predict its throughput alone, but their
 	// number is not the µop count (mapped unless StrictCounts).
-	CountDiffers
+	CountDiffers = account.CountDiffers
 	// CountDiffersUnmapped: as CountDiffers, left out (StrictCounts).
-	CountDiffersUnmapped
+	CountDiffersUnmapped = account.CountDiffersUnmapped
 	// Incomplete: the µops found do not explain it (a µop on a port set no
 	// blocking instruction has).
-	Incomplete
+	Incomplete = account.Incomplete
 	// Inconsistent: a blocking experiment gave a µop count that is not a
 	// whole number (noise, or the machine leaves the model).
-	Inconsistent
+	Inconsistent = account.Inconsistent
 	// Unstable: the runs of stage 5 disagree.
-	Unstable
-	// NotCandidate: not a blocking candidate and not measured further (stages
-	// 0–2), or its class was left out of stage 4.
-	NotCandidate
+	Unstable = account.Unstable
+	// NotCandidate: not a blocking candidate and not measured further
+	// (stages 0–2), or its class was left out of stage 4.
+	NotCandidate = account.Excluded
 	// Failed: a measurement failed.
-	Failed
+	Failed = account.Failed
 )
 
-var outcomeNames = [...]string{"", "blocking", "improper blocking", "equivalent", "mapped", "mapped, count differs",
-	"count differs", "incomplete", "inconsistent", "unstable", "excluded", "failed"}
-
-func (o Outcome) String() string {
-	if o > 0 && int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return fmt.Sprintf("Outcome(%d)", int(o))
-}
-
-// MarshalText encodes the outcome by its name.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
-
-// Mapped reports whether instructions with this outcome are in the
-// mapping.
-func (o Outcome) Mapped() bool {
-	return o == Blocker || o == ImproperBlocker || o == Equivalent || o == Mapped || o == CountDiffers
-}
-
-// Insn is the method's account of one instruction.
-type Insn struct {
-	Insn    string
-	Outcome Outcome
-	// Uops are the µops mapped (nil if unmapped).
-	Uops []portmap.Uop
-	// Rep is the representative of its blocking class (Equivalent).
-	Rep string
-	// Cycles and Counted are its measurement alone (Counted: the µop
-	// counter, corrected when the method corrects macro-ops).
-	Cycles, Counted float64
-	// Runs are its stage-5 decompositions, one per run.
-	Runs []Decomposition
-	// Why says why it is not mapped, or what disagrees.
-	Why string
-}
+// Insn is the method's account of one instruction (account.Insn): the µops
+// mapped (Uops, nil if unmapped), the representative of its blocking class
+// (Rep, for Equivalent), its measurement alone (Cycles, and Counted by the
+// µop counter, corrected when the method corrects macro-ops), its stage-5
+// decompositions, one per run (Runs), the deciding run's blocking
+// experiments (Evidence), and why it is not mapped or what disagrees
+// (Why).
+type Insn = account.Insn
 
 // BlockerInfo is a blocking instruction of stage 5 and the port set it
 // blocks.
@@ -322,17 +297,20 @@ func (r *Report) smtEvidence(insn string) string {
 // HTML renders the report as a table of outcomes, one row per
 // instruction.
 func (r *Report) HTML() string {
-	s := r.String()
-	var b strings.Builder
-	b.WriteString("<pre>" + html.EscapeString(s) + "</pre>")
-	b.WriteString("<table><tr><th>instruction</th><th>outcome</th><th>µops</th><th>why</th></tr>")
-	for _, in := range r.Insns {
-		u := ""
-		if in.Uops != nil {
-			u = r.usage(in.Uops)
+	var h infer.HTML
+	h.Pre(r.String())
+	h.Table("", []string{"instruction", "outcome", "µops", "why"}, func(t *infer.Table) {
+		for _, in := range r.Insns {
+			u := ""
+			if in.Uops != nil {
+				u = r.usage(in.Uops)
+			}
+			t.RawRow("<code>"+infer.Escape(in.Insn)+"</code>", in.Outcome.String(), infer.Escape(u), infer.Escape(in.Why))
 		}
-		fmt.Fprintf(&b, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>", html.EscapeString(in.Insn), in.Outcome, html.EscapeString(u), html.EscapeString(in.Why))
-	}
-	b.WriteString("</table>")
-	return b.String()
+	})
+	return h.String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Report) WriteFiles(prefix string) ([]string, error) { return nil, nil }

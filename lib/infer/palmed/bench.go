@@ -33,11 +33,11 @@ type bench struct {
 	cycles   map[string]float64
 	failed   map[string]string
 	skipped  []portmap.Failure
-	progress func(infer.Status)
+	progress func(infer.Progress)
 	start    time.Time
 }
 
-func newBench(o oracle.Oracle, progress func(infer.Status)) *bench {
+func newBench(o oracle.Oracle, progress func(infer.Progress)) *bench {
 	return &bench{o: o, repeats: 1, cycles: map[string]float64{}, samples: map[string][]float64{}, failed: map[string]string{}, progress: progress, start: time.Now()}
 }
 
@@ -78,7 +78,7 @@ func (b *bench) measureTimes(ctx context.Context, stage string, todo []portmap.E
 	}
 	set, failures, err := oracle.MeasureAll(ctx, b.o, list, func(p oracle.Progress) {
 		if b.progress != nil && (p.Done%256 == 0 || p.Done == p.Total) {
-			b.progress(infer.Status{Stage: stage, Done: p.Done, Total: p.Total, Elapsed: time.Since(b.start),
+			b.progress(infer.Progress{Stage: stage, Done: p.Done, Total: p.Total, Elapsed: time.Since(b.start),
 				Message: fmt.Sprintf("%s: %d/%d kernels, %d failed", stage, p.Done, p.Total, p.Failed)})
 		}
 	})

@@ -7,16 +7,17 @@ import (
 
 // Config holds every parameter and tolerance of a PALMED run. The paper
 // gives M, L, the rounding tolerance and the IPC floor; the others it leaves
-// open (notes §2.5), and DefaultConfig's values are portlab's.
+// open, and DefaultConfig's values are portlab's. The fields tagged with a
+// flag are the command line's settings (infer.BindFlags).
 type Config struct {
 	// MinIPC: instructions whose IPC alone is below it are not mapped
 	// (the paper's global discard, 0.05).
-	MinIPC float64
+	MinIPC float64 `flag:"min-ipc" help:"leave out instructions with a lower IPC alone" min:"0"`
 	// BasicEps: only instructions with IPC ≥ 1 − BasicEps can be basic
 	// (Alg. 1's low-IPC filter).
 	BasicEps float64
 	// Basic is the number n of basic instructions Alg. 1 selects.
-	Basic int
+	Basic int `flag:"basic" help:"number of basic instructions (Alg. 1)" min:"1"`
 	// EqTol is the tolerance of the equivalence classes: two instructions
 	// are equivalent when their alone cycles differ by at most EqTol
 	// relatively and their slowdowns with every other instruction (the
@@ -24,7 +25,7 @@ type Config struct {
 	// EqTol. Classes are formed greedily in instruction order: each
 	// instruction joins the first class whose representative is that
 	// close, or founds a new class.
-	EqTol float64
+	EqTol float64 `flag:"eq-tol" help:"tolerance of the equivalence classes" min:"0"`
 	// EqOutliers is the fraction of other instructions whose slowdowns may
 	// differ by more than EqTol in an equivalence (with noise, one of
 	// hundreds of comparisons is beyond any fixed tolerance); Effective
@@ -32,19 +33,20 @@ type Config struct {
 	EqOutliers float64
 	// DisjointTol: a pair kernel a^ā·b^b̄ whose slowdown is at most
 	// 1 + DisjointTol shows disjoint instructions (Alg. 1's Dj).
-	DisjointTol float64
+	DisjointTol float64 `flag:"disjoint-tol" help:"slowdown tolerance of disjoint pairs" min:"0"`
 	// SatTol: instruction i^σ of kernel K saturates K when σ·t(i) is within
 	// SatTol (relative) of t(K) (Alg. 3).
-	SatTol float64
+	SatTol float64 `flag:"sat-tol" help:"relative tolerance of saturation tests" min:"0"`
 	// RoundTol is the relative tolerance of integer multiplicities: a
 	// kernel mixing instructions in real proportions is scaled until each
 	// count is within RoundTol of its ideal (the paper's 5 %); MaxScale
 	// bounds the scale factor.
-	RoundTol float64
+	RoundTol float64 `flag:"round-tol" help:"relative tolerance of integer multiplicities" min:"0"`
 	MaxScale int
 	// M is the repetition of a in the a^M·b seed kernels; L the number of
 	// cycles a saturating kernel fills in K_sat(i, r) = i^ī·sat[r]^(L·S̄).
-	M, L int
+	M int `flag:"M" help:"repetitions of a in the a^M·b kernels" min:"1"`
+	L int `flag:"L" help:"cycles of the saturating kernel in K_sat" min:"1"`
 	// RatioKernels adds the kernels a^k·b, 1 ≤ k < M, for every ordered
 	// pair of basic instructions to the seed kernels (a portlab addition:
 	// without them LP2's weights are under-determined and kernels mixing
@@ -55,8 +57,8 @@ type Config struct {
 	// FitTol: the core mapping is accepted when every kernel's
 	// sub-saturation 1 − S_K in LP2 is at most FitTol; otherwise the shape
 	// is rejected and grown by a free resource, at most MaxGrow times.
-	FitTol  float64
-	MaxGrow int
+	FitTol  float64 `flag:"fit-tol" help:"largest accepted LP2 sub-saturation of a kernel" min:"0"`
+	MaxGrow int     `flag:"max-grow" help:"rounds of shape growth after a rejected LP2 fit" min:"0"`
 	// PersistentGrowth grows the shape for good: each misfit kernel gets
 	// a resource of its own that LP2 aims it at in every later round. On
 	// simulated Skylake it fits the core kernels better (Σ(1−S_K) 0.41
@@ -70,18 +72,18 @@ type Config struct {
 	// for the six instructions of Fig. 1.
 	MaxLP2Binaries int
 	// Eps: inferred loads below it are dropped (edge presence).
-	Eps float64
+	Eps float64 `flag:"eps" help:"smallest load kept as an edge" min:"0"`
 	// PrivateTol: an instruction whose alone cycles LPAUX's mapping
 	// under-predicts by more than PrivateTol (relative) gets a private
 	// resource (an extension for units no basic instruction uses, such as
-	// the divider; notes §2.4).
-	PrivateTol float64
+	// the divider).
+	PrivateTol float64 `flag:"private-tol" help:"under-prediction of an instruction alone that adds a private resource" min:"0"`
 	// LP1Gap is the relative optimality gap at which CBC may stop on LP1
 	// (the edge tie-break makes proving optimality slow; a shape with one
 	// resource too many is fixed by LP2's pruning).
 	LP1Gap float64
 	// SolverTimeLimit bounds each MILP solve.
-	SolverTimeLimit time.Duration
+	SolverTimeLimit time.Duration `flag:"solver-time" help:"time limit of each MILP solve" min:"0s"`
 	// Noise is the relative standard deviation of one measurement (0.02
 	// for 2 %). A negative value estimates it: every instruction alone is
 	// measured NoiseSamples times (its median kept) and Noise is the
@@ -91,12 +93,12 @@ type Config struct {
 	// stored passes) is taken at its word instead. With Noise σ > 0 the
 	// run widens its tolerances (see Effective) and measures every kernel
 	// Repeats times, keeping the median.
-	Noise        float64
+	Noise        float64 `flag:"measurement-noise" help:"relative noise of one measurement, widening the tolerances (negative: estimate it from repeated singletons; 0: exact)"`
 	NoiseSamples int
-	Repeats      int
+	Repeats      int `flag:"repeats" help:"measurements per kernel when noisy (median kept)" min:"0"`
 	// NoiseWidth is how many standard deviations of noise the tolerances
 	// allow (see Effective).
-	NoiseWidth float64
+	NoiseWidth float64 `flag:"noise-width" help:"standard deviations of noise the tolerances allow" min:"0"`
 	// Slack: LP2 and LPAUX let a resource's load exceed a kernel's
 	// measured cycles by this fraction (a measurement too fast by noise
 	// would otherwise cap the loads). Effective sets it from the noise.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"math/big"
+	"reflect"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
@@ -23,6 +24,8 @@ func init() { infer.Register("palmed", func() infer.Method { return New() }) }
 // there is one (Result.PortMapping; without the front-end bound), and its
 // Report the *Result.
 type Method struct {
+	// Config is the configuration; the zero Method runs with
+	// DefaultConfig, as New's does.
 	Config Config
 }
 
@@ -32,37 +35,34 @@ func New() *Method { return &Method{Config: DefaultConfig()} }
 // Name returns "palmed".
 func (*Method) Name() string { return "palmed" }
 
-// SetFlags defines the configuration as command-line flags.
+// Uses returns what PALMED needs: an oracle to measure its kernels (or
+// data that holds them); it finds the number of resources itself.
+func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true} }
+
+// Configuration returns the configuration, for infer.Validate.
+func (m *Method) Configuration() any {
+	m.defaults()
+	return &m.Config
+}
+
+// defaults gives the zero Method the default configuration (New's), so
+// that &Method{} runs like New().
+func (m *Method) defaults() {
+	if reflect.ValueOf(m.Config).IsZero() {
+		m.Config = DefaultConfig()
+	}
+}
+
+// SetFlags defines the configuration as command-line flags
+// (infer.BindFlags).
 func (m *Method) SetFlags(fs *flag.FlagSet) {
-	c := &m.Config
-	fs.IntVar(&c.Basic, "basic", c.Basic, "number of basic instructions (Alg. 1)")
-	fs.Float64Var(&c.MinIPC, "min-ipc", c.MinIPC, "leave out instructions with a lower IPC alone")
-	fs.Float64Var(&c.EqTol, "eq-tol", c.EqTol, "tolerance of the equivalence classes")
-	fs.Float64Var(&c.DisjointTol, "disjoint-tol", c.DisjointTol, "slowdown tolerance of disjoint pairs")
-	fs.Float64Var(&c.SatTol, "sat-tol", c.SatTol, "relative tolerance of saturation tests")
-	fs.Float64Var(&c.RoundTol, "round-tol", c.RoundTol, "relative tolerance of integer multiplicities")
-	fs.IntVar(&c.M, "M", c.M, "repetitions of a in the a^M·b kernels")
-	fs.IntVar(&c.L, "L", c.L, "cycles of the saturating kernel in K_sat")
-	fs.Float64Var(&c.FitTol, "fit-tol", c.FitTol, "largest accepted LP2 sub-saturation of a kernel")
-	fs.IntVar(&c.MaxGrow, "max-grow", c.MaxGrow, "rounds of shape growth after a rejected LP2 fit")
-	fs.Float64Var(&c.Eps, "eps", c.Eps, "smallest load kept as an edge")
-	fs.Float64Var(&c.PrivateTol, "private-tol", c.PrivateTol, "under-prediction of an instruction alone that adds a private resource")
-	fs.DurationVar(&c.SolverTimeLimit, "solver-time", c.SolverTimeLimit, "time limit of each MILP solve")
-	fs.Float64Var(&c.Noise, "measurement-noise", c.Noise, "relative noise of one measurement, widening the tolerances (negative: estimate it from repeated singletons; 0: exact)")
-	fs.IntVar(&c.Repeats, "repeats", c.Repeats, "measurements per kernel when noisy (median kept)")
-	fs.Float64Var(&c.NoiseWidth, "noise-width", c.NoiseWidth, "standard deviations of noise the tolerances allow")
+	m.defaults()
+	infer.BindFlags(fs, &m.Config)
 }
 
 // Infer runs PALMED on p (see Method).
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
-	if p.Oracle == nil {
-		return nil, errors.New("palmed: needs an oracle to measure its kernels")
-	}
-	var progress func(infer.Status)
-	if s != nil {
-		progress = s.Progress
-	}
-	res, err := Infer(ctx, p.Oracle, p.Instructions, m.Config, progress)
+	res, err := Infer(ctx, p.Oracle, p.Instructions, m.Config, func(pr infer.Progress) { s.Notify(pr.Stage, pr.Done, pr.Total, pr.Message) })
 	if res == nil || res.Mapping == nil {
 		if err == nil {
 			err = errors.New("palmed: no mapping")
@@ -73,7 +73,11 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	if p.InstructionsPerCycle > 0 {
 		pred = WithFrontEnd(res.Mapping, p.InstructionsPerCycle)
 	}
-	return &infer.Result{Predictor: pred, Mapping: res.PortMapping, Report: res}, err
+	st := infer.NotTerminated
+	if errors.Is(err, ErrNoFit) {
+		st = infer.NoFit
+	}
+	return &infer.Result{Predictor: pred, Mapping: res.PortMapping, Report: res, Status: st}, err
 }
 
 // WithFrontEnd returns a copy of m with a resource "front end" on which

@@ -80,22 +80,30 @@ type Misfit struct {
 }
 
 // ErrNoFit is wrapped by the error of a run whose core mapping does not
-// explain its kernels within Config.FitTol even after growing it.
-var ErrNoFit = errors.New("palmed: the core mapping does not fit its kernels")
+// explain its kernels within Config.FitTol even after growing it. It
+// matches infer.ErrNoFit as well (the run's infer.Status is NoFit).
+var ErrNoFit error = noFit{}
+
+type noFit struct{}
+
+func (noFit) Error() string { return "palmed: the core mapping does not fit its kernels" }
+
+// Is reports whether target is infer.ErrNoFit, the shared reason.
+func (noFit) Is(target error) bool { return target == infer.ErrNoFit }
 
 type run struct {
 	cfg      Config
 	b        *bench
 	res      *Result
 	start    time.Time
-	progress func(infer.Status)
+	progress func(infer.Progress)
 }
 
 func (r *run) step(stage, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	r.res.Trace = append(r.res.Trace, Step{Stage: stage, Message: msg, Elapsed: time.Since(r.start)})
 	if r.progress != nil {
-		r.progress(infer.Status{Stage: stage, Message: stage + ": " + msg, Elapsed: time.Since(r.start)})
+		r.progress(infer.Progress{Stage: stage, Message: stage + ": " + msg, Elapsed: time.Since(r.start)})
 	}
 }
 
@@ -107,7 +115,7 @@ func (r *run) step(stage, format string, args ...any) {
 // LPAUX in closed form. progress, when not nil, receives the stages. When
 // ctx is cancelled it returns what it has (nil before the core mapping)
 // with ctx's error.
-func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, progress func(infer.Status)) (*Result, error) {
+func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, progress func(infer.Progress)) (*Result, error) {
 	if o == nil {
 		return nil, errors.New("palmed: no oracle")
 	}

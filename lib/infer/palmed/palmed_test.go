@@ -298,8 +298,8 @@ func TestNoFitReported(t *testing.T) {
 	m, _ := infer.New("palmed")
 	m.(*Method).Config = cfg
 	ir, err := infer.Infer(context.Background(), infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions()}, m, nil)
-	if !errors.Is(err, ErrNoFit) || ir == nil || ir.Predictor == nil {
-		t.Errorf("through infer: %v, %v; want the result and ErrNoFit", ir, err)
+	if !errors.Is(err, ErrNoFit) || ir == nil || ir.Predictor == nil || ir.Status != infer.NoFit || infer.StatusOf(err) != infer.NoFit {
+		t.Errorf("through infer: %v, %v; want the result, ErrNoFit and status no fit", ir, err)
 	}
 }
 

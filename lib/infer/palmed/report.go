@@ -3,9 +3,10 @@ package palmed
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"os"
 	"strings"
+
+	"github.com/portlab/portlab/lib/infer"
 )
 
 // String summarises the run: its trace and the resource mapping.
@@ -41,29 +42,31 @@ func (r *Result) String() string {
 
 // HTML renders the run for a notebook: the trace and the resource table.
 func (r *Result) HTML() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<p>PALMED: %d kernels measured, %d classes, %d basic instructions, %d resources, LP2 residual %.4g</p><ol>",
-		r.Benchmarks, len(r.Classes), len(r.Basic), r.Mapping.NumResources(), r.Residual)
+	var h infer.HTML
+	h.Para(fmt.Sprintf("PALMED: %d kernels measured, %d classes, %d basic instructions, %d resources, LP2 residual %.4g",
+		r.Benchmarks, len(r.Classes), len(r.Basic), r.Mapping.NumResources(), r.Residual))
+	var steps []string
 	for _, s := range r.Trace {
-		fmt.Fprintf(&b, "<li><b>%s</b> (%s): %s</li>", html.EscapeString(s.Stage), duration(s.Elapsed), html.EscapeString(s.Message))
+		steps = append(steps, fmt.Sprintf("<b>%s</b> (%s): %s", infer.Escape(s.Stage), duration(s.Elapsed), infer.Escape(s.Message)))
 	}
-	b.WriteString("</ol>")
+	h.List(true, steps...)
 	if len(r.Misfits) > 0 {
-		fmt.Fprintf(&b, "<p><b>Warning:</b> the core mapping does not fit %d of its %d kernels (sub-saturated by more than %.1f%%):</p><ul>", len(r.Misfits), len(r.Core), 100*r.Config.FitTol)
+		h.Para(fmt.Sprintf("Warning: the core mapping does not fit %d of its %d kernels (sub-saturated by more than %.1f%%):", len(r.Misfits), len(r.Core), 100*r.Config.FitTol))
+		var items []string
 		for j, m := range r.Misfits {
 			if j == 10 {
-				fmt.Fprintf(&b, "<li>… and %d more</li>", len(r.Misfits)-10)
+				items = append(items, fmt.Sprintf("… and %d more", len(r.Misfits)-10))
 				break
 			}
-			fmt.Fprintf(&b, "<li>%.1f%%: %s</li>", 100*m.SubSaturation, html.EscapeString(m.Kernel.Experiment.String()))
+			items = append(items, fmt.Sprintf("%.1f%%: %s", 100*m.SubSaturation, infer.Escape(m.Kernel.Experiment.String())))
 		}
-		b.WriteString("</ul>")
+		h.List(false, items...)
 	}
 	if r.PortMappingNote != "" {
-		fmt.Fprintf(&b, "<p>Port mapping: %s</p>", html.EscapeString(r.PortMappingNote))
+		h.Para("Port mapping: " + r.PortMappingNote)
 	}
-	b.WriteString(r.Mapping.HTML())
-	return b.String()
+	h.Raw(r.Mapping.HTML())
+	return h.String()
 }
 
 // WriteFiles writes PREFIX.resources.json (the normalised resource

@@ -41,7 +41,7 @@ func TestSkylake(t *testing.T) {
 		t.Skip(err)
 	}
 	ctx := context.Background()
-	res, err := Infer(ctx, oracle.Simulate(truth, noise, 1), truth.Instructions(), DefaultConfig(), func(s infer.Status) {
+	res, err := Infer(ctx, oracle.Simulate(truth, noise, 1), truth.Instructions(), DefaultConfig(), func(s infer.Progress) {
 		if s.Done == 0 {
 			t.Log(s.Message)
 		}

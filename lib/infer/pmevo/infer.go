@@ -23,48 +23,48 @@ type Config struct {
 	// Population is the number of individuals N; each generation makes N
 	// children by recombination and keeps the best N of the 2N (PMEvo:
 	// 100,000).
-	Population int
+	Population int `flag:"population" help:"population size" min:"2"`
 	// Generations limits the number of generations; the run also stops when
 	// the population has converged to a single fitness, or after Stall
 	// generations without a new smallest training error (0: no stall test).
-	Generations int
-	Stall       int
+	Generations int `flag:"generations" help:"generation limit" min:"0"`
+	Stall       int `flag:"stall" help:"stop after this many generations without progress (0: never)" min:"0"`
 	// TimeLimit, when positive, bounds the whole run (counted from the
 	// start of Infer): the evolution stops after 60 % of it, the local
 	// searches of the candidates after 85 %, the deep local search when it
 	// is over. A run that stops on it depends on the
 	// machine's speed, not only on Seed: Result.Stopped says "time limit".
-	TimeLimit time.Duration
+	TimeLimit time.Duration `flag:"time-limit" help:"the run's time budget: evolution 60 %, local searches the rest (0: no limit)" min:"0s"`
 	// Epsilon is the congruence tolerance (PMEvo: 0.05); negative disables
 	// congruence filtering.
-	Epsilon float64
+	Epsilon float64 `flag:"epsilon" help:"congruence tolerance (negative: no filtering)"`
 	// InitialUops bounds the number of distinct µops per instruction in the
 	// random initial population: 1 to InitialUops (0: 1 to Ports, as in the
 	// paper). Real mappings have one to three µops per instruction; fewer
 	// initial µops make the first generations cheaper to evaluate.
-	InitialUops int
+	InitialUops int `flag:"init-uops" help:"at most this many µops per instruction initially (0: ports)" min:"0"`
 	// VolumeFitness is the weight of the normalised µop volume in the
 	// scalarised fitness, relative to the normalised training error (PMEvo:
 	// 1, equal weights).
-	VolumeFitness float64
+	VolumeFitness float64 `flag:"volume" help:"weight of the µop volume in the fitness" min:"0"`
 	// CongruenceQuantile relaxes the congruence test for noisy data (see
 	// CongruenceQuantile): 0 or 1 is PMEvo's test, 0.8 suits measurements
 	// with a few per cent of outliers.
-	CongruenceQuantile float64
+	CongruenceQuantile float64 `flag:"quantile" help:"congruence: quantile of the context differences that must be below epsilon (0 or 1: all, PMEvo)" min:"0" max:"1"`
 	// Mutation is the probability that a child gets one random small change
 	// (PMEvo: 0, recombination only).
-	Mutation float64
+	Mutation float64 `flag:"mutation" help:"mutation probability per child" min:"0" max:"1"`
 	// LocalSearch is the number of distinct fittest individuals of the final
 	// population given PMEvo's local search (0: all, as in the paper).
 	LocalSearch int
 	// Polish is the number of sweeps of portlab's extended local search
 	// (moves of µops between port sets as well as count changes) applied
 	// after PMEvo's; 0 disables it (the paper's algorithm).
-	Polish int
+	Polish int `flag:"polish" help:"sweeps of the extended local search (0: off)" min:"0"`
 	// Deep is the number of sweeps of portlab's deep local search on the
 	// best candidate after the others: the extended moves plus replacing an
 	// instruction's µops by any single µop or any two µops in use (0: off).
-	Deep int
+	Deep int `flag:"deep" help:"sweeps of the deep local search on the best candidates (0: off)" min:"0"`
 	// VolumeWeight is the training error (a fraction) that one unit of µop
 	// volume is worth during the local searches. 0 takes the trade-off of the
 	// final population's scalarised fitness, as the paper does.
@@ -172,7 +172,10 @@ type Report struct {
 	Representatives int // congruence classes
 	Experiments     int // training experiments among representatives
 	Generations     int
-	Stopped         string // "converged", "stalled", "generation limit", "time limit" or "interrupted"
+	// Stopped is "converged", "stalled", "generation limit", "time limit"
+	// or "interrupted"; infer.Result.Status says the same in the terms
+	// every method shares.
+	Stopped string
 	// TrainingMAPE is the mean absolute percentage error of the mapping on
 	// all training experiments (in %, all instructions, not just
 	// representatives); EvolvedMAPE is the best individual's before the local

@@ -2,10 +2,10 @@ package pmevo
 
 import (
 	"fmt"
-	"html"
 	"strings"
 	"time"
 
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
@@ -25,38 +25,39 @@ func (r *Result) String() string {
 // classes of more than one member.
 func (r *Result) HTML() string {
 	p := r.Report
-	var b strings.Builder
-	row := func(k, v string) {
-		b.WriteString("<tr><th style=\"text-align:left\">" + html.EscapeString(k) + "</th><td style=\"text-align:left\">" + html.EscapeString(v) + "</td></tr>")
-	}
-	b.WriteString("<table><caption>PMEvo run</caption>")
-	row("forms / congruence classes", fmt.Sprintf("%d / %d", p.Instructions, p.Representatives))
-	row("training experiments among representatives", fmt.Sprint(p.Experiments))
-	row("population / generations / stopped", fmt.Sprintf("%d / %d / %s", p.Population, p.Generations, p.Stopped))
-	row("D_avg after evolution (representatives)", fmt.Sprintf("%.2f %%", p.EvolvedMAPE))
-	row("training MAPE after the local searches (all forms)", fmt.Sprintf("%.3f %%", p.TrainingMAPE))
-	row("µop volume / distinct µops", fmt.Sprintf("%d / %d", p.Volume, p.DistinctUops))
-	row("time", p.Elapsed.Round(100*time.Millisecond).String())
-	shown, merged := 0, 0
-	for _, c := range r.Classes {
-		if len(c.Members) < 2 {
-			continue
+	var h infer.HTML
+	h.Table("PMEvo run", nil, func(t *infer.Table) {
+		t.Field("forms / congruence classes", fmt.Sprintf("%d / %d", p.Instructions, p.Representatives))
+		t.Field("training experiments among representatives", fmt.Sprint(p.Experiments))
+		t.Field("population / generations / stopped", fmt.Sprintf("%d / %d / %s", p.Population, p.Generations, p.Stopped))
+		t.Field("D_avg after evolution (representatives)", fmt.Sprintf("%.2f %%", p.EvolvedMAPE))
+		t.Field("training MAPE after the local searches (all forms)", fmt.Sprintf("%.3f %%", p.TrainingMAPE))
+		t.Field("µop volume / distinct µops", fmt.Sprintf("%d / %d", p.Volume, p.DistinctUops))
+		t.Field("time", p.Elapsed.Round(100*time.Millisecond).String())
+		shown, merged := 0, 0
+		for _, c := range r.Classes {
+			if len(c.Members) < 2 {
+				continue
+			}
+			merged++
+			if shown == 8 {
+				continue
+			}
+			shown++
+			members := c.Members
+			more := ""
+			if len(members) > 6 {
+				members, more = members[:6], fmt.Sprintf(" and %d more", len(members)-6)
+			}
+			t.Field(fmt.Sprintf("class of %d", len(c.Members)), strings.Join(members, ", ")+more)
 		}
-		merged++
-		if shown == 8 {
-			continue
+		if merged > shown {
+			t.Field("further classes", fmt.Sprintf("%d more of more than one form", merged-shown))
 		}
-		shown++
-		members := c.Members
-		more := ""
-		if len(members) > 6 {
-			members, more = members[:6], fmt.Sprintf(" and %d more", len(members)-6)
-		}
-		row(fmt.Sprintf("class of %d", len(c.Members)), strings.Join(members, ", ")+more)
-	}
-	if merged > shown {
-		row("further classes", fmt.Sprintf("%d more of more than one form", merged-shown))
-	}
-	b.WriteString("</table>")
-	return b.String()
+	})
+	return h.String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Result) WriteFiles(prefix string) ([]string, error) { return nil, nil }

@@ -2,57 +2,31 @@ package uopsinfo
 
 import (
 	"fmt"
-	"html"
 	"strings"
 
+	"github.com/portlab/portlab/lib/infer"
+	"github.com/portlab/portlab/lib/infer/account"
 	"github.com/portlab/portlab/lib/portmap"
 )
 
-// Outcome is what the method concluded about an instruction.
-type Outcome int
+// Outcome is what the method concluded about an instruction: one of the
+// outcomes shared with the explainable method (package infer/account).
+type Outcome = account.Outcome
 
+// The method's outcomes (see account.Outcome): Blocking (one µop, on the
+// ports it uses alone; it blocks them for the others), Resolved (the µops
+// found with the blocking instructions add up to the µops it retires and
+// use the ports it uses alone), Incomplete, Inconsistent, Failed and
+// StoreBlocking (the store blocker, see StoreBlocker).
 const (
-	pending Outcome = iota // not yet measured with blocking instructions
-
-	// Blocking: the instruction has one µop, on the ports it uses alone;
-	// it blocks them for the others.
-	Blocking
-	// Resolved: the µops found with the blocking instructions add up to
-	// the µops it retires and use the ports it uses alone.
-	Resolved
-	// Incomplete: fewer µops were found than it retires; the others run on
-	// port sets that no single-µop instruction blocks.
-	Incomplete
-	// Inconsistent: the counters disagree with the port-mapping model: a
-	// count that is not a whole number, µops left over that are negative
-	// or more than the instruction retires, ports used alone that no µop
-	// found uses.
-	Inconsistent
-	// Failed: a measurement failed.
-	Failed
-	// StoreBlocking: the instruction is the store blocker (see
-	// StoreBlocker): two µops, one on each of two port sets that no
-	// single-µop instruction blocks; it blocks both for the others. That
-	// it has one µop on each set is assumed from its counts, not shown.
-	StoreBlocking
+	pending       = account.Pending // not yet measured with blocking instructions
+	Blocking      = account.Blocking
+	Resolved      = account.Resolved
+	Incomplete    = account.Incomplete
+	Inconsistent  = account.Inconsistent
+	Failed        = account.Failed
+	StoreBlocking = account.StoreBlocking
 )
-
-var outcomeNames = [...]string{"pending", "blocking", "resolved", "incomplete", "inconsistent", "failed", "store blocking"}
-
-// String returns the outcome's name, e.g. "resolved".
-func (o Outcome) String() string {
-	if o < 0 || int(o) >= len(outcomeNames) {
-		return fmt.Sprintf("Outcome(%d)", int(o))
-	}
-	return outcomeNames[o]
-}
-
-// MarshalText returns the outcome's name, for the report's JSON.
-func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
-
-// Mapped reports whether an instruction with this outcome is in the
-// inferred mapping (Blocking, Resolved and StoreBlocking).
-func (o Outcome) Mapped() bool { return o == Blocking || o == Resolved || o == StoreBlocking }
 
 // Blocker is a blocking instruction: one µop that runs on Ports, or with
 // Store the store blocker, which has one µop on Ports and one elsewhere.
@@ -66,42 +40,19 @@ type Blocker struct {
 }
 
 // Step is one measurement of an instruction with Copies copies of the
-// blocking instruction for Ports, and what it showed.
-type Step struct {
-	Blocker string
-	Ports   portmap.PortSet
-	Copies  int
-	// OnPorts is the µops counted on Ports per execution of the
-	// experiment; Subsets the µops of the instruction found before on
-	// proper subsets of Ports; Surplus = OnPorts − Copies − Subsets, the
-	// µops whose port set is exactly Ports; Uops its whole number.
-	OnPorts float64
-	Subsets int
-	Surplus float64
-	Uops    int
-}
+// blocking instruction for Ports, and what it showed (account.Evidence:
+// OnPorts, the µops counted on Ports; Subsets, those of the instruction
+// found before on proper subsets of Ports; Surplus = OnPorts − Copies −
+// Subsets, the µops whose port set is exactly Ports; Uops its whole
+// number).
+type Step = account.Evidence
 
-// Insn is the method's account of one instruction.
-type Insn struct {
-	Insn    string
-	Outcome Outcome
-	// Reason says why the outcome is not Blocking or Resolved, with the
-	// values that show it.
-	Reason string `json:",omitempty"`
-	// Cycles, Uops and PortUops are its measurement alone; Used are the
-	// ports it uses alone.
-	Cycles   float64
-	Uops     float64
-	PortUops []float64
-	Used     portmap.PortSet
-	// Found are the µops found (for a blocking instruction: its one µop);
-	// they are its decomposition when Outcome.Mapped().
-	Found []portmap.Uop `json:",omitempty"`
-	// Steps are its measurements with blocking instructions, in order.
-	Steps []Step `json:",omitempty"`
-
-	total int // µops it retires alone (whole number)
-}
+// Insn is the method's account of one instruction (account.Insn): its
+// measurement alone (Cycles, Counted, PortUops and the ports it uses,
+// Used), the µops found (Uops; its decomposition when Outcome.Mapped()),
+// its measurements with blocking instructions in order (Evidence) and why
+// the outcome is not Blocking or Resolved (Why).
+type Insn = account.Insn
 
 // Report is the method's account of a run: the blocking instructions found
 // and every instruction's measurements and outcome.
@@ -122,11 +73,11 @@ func (r *Report) finish(m *portmap.Mapping) {
 	for i := range r.Insns {
 		in := &r.Insns[i]
 		if in.Outcome == pending {
-			in.Reason = "not measured with the blocking instructions: the run was interrupted"
+			in.Why = "not measured with the blocking instructions: the run was interrupted"
 		}
 		if in.Outcome.Mapped() {
-			if err := m.Set(in.Insn, in.Found...); err != nil {
-				in.Outcome, in.Reason = Inconsistent, err.Error()
+			if err := m.Set(in.Insn, in.Uops...); err != nil {
+				in.Outcome, in.Why = Inconsistent, err.Error()
 			}
 		}
 	}
@@ -203,13 +154,13 @@ func (r *Report) String() string {
 		}
 	}
 	var parts []string
-	for o := Blocking; o <= StoreBlocking; o++ {
+	for _, o := range []Outcome{Blocking, Resolved, Incomplete, Inconsistent, Failed, StoreBlocking} {
 		if n := r.Count(o); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, o))
 		}
 	}
 	fmt.Fprintf(&b, "%d instructions: %s\n", len(r.Insns), strings.Join(parts, ", "))
-	for o := Incomplete; o <= Failed; o++ {
+	for _, o := range []Outcome{Incomplete, Inconsistent, Failed} {
 		shown := 0
 		for _, in := range r.Insns {
 			if in.Outcome != o {
@@ -219,7 +170,7 @@ func (r *Report) String() string {
 				fmt.Fprintf(&b, "  … %d more %s\n", r.Count(o)-shown, o)
 				break
 			}
-			fmt.Fprintf(&b, "  %s %s: %s\n", o, in.Insn, in.Reason)
+			fmt.Fprintf(&b, "  %s %s: %s\n", o, in.Insn, in.Why)
 			shown++
 		}
 	}
@@ -234,19 +185,19 @@ func (r *Report) Explain(insn string) string {
 		return fmt.Sprintf("%q: not in the report\n", insn)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: alone %.4g cycles, %.4g µops on ports %s\n", in.Insn, in.Cycles, in.Uops, r.names(in.Used))
-	if len(in.Steps) > 0 {
+	fmt.Fprintf(&b, "%s: alone %.4g cycles, %.4g µops on ports %s\n", in.Insn, in.Cycles, in.Counted, r.names(in.Used))
+	if len(in.Evidence) > 0 {
 		fmt.Fprintf(&b, "  %-12s %-24s %6s %9s %7s %8s %5s\n", "ports", "blocking", "copies", "on ports", "subsets", "surplus", "µops")
-		for _, st := range in.Steps {
+		for _, st := range in.Evidence {
 			fmt.Fprintf(&b, "  %-12s %-24s %6d %9.4g %7d %8.4g %5d\n", r.names(st.Ports), st.Blocker, st.Copies, st.OnPorts, st.Subsets, st.Surplus, st.Uops)
 		}
 	}
 	fmt.Fprintf(&b, "  %s", in.Outcome)
-	if len(in.Found) > 0 {
-		fmt.Fprintf(&b, ": %s", r.usage(in.Found))
+	if len(in.Uops) > 0 {
+		fmt.Fprintf(&b, ": %s", r.usage(in.Uops))
 	}
-	if in.Reason != "" {
-		fmt.Fprintf(&b, " (%s)", in.Reason)
+	if in.Why != "" {
+		fmt.Fprintf(&b, " (%s)", in.Why)
 	}
 	b.WriteByte('\n')
 	return b.String()
@@ -263,5 +214,10 @@ func (r *Report) usage(uops []portmap.Uop) string {
 
 // HTML renders the summary for a notebook cell.
 func (r *Report) HTML() string {
-	return "<pre>" + html.EscapeString(r.String()) + "</pre>"
+	var h infer.HTML
+	return h.Pre(r.String()).String()
 }
+
+// WriteFiles writes no files of its own: the report's JSON
+// (PREFIX.report.json) is written by infer.Result.WriteFiles.
+func (r *Report) WriteFiles(prefix string) ([]string, error) { return nil, nil }

@@ -99,7 +99,7 @@ func (r *run) storeBlocker(rep *Report) error {
 		want = s
 	}
 	fits := func(in *Insn) bool {
-		return in.Outcome == pending && in.total == 2 && in.Used&^covered != 0
+		return in.Outcome == pending && r.total[in.Insn] == 2 && in.Used&^covered != 0
 	}
 	var chosen *Insn
 	var split [2]portmap.PortSet
@@ -116,7 +116,7 @@ func (r *run) storeBlocker(rep *Report) error {
 		in := &rep.Insns[i]
 		if !fits(in) {
 			return fmt.Errorf("uopsinfo: store blocker %q does not fit: alone it has %d µops on ports %s (outcome %v), want 2 µops and a port that no single-µop instruction blocks (those cover %s)",
-				in.Insn, in.total, r.ports(in.Used), in.Outcome, r.ports(covered))
+				in.Insn, r.total[in.Insn], r.ports(in.Used), in.Outcome, r.ports(covered))
 		}
 		ss := r.splits(in, blocked, want)
 		switch {
@@ -171,8 +171,8 @@ func (r *run) storeBlocker(rep *Report) error {
 	}
 	st.Note = fmt.Sprintf("assumed to be one µop on %s and one on %s (its counts %s; split %s), as uops.info assumes of its store blocker",
 		r.ports(split[0]), r.ports(split[1]), r.counts(chosen), st.Split)
-	chosen.Outcome, chosen.Reason = StoreBlocking, "the store blocker: "+st.Note
-	chosen.Found = []portmap.Uop{{Ports: split[0], Count: 1}, {Ports: split[1], Count: 1}}
+	chosen.Outcome, chosen.Why = StoreBlocking, "the store blocker: "+st.Note
+	chosen.Uops = []portmap.Uop{{Ports: split[0], Count: 1}, {Ports: split[1], Count: 1}}
 	for _, q := range split {
 		rep.Blockers = append(rep.Blockers, Blocker{Ports: q, Insn: chosen.Insn, Store: true})
 	}

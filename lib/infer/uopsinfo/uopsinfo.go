@@ -2,14 +2,10 @@ package uopsinfo
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/oracle"
@@ -28,34 +24,38 @@ const DefaultTolerance = 0.25
 const usedThreshold = 0.05
 
 // Method is uops.info's blocking-instruction algorithm behind the inference
-// contract of package infer. The result's Report is a *Report.
+// contract of package infer. The result's Report is a *Report. The fields
+// tagged with a flag are the command line's settings (infer.BindFlags).
 type Method struct {
 	// Copies returns the number of copies k of the blocking instruction
 	// for a port set of blockedPorts ports, when measuring an instruction
-	// that alone takes cycles cycles and uops µops; nil means
-	// NanoBenchCopies.
-	Copies func(blockedPorts int, cycles float64, uops int) int
+	// that alone takes cycles cycles and uops µops; nil means SameCopies
+	// when it is set, NanoBenchCopies otherwise.
+	Copies func(blockedPorts int, cycles float64, uops int) int `json:"-"`
+	// SameCopies, when positive and Copies is nil, is the number of copies
+	// for every port set (FixedCopies).
+	SameCopies int `flag:"copies" help:"copies of the blocking instruction, the same for every port set (0: uops.info's rule, see NanoBenchCopies)" min:"0"`
 	// Exhaustive makes the method measure every instruction with every
 	// blocking instruction, as Algorithm 6.1 is printed. By default it
 	// skips port sets disjoint from the ports the instruction uses alone
 	// and stops once it has found all of the instruction's µops, as the
 	// uops.info implementation does.
-	Exhaustive bool
+	Exhaustive bool `flag:"exhaustive" help:"measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts"`
 	// Tolerance is how far, in µops, a count may be from a whole number;
 	// 0 means DefaultTolerance.
-	Tolerance float64
+	Tolerance float64 `flag:"tolerance" help:"how far in µops a count may be from a whole number (0: 0.25)" min:"0" max:"0.5"`
 	// StoreBlocker names the store blocker: an instruction of two µops on
 	// two disjoint port sets that no single-µop instruction blocks (on
 	// Intel cores a store: store-address and store-data µop), used as the
 	// blocking instruction for both sets as uops.info does. "" lets the
 	// method choose one from the counts (see ChooseStoreBlocker); "none"
 	// turns the store blocker off.
-	StoreBlocker string
+	StoreBlocker string `flag:"store-blocker" help:"the store blocker: a two-µop instruction blocking the store-address and store-data ports (default: chosen from the counts; none: off)"`
 	// StoreSplit names the ports of one of the store blocker's two µops;
 	// the other runs on the rest of the ports it uses. Nil means: from its
 	// counts, when they allow only one split (they do not when both µops
 	// spread evenly over two ports each, as on Ice Lake).
-	StoreSplit []string
+	StoreSplit []string `flag:"store-split" help:"comma-separated ports of one of the store blocker's two µops, e.g. 4,9 on Ice Lake (default: from its counts when they allow one split)" min:"1"`
 }
 
 // New returns the method with its defaults: nanoBench's number of copies,
@@ -65,36 +65,16 @@ func New() *Method { return &Method{} }
 // Name returns "uopsinfo".
 func (*Method) Name() string { return "uopsinfo" }
 
-// UsesPortCounters returns true: the method needs per-port µop counts
-// (see infer.PortCounterUser).
-func (*Method) UsesPortCounters() bool { return true }
+// Uses returns what the method needs: an oracle (or data) with per-port
+// µop counters. It finds the number of ports from the counters.
+func (*Method) Uses() infer.Needs { return infer.Needs{Queries: true, PortCounters: true} }
 
-// SetFlags defines the method's settings as command-line flags.
-func (m *Method) SetFlags(fs *flag.FlagSet) {
-	fs.Func("copies", "copies of the blocking instruction, the same for every port set (default: uops.info's rule, see NanoBenchCopies)", func(s string) error {
-		k, err := strconv.Atoi(s)
-		if err != nil || k < 1 {
-			return fmt.Errorf("want a whole number ≥ 1")
-		}
-		m.Copies = FixedCopies(k)
-		return nil
-	})
-	fs.BoolVar(&m.Exhaustive, "exhaustive", m.Exhaustive, "measure with every blocking instruction (Algorithm 6.1 as printed), without uops.info's shortcuts")
-	fs.Float64Var(&m.Tolerance, "tolerance", DefaultTolerance, "how far in µops a count may be from a whole number")
-	fs.StringVar(&m.StoreBlocker, "store-blocker", m.StoreBlocker, "the store blocker: a two-µop instruction blocking the store-address and store-data ports (default: chosen from the counts; none: off)")
-	fs.Func("store-split", "comma-separated ports of one of the store blocker's two µops, e.g. 4,9 on Ice Lake (default: from its counts when they allow one split)", func(s string) error {
-		m.StoreSplit = nil
-		for _, f := range strings.Split(s, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				m.StoreSplit = append(m.StoreSplit, f)
-			}
-		}
-		if len(m.StoreSplit) == 0 {
-			return fmt.Errorf("want port names, e.g. 4,9")
-		}
-		return nil
-	})
-}
+// Configuration returns the method's settings, for infer.Validate.
+func (m *Method) Configuration() any { return m }
+
+// SetFlags defines the method's settings as command-line flags
+// (infer.BindFlags).
+func (m *Method) SetFlags(fs *flag.FlagSet) { infer.BindFlags(fs, m) }
 
 // NanoBenchCopies is the number of copies of a blocking instruction that
 // the uops.info implementation (nanoBench's cpuBench) uses to flood
@@ -118,18 +98,42 @@ func FixedCopies(k int) func(blockedPorts int, cycles float64, uops int) int {
 }
 
 // ErrNoPortCounters is wrapped by the error of a run whose oracle gives no
-// per-port µop counts.
-var ErrNoPortCounters = errors.New("the oracle gives no per-port µop counts")
+// per-port µop counts (it is oracle.ErrNoPortCounters).
+var ErrNoPortCounters = oracle.ErrNoPortCounters
 
-// Infer runs the algorithm on p: it measures every instruction alone, takes
-// the single-µop instructions as blocking instructions for the ports they
-// use, and measures every other instruction with the blocking instructions
-// (see the package documentation). When ctx is cancelled it returns the
-// instructions mapped so far with ctx's error.
+// Infer runs the algorithm on p (thesis Algorithm 6.1; see the package
+// documentation) in three stages: measure every instruction alone
+// (measureAlone), take the single-µop instructions and the store blocker
+// as blocking instructions for the ports they use (chooseBlockers), and
+// measure every other instruction with the blocking instructions
+// (blockAll). When ctx is cancelled it returns the instructions mapped so
+// far with ctx's error.
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
-	if p.Oracle == nil {
-		return nil, fmt.Errorf("uopsinfo: %w: the problem has no oracle", ErrNoPortCounters)
+	r, err := m.newRun(p)
+	if err != nil {
+		return nil, err
 	}
+	set, failures, err := r.measureAlone(ctx, p, s)
+	if err != nil {
+		return nil, err
+	}
+	rep, res, err := r.newReport(p, failures)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.chooseBlockers(rep, set); err != nil {
+		return nil, err
+	}
+	err = r.blockAll(ctx, rep, s)
+	rep.finish(res.Mapping)
+	if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// newRun checks the settings and returns the state of a run on p.
+func (m *Method) newRun(p *infer.Problem) (*run, error) {
 	tol := m.Tolerance
 	if tol == 0 {
 		tol = DefaultTolerance
@@ -138,63 +142,75 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		return nil, fmt.Errorf("uopsinfo: tolerance %v µops, want more than 0 and less than 0.5", m.Tolerance)
 	}
 	copies := m.Copies
-	if copies == nil {
+	switch {
+	case copies == nil && m.SameCopies > 0:
+		copies = FixedCopies(m.SameCopies)
+	case copies == nil:
 		copies = NanoBenchCopies
 	}
-	start := time.Now()
-	progress := func(stage string, done, total int, msg string) {
-		if s != nil && s.Progress != nil {
-			s.Progress(infer.Status{Stage: stage, Done: done, Total: total, Message: msg, Elapsed: time.Since(start)})
-		}
-	}
+	return &run{m: m, o: p.Oracle, tol: tol, copies: copies, total: map[string]int{}}, nil
+}
+
+// measureAlone measures every instruction alone: its cycles, its µops and
+// the ports it uses (thesis Algorithm 6.1, first loop).
+func (r *run) measureAlone(ctx context.Context, p *infer.Problem, s *infer.Settings) (*portmap.ExperimentSet, []portmap.Failure, error) {
 	singletons := make([]portmap.Experiment, len(p.Instructions))
 	for i, insn := range p.Instructions {
 		singletons[i] = portmap.NewExperiment(insn)
 	}
 	set, failures, err := oracle.MeasureAll(ctx, p.Oracle, singletons, func(pr oracle.Progress) {
-		progress("alone", pr.Done, pr.Total, fmt.Sprintf("measuring the instructions alone: %d/%d, %d failed", pr.Done, pr.Total, pr.Failed))
+		s.Notify("alone", pr.Done, pr.Total, fmt.Sprintf("measuring the instructions alone: %d/%d, %d failed", pr.Done, pr.Total, pr.Failed))
 	})
 	if err != nil {
-		return nil, fmt.Errorf("uopsinfo: measuring the instructions alone: %w", err)
+		return nil, nil, fmt.Errorf("uopsinfo: measuring the instructions alone: %w", err)
 	}
 	if set.Len() == 0 {
-		return nil, fmt.Errorf("uopsinfo: all %d instructions failed alone; first: %v", len(failures), failures[0])
+		return nil, nil, fmt.Errorf("uopsinfo: all %d instructions failed alone; first: %v", len(failures), failures[0])
 	}
 	first := set.Measurements[0]
 	if first.PortUops == nil {
-		return nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
-			"simulate with oracle.SimulateWithPortCounters (portlab infer -simulate turns them on for this method), "+
+		return nil, nil, fmt.Errorf("uopsinfo: %w (PortUops of %v is nil); the method needs per-port counters: "+
+			"simulate with oracle.SimulateWithPortCounters (infer.Infer turns a simulation's on for this method), "+
 			"or replay data measured with them; the hardware oracle reads no counters; this host: %s",
 			ErrNoPortCounters, first.Experiment, pmu.Detect())
 	}
-	nports := len(first.PortUops)
-	if p.Ports != 0 && p.Ports != nports {
-		return nil, fmt.Errorf("uopsinfo: the problem has %d ports, the oracle counts µops on %d (for %v)", p.Ports, nports, first.Experiment)
+	r.nports = len(first.PortUops)
+	if p.Ports != 0 && p.Ports != r.nports {
+		return nil, nil, fmt.Errorf("uopsinfo: the problem has %d ports, the oracle counts µops on %d (for %v)", p.Ports, r.nports, first.Experiment)
 	}
+	return set, failures, nil
+}
+
+// newReport returns the report and the result of the run, with the
+// instructions that failed alone recorded.
+func (r *run) newReport(p *infer.Problem, failures []portmap.Failure) (*Report, *infer.Result, error) {
 	names := p.PortNames
 	if names == nil {
-		names = make([]string, nports)
-		for k := range names {
-			names[k] = strconv.Itoa(k)
-		}
+		names = infer.PortNames(r.nports)
 	}
 	arch, err := portmap.NewArchitecture("uopsinfo", names, p.Instructions)
 	if err != nil {
-		return nil, fmt.Errorf("uopsinfo: %w", err)
+		return nil, nil, fmt.Errorf("uopsinfo: %w", err)
 	}
-	r := &run{m: m, o: p.Oracle, arch: arch, nports: nports, tol: tol, copies: copies}
+	r.arch = arch
 	rep := &Report{Ports: names, Insns: make([]Insn, len(p.Instructions))}
-	res := &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}
 	for i, insn := range p.Instructions {
 		rep.Insns[i] = Insn{Insn: insn}
 	}
 	for _, f := range failures {
-		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Reason = Failed, "measuring it alone: "+f.Reason
+		rep.Insns[f.Index].Outcome, rep.Insns[f.Index].Why = Failed, "measuring it alone: "+f.Reason
 	}
-	// The instructions alone: µop counts, used ports, blocking candidates.
+	return rep, &infer.Result{Mapping: portmap.NewMappingFor(arch), Report: rep}, nil
+}
+
+// chooseBlockers records every instruction's measurement alone, takes the
+// single-µop instructions as the blocking instructions of the port sets
+// they use (the first of each set in the problem's order) and adds the
+// store blocker, sorted by the size of their port sets.
+func (r *run) chooseBlockers(rep *Report, set *portmap.ExperimentSet) error {
 	at := map[string]int{}
-	for i, insn := range p.Instructions {
-		at[insn] = i
+	for i := range rep.Insns {
+		at[rep.Insns[i].Insn] = i
 	}
 	blockers := map[portmap.PortSet]*Blocker{}
 	for _, x := range set.Measurements {
@@ -212,13 +228,19 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		rep.Blockers = append(rep.Blockers, *b)
 	}
 	if err := r.storeBlocker(rep); err != nil {
-		return nil, err
+		return err
 	}
 	sort.Slice(rep.Blockers, func(a, b int) bool {
 		qa, qb := rep.Blockers[a].Ports, rep.Blockers[b].Ports
 		return qa.Len() < qb.Len() || qa.Len() == qb.Len() && qa < qb
 	})
-	// The other instructions, with the blocking instructions.
+	return nil
+}
+
+// blockAll measures every instruction left pending with the blocking
+// instructions (thesis Algorithm 6.1, second loop). It returns an error
+// only when ctx is done, leaving the instruction it was at pending.
+func (r *run) blockAll(ctx context.Context, rep *Report, s *infer.Settings) error {
 	var todo []int
 	for i := range rep.Insns {
 		if rep.Insns[i].Outcome == pending {
@@ -227,20 +249,17 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	}
 	for n, i := range todo {
 		if err := ctx.Err(); err != nil {
-			rep.finish(res.Mapping)
-			return res, err
+			return err
 		}
 		in := &rep.Insns[i]
-		progress("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
+		s.Notify("blocking", n, len(todo), fmt.Sprintf("measuring with blocking instructions: %d/%d, %s", n, len(todo), in.Insn))
 		if err := r.blocked(ctx, in, rep.Blockers); err != nil {
-			in.Outcome, in.Reason = pending, ""
-			rep.finish(res.Mapping)
-			return res, err
+			in.Outcome, in.Why = pending, ""
+			return err
 		}
 	}
-	progress("blocking", len(todo), len(todo), fmt.Sprintf("measured %d instructions with blocking instructions", len(todo)))
-	rep.finish(res.Mapping)
-	return res, nil
+	s.Notify("blocking", len(todo), len(todo), fmt.Sprintf("measured %d instructions with blocking instructions", len(todo)))
+	return nil
 }
 
 // run is the state of one Infer call.
@@ -251,6 +270,7 @@ type run struct {
 	nports int
 	tol    float64
 	copies func(int, float64, int) int
+	total  map[string]int // µops an instruction retires alone (whole number)
 }
 
 // whole returns x rounded to the nearest whole number, and whether x is
@@ -263,9 +283,9 @@ func (r *run) whole(x float64) (int, bool) {
 // alone records the measurement x of in alone: its µops, the ports it uses,
 // and the outcome for instructions with at most one µop.
 func (r *run) alone(in *Insn, x portmap.Measurement) {
-	in.Cycles, in.Uops, in.PortUops = x.Cycles, x.Uops, x.PortUops
+	in.Cycles, in.Counted, in.PortUops = x.Cycles, x.Uops, x.PortUops
 	if len(x.PortUops) != r.nports {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it has µop counts for %d ports, other instructions for %d", len(x.PortUops), r.nports)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it has µop counts for %d ports, other instructions for %d", len(x.PortUops), r.nports)
 		return
 	}
 	var sum float64
@@ -281,23 +301,23 @@ func (r *run) alone(in *Insn, x portmap.Measurement) {
 	}
 	n, ok := r.whole(total)
 	if !ok {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %.3g µops, not a whole number", total)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires %.3g µops, not a whole number", total)
 		return
 	}
 	if math.Abs(sum-float64(n)) > r.tol {
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires %d µops but the ports count %.3g", n, sum)
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires %d µops but the ports count %.3g", n, sum)
 		return
 	}
-	in.total = n
+	r.total[in.Insn] = n
 	switch n {
 	case 0:
-		in.Outcome, in.Reason = Resolved, "no µops"
+		in.Outcome, in.Why = Resolved, "no µops"
 	case 1:
 		if in.Used == 0 {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("alone it retires 1 µop but no port counts more than %v of it", usedThreshold)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("alone it retires 1 µop but no port counts more than %v of it", usedThreshold)
 			return
 		}
-		in.Outcome, in.Found = Blocking, []portmap.Uop{{Ports: in.Used, Count: 1}}
+		in.Outcome, in.Uops = Blocking, []portmap.Uop{{Ports: in.Used, Count: 1}}
 	default:
 		in.Outcome = pending
 	}
@@ -308,10 +328,10 @@ func (r *run) alone(in *Insn, x portmap.Measurement) {
 func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 	found := 0
 	for _, b := range bs {
-		if !r.m.Exhaustive && (found == in.total || b.Ports&in.Used == 0) {
+		if !r.m.Exhaustive && (found == r.total[in.Insn] || b.Ports&in.Used == 0) {
 			continue
 		}
-		k := r.copies(b.Ports.Len(), in.Cycles, in.total)
+		k := r.copies(b.Ports.Len(), in.Cycles, r.total[in.Insn])
 		e := portmap.NewExperiment(in.Insn).With(b.Insn, k)
 		x, err := r.o.Measure(ctx, e)
 		if err != nil && oracle.IsTransient(err) && ctx.Err() == nil {
@@ -321,44 +341,44 @@ func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			in.Outcome, in.Reason = Failed, fmt.Sprintf("measuring %v: %v", e, err)
+			in.Outcome, in.Why = Failed, fmt.Sprintf("measuring %v: %v", e, err)
 			return nil
 		}
 		st := Step{Blocker: b.Insn, Ports: b.Ports, Copies: k}
 		if len(x.PortUops) != r.nports {
-			in.Steps = append(in.Steps, st)
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("%v has µop counts for %d ports, want %d", e, len(x.PortUops), r.nports)
+			in.Evidence = append(in.Evidence, st)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("%v has µop counts for %d ports, want %d", e, len(x.PortUops), r.nports)
 			return nil
 		}
 		for _, q := range b.Ports.Indices() {
 			st.OnPorts += x.PortUops[q]
 		}
-		for _, u := range in.Found {
+		for _, u := range in.Uops {
 			if u.Ports != b.Ports && u.Ports.SubsetOf(b.Ports) {
 				st.Subsets += u.Count
 			}
 		}
 		st.Surplus = st.OnPorts - float64(k) - float64(st.Subsets)
-		in.Steps = append(in.Steps, st)
+		in.Evidence = append(in.Evidence, st)
 		if st.OnPorts < float64(k)-r.tol {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s its ports %s count %.4g µops, fewer than the blocking µops", k, b.Insn, r.ports(b.Ports), st.OnPorts)
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("with %d × %s its ports %s count %.4g µops, fewer than the blocking µops", k, b.Insn, r.ports(b.Ports), st.OnPorts)
 			return nil
 		}
 		n, ok := r.whole(st.Surplus)
 		if !ok || n < 0 {
-			in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("with %d × %s, ports %s count %.4g µops: %.4g are left for it after %d blocking µops and %d µops found on smaller port sets, not a whole number ≥ 0",
+			in.Outcome, in.Why = Inconsistent, fmt.Sprintf("with %d × %s, ports %s count %.4g µops: %.4g are left for it after %d blocking µops and %d µops found on smaller port sets, not a whole number ≥ 0",
 				k, b.Insn, r.ports(b.Ports), st.OnPorts, st.Surplus, k, st.Subsets)
 			return nil
 		}
 		st.Uops = n
-		in.Steps[len(in.Steps)-1] = st
+		in.Evidence[len(in.Evidence)-1] = st
 		if n > 0 {
-			in.Found = append(in.Found, portmap.Uop{Ports: b.Ports, Count: n})
+			in.Uops = append(in.Uops, portmap.Uop{Ports: b.Ports, Count: n})
 			found += n
 		}
 	}
 	var union portmap.PortSet
-	for _, u := range in.Found {
+	for _, u := range in.Uops {
 		union |= u.Ports
 	}
 	var blocked portmap.PortSet
@@ -366,13 +386,13 @@ func (r *run) blocked(ctx context.Context, in *Insn, bs []Blocker) error {
 		blocked |= b.Ports
 	}
 	switch {
-	case found > in.total:
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Found), in.total)
-	case found < in.total:
-		in.Outcome, in.Reason = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no blocking instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
-			found, in.total, r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
+	case found > r.total[in.Insn]:
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("found %d µops (%s), but it retires %d", found, r.usage(in.Uops), r.total[in.Insn])
+	case found < r.total[in.Insn]:
+		in.Outcome, in.Why = Incomplete, fmt.Sprintf("found %d of its %d µops: the others run on port sets no blocking instruction blocks (ports used alone %s, by the µops found %s, by no blocking instruction %s)",
+			found, r.total[in.Insn], r.ports(in.Used), r.ports(union), r.ports(in.Used&^blocked))
 	case union != in.Used:
-		in.Outcome, in.Reason = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Found), r.ports(union), r.ports(in.Used))
+		in.Outcome, in.Why = Inconsistent, fmt.Sprintf("its µops found (%s) use ports %s, but alone it uses %s", r.usage(in.Uops), r.ports(union), r.ports(in.Used))
 	default:
 		in.Outcome = Resolved
 	}

@@ -138,12 +138,12 @@ func TestRecoversUopsInfoMappings(t *testing.T) {
 				} else if res.Mapping.Has(insn) && !sameUops(res.Mapping, truth, insn) {
 					wrong = append(wrong, fmt.Sprintf("%s: inferred %s, truth %s", insn, res.Mapping.Usage(insn), truth.Usage(insn)))
 				}
-				if !in.Outcome.Mapped() && in.Reason == "" {
+				if !in.Outcome.Mapped() && in.Why == "" {
 					t.Errorf("%s: outcome %v without a reason", insn, in.Outcome)
 				}
 				if ok[insn] {
 					if !res.Mapping.Has(insn) {
-						missed = append(missed, fmt.Sprintf("%s (%s): %v: %s", insn, truth.Usage(insn), in.Outcome, in.Reason))
+						missed = append(missed, fmt.Sprintf("%s (%s): %v: %s", insn, truth.Usage(insn), in.Outcome, in.Why))
 						continue
 					}
 					mapped = append(mapped, insn)
@@ -265,7 +265,7 @@ func TestAppendixE1(t *testing.T) {
 	}
 	step := func(rep *Report) Step {
 		in, _ := rep.Lookup("I")
-		for _, st := range in.Steps {
+		for _, st := range in.Evidence {
 			if st.Ports == q12 {
 				return st
 			}
@@ -281,8 +281,8 @@ func TestAppendixE1(t *testing.T) {
 	if st.Copies != 6 || st.OnPorts != 8 || st.Uops != 1 {
 		t.Errorf("with 6 × B12: %d copies, %v µops on {P1,P2}, %d µops of I found there; want 6, 8 and the wrong 1\n%s", st.Copies, st.OnPorts, st.Uops, rep.Explain("I"))
 	}
-	if in.Outcome != Inconsistent || !strings.Contains(in.Reason, "found 7 µops") || !strings.Contains(in.Reason, "it retires 6") || res.Mapping.Has("I") {
-		t.Errorf("paper k: outcome %v (%s), mapped %v; want inconsistent, 7 of 6 µops, not mapped", in.Outcome, in.Reason, res.Mapping.Has("I"))
+	if in.Outcome != Inconsistent || !strings.Contains(in.Why, "found 7 µops") || !strings.Contains(in.Why, "it retires 6") || res.Mapping.Has("I") {
+		t.Errorf("paper k: outcome %v (%s), mapped %v; want inconsistent, 7 of 6 µops, not mapped", in.Outcome, in.Why, res.Mapping.Has("I"))
 	}
 	t.Logf("paper k = 6:\n%s", rep.Explain("I"))
 
@@ -290,8 +290,8 @@ func TestAppendixE1(t *testing.T) {
 	// {P1,P2}, same size, lower ports) completes I first: the paper's k
 	// goes unnoticed on this instruction.
 	res, rep = inferFrom(t, truth, 0, &Method{Copies: FixedCopies(6)})
-	if in, _ := rep.Lookup("I"); in.Outcome != Resolved || !sameUops(res.Mapping, truth, "I") || len(in.Steps) != 3 {
-		t.Errorf("paper k with early exit: %v after %d steps, I = %s", in.Outcome, len(in.Steps), res.Mapping.Usage("I"))
+	if in, _ := rep.Lookup("I"); in.Outcome != Resolved || !sameUops(res.Mapping, truth, "I") || len(in.Evidence) != 3 {
+		t.Errorf("paper k with early exit: %v after %d steps, I = %s", in.Outcome, len(in.Evidence), res.Mapping.Usage("I"))
 	}
 
 	// uops.info's implementation, with and without early exit.
@@ -318,7 +318,7 @@ func TestFig61(t *testing.T) {
 	res, rep := inferFrom(t, truth, 0, &Method{Copies: func(q int, _ float64, n int) int { return q * n }, Exhaustive: true})
 	in, _ := rep.Lookup("fma")
 	var on []float64
-	for _, st := range in.Steps {
+	for _, st := range in.Evidence {
 		on = append(on, st.OnPorts)
 	}
 	if fmt.Sprint(on) != "[4 3 9]" || res.Mapping.Usage("fma") != truth.Usage("fma") {
@@ -364,8 +364,8 @@ func TestCountersDisagree(t *testing.T) {
 	}
 	rep := res.Report.(*Report)
 	in, _ := rep.Lookup("fma")
-	if in.Outcome != Inconsistent || res.Mapping.Has("fma") || !strings.Contains(in.Reason, "not a whole number") {
-		t.Errorf("skewed counts: %v (%s), mapped %v", in.Outcome, in.Reason, res.Mapping.Has("fma"))
+	if in.Outcome != Inconsistent || res.Mapping.Has("fma") || !strings.Contains(in.Why, "not a whole number") {
+		t.Errorf("skewed counts: %v (%s), mapped %v", in.Outcome, in.Why, res.Mapping.Has("fma"))
 	}
 	if !strings.Contains(rep.String(), "1 inconsistent") || !strings.Contains(rep.String(), "inconsistent fma: ") {
 		t.Errorf("summary lacks the inconsistent instruction:\n%s", rep)
@@ -388,25 +388,31 @@ func (s *skewed) Measure(ctx context.Context, e portmap.Experiment) (portmap.Mea
 	return m, err
 }
 
-// TestNeedsPortCounters checks the error for an oracle without per-port
-// counts and for a problem without an oracle.
+// TestNeedsPortCounters checks that Infer switches a simulation's
+// per-port counters on, and refuses before any query an oracle that has
+// none and data measured without them.
 func TestNeedsPortCounters(t *testing.T) {
 	truth := fig61()
-	p := infer.Problem{Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 3}
-	_, err := infer.Infer(t.Context(), p, New(), nil)
-	if !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "SimulateWithPortCounters") || !strings.Contains(err.Error(), "PMU") {
-		t.Errorf("without port counters: %v", err)
+	sim := oracle.Simulate(truth, 0, 1)
+	p := infer.Problem{Oracle: sim, Instructions: truth.Instructions(), Ports: 3}
+	if res, err := infer.Infer(t.Context(), p, New(), nil); err != nil || !sim.PortCounters || res.Mapping.Len() == 0 {
+		t.Errorf("a simulation without port counters: %v, counters on %v", err, sim.PortCounters)
+	}
+	p.Oracle = oracle.AsOracle(oracle.FromMapping(truth))
+	res, err := infer.Infer(t.Context(), p, New(), nil)
+	if res != nil || !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "SimulateWithPortCounters") || !strings.Contains(err.Error(), "this host") {
+		t.Errorf("an oracle without port counters: %v", err)
 	}
 	set, _, _ := oracle.MeasureAll(t.Context(), oracle.Simulate(truth, 0, 1), []portmap.Experiment{portmap.NewExperiment("add")}, nil)
 	_, err = infer.Infer(t.Context(), infer.Problem{Data: set, Ports: 3}, New(), nil)
-	if !errors.Is(err, ErrNoPortCounters) {
-		t.Errorf("without an oracle: %v", err)
+	if !errors.Is(err, ErrNoPortCounters) || !strings.Contains(err.Error(), "no stored measurement has PortUops") {
+		t.Errorf("data without port counters: %v", err)
 	}
 	p = infer.Problem{Oracle: oracle.SimulateWithPortCounters(truth, 0, 1), Instructions: truth.Instructions(), Ports: 4}
 	if _, err = infer.Infer(t.Context(), p, New(), nil); err == nil || !strings.Contains(err.Error(), "4 ports") {
 		t.Errorf("4 ports asked, 3 counted: %v", err)
 	}
-	if _, ok := infer.Method(New()).(infer.PortCounterUser); !ok {
+	if !New().Uses().PortCounters {
 		t.Error("the method does not tell that it uses port counters")
 	}
 }
@@ -421,7 +427,7 @@ func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stages []string
-	s := &infer.Settings{Progress: func(st infer.Status) {
+	s := &infer.Settings{Progress: func(st infer.Progress) {
 		if len(stages) == 0 || stages[len(stages)-1] != st.Stage {
 			stages = append(stages, st.Stage)
 		}
@@ -438,7 +444,7 @@ func TestCancel(t *testing.T) {
 	if n := rep.Count(Resolved); n != 5 {
 		t.Errorf("%d resolved before the cancel after 5, want 5", n)
 	}
-	if n := rep.Count(pending); n != 21-5 || !strings.Contains(rep.Unmapped()[0].Reason, "interrupted") {
+	if n := rep.Count(pending); n != 21-5 || !strings.Contains(rep.Unmapped()[0].Why, "interrupted") {
 		t.Errorf("%d pending, want 16; first unmapped %+v", n, rep.Unmapped()[0])
 	}
 	if fmt.Sprint(stages) != "[alone blocking]" {
@@ -464,7 +470,7 @@ func TestNoisyCountersMapNothingWrong(t *testing.T) {
 				t.Errorf("%s = %s, truth %s\n%s", insn, res.Mapping.Usage(insn), truth.Usage(insn), rep.Explain(insn))
 			}
 		}
-		if in, _ := rep.Lookup(insn); !in.Outcome.Mapped() && in.Reason == "" {
+		if in, _ := rep.Lookup(insn); !in.Outcome.Mapped() && in.Why == "" {
 			t.Errorf("%s: %v without a reason", insn, in.Outcome)
 		}
 	}
@@ -492,8 +498,8 @@ func TestStoreBlocker(t *testing.T) {
 			t.Errorf("%s: %s, want %s\n%s", insn, res.Mapping.Usage(insn), skl.Usage(insn), rep.Explain(insn))
 		}
 	}
-	if in, _ := rep.Lookup("st"); in.Outcome != StoreBlocking || !strings.Contains(in.Reason, "assumed") {
-		t.Errorf("st: %v %q", in.Outcome, in.Reason)
+	if in, _ := rep.Lookup("st"); in.Outcome != StoreBlocking || !strings.Contains(in.Why, "assumed") {
+		t.Errorf("st: %v %q", in.Outcome, in.Why)
 	}
 	if s := rep.String(); !strings.Contains(s, "store blocker st: assumed to be one µop on [2 3] and one on [4]") {
 		t.Errorf("report:\n%s", s)
