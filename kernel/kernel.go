@@ -22,9 +22,14 @@ var Version = "0.1.0-dev"
 
 // Options configure a Kernel.
 type Options struct {
-	// Session runs the cells; nil means a new session that captures the
-	// process's standard output and error (see session.Options).
+	// Session runs the cells; nil means a new session with Host that
+	// captures the process's standard output and error (see
+	// session.Options).
 	Session *session.Session
+	// Host holds the compiled packages, with their documentation, that
+	// the kernel's own session hands to cells (unused with Session): the
+	// portlab command gives the library.
+	Host session.Host
 	// Log receives the kernel's diagnostics; nil means the process's
 	// original standard error.
 	Log io.Writer
@@ -96,7 +101,7 @@ func New(ctx context.Context, ci ConnectionInfo, opts Options) (*Kernel, error) 
 	}
 	k := &Kernel{ci: ci, mac: mac, sess: opts.Session, stdinReplies: make(chan *Message, 4), done: make(chan struct{})}
 	if k.sess == nil {
-		if k.sess, err = session.New(session.Options{CaptureStdio: true}); err != nil {
+		if k.sess, err = session.New(session.Options{CaptureStdio: true, Host: opts.Host}); err != nil {
 			return nil, err
 		}
 		k.own = true

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/kernel/symbols"
+	"github.com/portlab/portlab/kernel/internal/displaysym"
 	"github.com/traefik/yaegi/stdlib"
 )
 
@@ -115,10 +115,16 @@ func (s *Session) packagePath(name string) (string, bool) {
 	return "", false
 }
 
-// exported returns the symbols of an exported compiled package.
-func exported(path string) map[string]reflect.Value {
+// displayDoc is the documentation of the display package.
+var displayDoc = displaysym.Doc
+
+// exported returns the symbols of a compiled package cells can import.
+func (s *Session) exported(path string) map[string]reflect.Value {
 	key := path + "/" + defaultName(path)
-	if m, ok := symbols.Symbols[key]; ok {
+	if m, ok := s.opts.Host.Symbols[key]; ok {
+		return m
+	}
+	if m, ok := displaysym.Symbols[key]; ok {
 		return m
 	}
 	if m, ok := stdlib.Symbols[key]; ok {
@@ -132,7 +138,7 @@ func exported(path string) map[string]reflect.Value {
 func (s *Session) members(expr string) []string {
 	if path, ok := s.packagePath(expr); ok {
 		var out []string
-		for name := range exported(path) {
+		for name := range s.exported(path) {
 			out = append(out, name)
 		}
 		return out
@@ -311,20 +317,20 @@ func (s *Session) describe(expr string) (string, bool) {
 	parts := strings.Split(expr, ".")
 	if path, ok := s.packagePath(parts[0]); ok {
 		if len(parts) == 1 {
-			if d, ok := symbols.Doc(path); ok {
+			if d, ok := s.doc(path); ok {
 				return d, true
 			}
 			return "package " + parts[0] + " // import \"" + path + "\"", true
 		}
 		if len(parts) >= 3 {
-			if d, ok := symbols.Doc(path + "." + parts[1] + "." + parts[2]); ok {
+			if d, ok := s.doc(path + "." + parts[1] + "." + parts[2]); ok {
 				return d, true
 			}
 		}
-		if d, ok := symbols.Doc(path + "." + parts[1]); ok {
+		if d, ok := s.doc(path + "." + parts[1]); ok {
 			return d, true
 		}
-		if v, ok := exported(path)[parts[1]]; ok {
+		if v, ok := s.exported(path)[parts[1]]; ok {
 			return fmt.Sprintf("%s.%s %s", parts[0], parts[1], v.Type()), true
 		}
 		return "", false
@@ -338,7 +344,7 @@ func (s *Session) describe(expr string) (string, bool) {
 			if base.Kind() == reflect.Pointer {
 				base = base.Elem()
 			}
-			if d, ok := symbols.Doc(base.PkgPath() + "." + base.Name() + "." + name); ok {
+			if d, ok := s.doc(base.PkgPath() + "." + base.Name() + "." + name); ok {
 				return d, true
 			}
 			if m, ok := reflect.PointerTo(base).MethodByName(name); ok {
@@ -361,7 +367,7 @@ func (s *Session) describe(expr string) (string, bool) {
 		if base.Kind() == reflect.Pointer {
 			base = base.Elem()
 		}
-		if d, ok := symbols.Doc(base.PkgPath() + "." + base.Name()); ok {
+		if d, ok := s.doc(base.PkgPath() + "." + base.Name()); ok {
 			text += "\n\n" + d
 		}
 		return text, true

@@ -141,7 +141,8 @@ func TestErrorColumnOfLastExpression(t *testing.T) {
 
 // TestCellStructsAndLibraryValuesShow is issue 13 item 13 in cells: %#v
 // of a cell struct lacked the type's name, and a dereferenced
-// *portmap.ExperimentSet showed as a raw struct.
+// library value whose methods have pointer receivers (as
+// *portmap.ExperimentSet) showed as a raw struct.
 func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 	s := newSession(t)
 	r, rec := run(t, s, "type Point struct{ X, Y int }\nfmt.Printf(\"%#v\\n\", Point{1, 2})\nfmt.Sprintf(\"%#v %v\", &Point{3, 4}, Point{5, 6})")
@@ -151,8 +152,8 @@ func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 	if got := rec.text("stdout"); got != "Point{X:1, Y:2}\n" {
 		t.Errorf("Printf %%#v: %q", got)
 	}
-	r, _ = run(t, s, "es := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment(\"add\"), Cycles: 1}}}\n*es")
-	if got := value(r); got != "1 measured experiment" || !r.Value.Has(display.MIMEHTML) {
+	r, _ = run(t, s, "es := lab.NewSet(\"zen\", 1)\n*es")
+	if got := value(r); got != "1 measured experiments on zen" || !r.Value.Has(display.MIMEHTML) {
 		t.Errorf("*es shows as %q (HTML %v)", got, r.Value.Has(display.MIMEHTML))
 	}
 }
@@ -248,7 +249,7 @@ func TestFeatureTableInREADME(t *testing.T) {
 	if !strings.Contains(string(b), featureTable) {
 		t.Error("kernel/README.md lacks the current featureTable of kernel/session/features.go: copy it there")
 	}
-	if !strings.Contains(helpText, featureTable) {
+	if !strings.Contains(newSession(t).help(), featureTable) {
 		t.Error("%help lacks the feature table")
 	}
 }

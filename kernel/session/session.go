@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/kernel/symbols"
+	"github.com/portlab/portlab/kernel/internal/displaysym"
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 )
@@ -47,6 +47,9 @@ type Options struct {
 	// Only one session of a process may set it; the kernel does, tests and
 	// the REPL do not.
 	CaptureStdio bool
+	// Host holds the compiled packages cells may import besides the
+	// standard library and display, and their documentation.
+	Host Host
 }
 
 // Result is the outcome of a cell.
@@ -127,24 +130,10 @@ type Session struct {
 	deferred []func()
 }
 
-// prelude is evaluated in every new interpreter: the packages a notebook
-// uses without importing them, the cell context, and the builtins the
-// interpreter lacks.
-const prelude = `import (
-	"fmt"
-	"math"
-	"os"
-	"strings"
-
-	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/lib/dataset"
-	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
-	"github.com/portlab/portlab/plots"
-	_portlab "portlab.kernel/cell"
-)
-
+// preludeBody follows the imports of the prelude (preludeSource), which is
+// evaluated in every new interpreter: the packages a notebook uses without
+// importing them, the cell context, and the builtins the interpreter lacks.
+const preludeBody = `
 var ctx = _portlab.Context()
 
 var clear = _portlab.Clear
@@ -312,8 +301,13 @@ func (s *Session) reset() error {
 	if err := it.Use(stdlibFixes()); err != nil {
 		return err
 	}
-	if err := it.Use(symbols.Symbols); err != nil {
+	if err := it.Use(displaysym.Symbols); err != nil {
 		return err
+	}
+	if s.opts.Host.Symbols != nil {
+		if err := it.Use(s.opts.Host.Symbols); err != nil {
+			return err
+		}
 	}
 	if err := it.Use(s.exports()); err != nil {
 		return err
@@ -326,7 +320,7 @@ func (s *Session) reset() error {
 	s.methods = map[string]map[string]cellMethod{}
 	s.varTypes = map[string]string{}
 	s.embeds = map[string][]string{}
-	p, err := prepare(prelude, s.imports, nil)
+	p, err := prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
 	}

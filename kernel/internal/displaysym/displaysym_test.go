@@ -22,7 +22,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	for _, line := range strings.Split(string(src), "\n") {
 		if rest, ok := strings.CutPrefix(line, "//go:generate go run "); ok {
 			f := strings.Fields(rest)
-			args = append(append([]string{"run", f[0], "-check"}, f[1:]...))
+			args = append([]string{"run", f[0], "-check"}, f[1:]...)
 		}
 	}
 	if args == nil {
