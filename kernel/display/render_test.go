@@ -61,7 +61,7 @@ type outcome struct {
 	hidden  int
 }
 
-// TestValuesWithPointerMethodsAndPlainStructs is issue 13 item 13: a dereferenced
+// TestValuesWithPointerMethodsAndPlainStructs: a dereferenced
 // value whose methods have pointer receivers, and a library struct without
 // methods, showed as raw structs ({<nil> [...]}, &{0x… 0}).
 func TestValuesWithPointerMethodsAndPlainStructs(t *testing.T) {

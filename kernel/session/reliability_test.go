@@ -10,7 +10,7 @@ import (
 	"github.com/portlab/portlab/kernel/display"
 )
 
-// TestTopLevelDeferRunsOnceAtCellEnd is issue 13 item 1: the interpreter
+// TestTopLevelDeferRunsOnceAtCellEnd: the interpreter
 // ran a top-level defer again at the end of every later cell.
 func TestTopLevelDeferRunsOnceAtCellEnd(t *testing.T) {
 	s := newSession(t)
@@ -38,7 +38,7 @@ func TestTopLevelDeferRunsOnceAtCellEnd(t *testing.T) {
 	}
 }
 
-// TestCellCompilesWholeBeforeRunning is issue 13 item 5: a cell that
+// TestCellCompilesWholeBeforeRunning: a cell that
 // failed to compile ran its first statements, and a var declaration using
 // a variable defined by := failed with "variable definition loop".
 func TestCellCompilesWholeBeforeRunning(t *testing.T) {
@@ -65,7 +65,7 @@ fmt.Println(g.Speak(), h.Name)`)
 	}
 }
 
-// TestInterruptDuringCompiledCallStopsCell is issue 13 item 4: after an
+// TestInterruptDuringCompiledCallStopsCell: after an
 // interrupt during a compiled call, the rest of the cell ran once the call
 // returned, printing into the next cell and defining its names.
 func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
@@ -95,7 +95,7 @@ func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
 	}
 }
 
-// TestTypeSwitchAtTopLevel is issue 13 item 6: a type switch binding a
+// TestTypeSwitchAtTopLevel: a type switch binding a
 // name outside a function failed with "index out of range".
 func TestTypeSwitchAtTopLevel(t *testing.T) {
 	s := newSession(t)
@@ -105,7 +105,7 @@ func TestTypeSwitchAtTopLevel(t *testing.T) {
 	}
 }
 
-// TestErrorsAsCellType is issue 13 item 7: errors.As with a target of a
+// TestErrorsAsCellType: errors.As with a target of a
 // type declared in a cell panicked ("*target must be interface or
 // implement error").
 func TestErrorsAsCellType(t *testing.T) {
@@ -127,7 +127,7 @@ fmt.Sprint(ok, " ", me.Code)`)
 	}
 }
 
-// TestErrorColumnOfLastExpression is issue 13 item 12: the column of an
+// TestErrorColumnOfLastExpression: the column of an
 // error in the last expression counted the kernel's value wrapper.
 func TestErrorColumnOfLastExpression(t *testing.T) {
 	s := newSession(t)
@@ -139,7 +139,7 @@ func TestErrorColumnOfLastExpression(t *testing.T) {
 	}
 }
 
-// TestCellStructsAndLibraryValuesShow is issue 13 item 13 in cells: %#v
+// TestCellStructsAndLibraryValuesShow: in cells, %#v
 // of a cell struct lacked the type's name, and a dereferenced
 // library value whose methods have pointer receivers (as
 // *portmap.ExperimentSet) showed as a raw struct.
@@ -158,7 +158,7 @@ func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 	}
 }
 
-// TestGenericsExplained is issue 13 item 8: yaegi v0.16.1 cannot infer a
+// TestGenericsExplained: yaegi v0.16.1 cannot infer a
 // type argument that appears only in a function-typed argument. The error
 // now says so and how to write the call; the explicit form and
 // approximation constraints work.
@@ -179,7 +179,7 @@ func TestGenericsExplained(t *testing.T) {
 	}
 }
 
-// TestIteratorsExplained is issue 13 item 9: ranging over a function was
+// TestIteratorsExplained: ranging over a function was
 // rejected with a message about integers; the message now covers
 // iterators and says how to call them, and the iterator functions of
 // strings (Go 1.24) are there.
@@ -195,7 +195,7 @@ func TestIteratorsExplained(t *testing.T) {
 	}
 }
 
-// TestCompletionAndInspectOfCellMethods is issue 13 item 11: completion on
+// TestCompletionAndInspectOfCellMethods: completion on
 // a value of a cell-defined type listed its fields but not its methods, and
 // inspection of a method found nothing.
 func TestCompletionAndInspectOfCellMethods(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/kernel/display/display"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AddViewer":      reflect.ValueOf(display.AddViewer),
 		"ClearOutput":    reflect.ValueOf(display.ClearOutput),
 		"Context":        reflect.ValueOf(display.Context),
 		"Format":         reflect.ValueOf(display.Format),
@@ -54,6 +55,7 @@ func init() {
 		"Publisher":     reflect.ValueOf((*display.Publisher)(nil)),
 		"Renderer":      reflect.ValueOf((*display.Renderer)(nil)),
 		"SVGer":         reflect.ValueOf((*display.SVGer)(nil)),
+		"Viewer":        reflect.ValueOf((*display.Viewer)(nil)),
 
 		// interface wrapper definitions
 		"_HTMLer":     reflect.ValueOf((*_github_com_portlab_portlab_kernel_display_HTMLer)(nil)),
