@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 )
 
 // TestTopLevelDeferRunsOnceAtCellEnd: the interpreter
@@ -246,10 +247,10 @@ func TestFeatureTableInREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), featureTable) {
-		t.Error("kernel/README.md lacks the current featureTable of kernel/session/features.go: copy it there")
+	if !strings.Contains(string(b), yaegifix.FeatureTable) {
+		t.Error("kernel/README.md lacks the current FeatureTable of kernel/session/internal/yaegifix/features.go: copy it there")
 	}
-	if !strings.Contains(newSession(t).help(), featureTable) {
+	if !strings.Contains(newSession(t).help(), yaegifix.FeatureTable) {
 		t.Error("%help lacks the feature table")
 	}
 }
