@@ -6,7 +6,7 @@ import (
 	"go/token"
 )
 
-// definedNames returns the names a prepared cell defines anywhere, in
+// DefinedNames returns the names a prepared cell defines anywhere, in
 // functions too (variables, parameters, results, range variables, types,
 // functions): a use of such a name may be of the cell's own.
 func DefinedNames(p *Plan) map[string]bool {

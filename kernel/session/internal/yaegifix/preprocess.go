@@ -240,7 +240,7 @@ func isFuncDecl(rest []token.Token) bool {
 // stmtPrefix wraps a statement chunk for parsing.
 const stmtPrefix = "package p; func _() {\n"
 
-// prepare turns a cell into a plan: it splits it, drops imports the
+// Prepare turns a cell into a plan: it splits it, drops imports the
 // session already has, rewrites range-over-int loops the interpreter
 // cannot run, and wraps the last expression statement so that its values
 // are captured. imported holds the session's packages by import spec (it
@@ -250,7 +250,7 @@ func Prepare(src string, imported map[ImportSpec]bool, isInt func(string) bool) 
 	return PrepareCell(src, imported, isInt, nil, 0)
 }
 
-// prepareCell is prepare for the cell numbered cell (from 1; 0 for none):
+// PrepareCell is Prepare for the cell numbered cell (from 1; 0 for none):
 // it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
 // inserts the checkpoints that stop it after an interrupt.
 func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(string) bool, cell int) (*Plan, error) {
@@ -463,7 +463,7 @@ func importEdit(fset *token.FileSet, d *ast.GenDecl, known map[ImportSpec]bool, 
 	return edit{begin, end, text + strings.Repeat("\n", lines)}, added
 }
 
-// defaultName is the package name an import path gets without an alias.
+// DefaultName is the package name an import path gets without an alias.
 func DefaultName(path string) string {
 	name := path[strings.LastIndex(path, "/")+1:]
 	if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
@@ -715,7 +715,7 @@ func applyEdits(src string, edits []edit) string {
 	return src
 }
 
-// shiftError moves the line numbers of a parse error by delta so that they
+// ShiftError moves the line numbers of a parse error by delta so that they
 // are the cell's.
 func ShiftError(err error, delta int) error {
 	if list, ok := err.(scanner.ErrorList); ok {

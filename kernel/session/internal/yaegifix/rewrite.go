@@ -266,7 +266,7 @@ func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
 	return out
 }
 
-// parseStatements parses src as the statements of a function body.
+// ParseStatements parses src as the statements of a function body.
 func ParseStatements(fset *token.FileSet, src string) (*ast.BlockStmt, error) {
 	f, err := parser.ParseFile(fset, "", stmtPrefix+src+"\n}", parser.ParseComments)
 	if err != nil {
