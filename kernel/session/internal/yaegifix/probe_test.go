@@ -53,28 +53,40 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		fix string // what can go when the misbehaviour is gone
 	}{
 		{"range over an integer", []string{"for i := range 3 { _ = i }"},
-			func(v any, err error, out string) bool { return err != nil && IsRangePanic(strings.TrimPrefix(err.Error(), "panic: ")) },
+			func(v any, err error, out string) bool {
+				return err != nil && IsRangePanic(strings.TrimPrefix(err.Error(), "panic: "))
+			},
 			"rangeEdits, RangeIntMessage and IsRangePanic"},
 		{"redefinition from itself", []string{"x := 1", "x := x + 1", "x"},
 			func(v any, err error, out string) bool { return err == nil && v == 1 },
 			"redefinition (in splitBlocks)"},
 		{"type switch at top level", []string{"var v any = 1", "switch t := v.(type) { case int: _ = t }"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "index out of range") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
 			"the type-switch case of needsFunction"},
 		{"multi-value definition in a block", []string{`import "strconv"`, `for i := 0; i < 1; i++ { m, err := strconv.Atoi("4"); _ = err; _ = m }`},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "undefined: err") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: err")
+			},
 			"hasNestedMultiDefine (in needsFunction)"},
 		{"var initialised from a global", []string{"d := 1", "var g = d"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "variable definition loop") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "variable definition loop")
+			},
 			"splitVarInits"},
 		{"top-level defer", []string{`import "fmt"`, `defer fmt.Println("deferred")`, "1", "2"},
 			func(v any, err error, out string) bool { return strings.Count(out, "deferred") > 1 },
 			"the defer rewrite of cellEdits (deferFunc)"},
 		{"builtins of Go 1.21", []string{"min(1, 2)"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "undefined: min") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: min")
+			},
 			"Builtins, BuiltinNames and Clear"},
 		{"iterator functions of Go 1.23", []string{`import "strings"`, "strings.SplitSeq"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "no symbol SplitSeq") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "no symbol SplitSeq")
+			},
 			"the strings and bytes entries of Stdlib"},
 		{"%#v of a cell struct", []string{`import "fmt"`, "type P struct{ X int }", `fmt.Sprintf("%#v", P{1})`},
 			func(v any, err error, out string) bool { return v == "struct { X int }{X:1}" },
@@ -91,7 +103,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			},
 			"nothing: Noise must then match what yaegi writes instead, or go with the filtering in the session"},
 		{"message for an undefined name", []string{"y := undefinedName + 1"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "constant definition loop") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "constant definition loop")
+			},
 			"the first case of ExplainCompileError"},
 		{"type argument of a function argument", []string{"func Map[T, U any](s []T, f func(T) U) []U { return nil }",
 			`Map([]int{1}, func(i int) string { return "" })`},
@@ -103,7 +117,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			func(v any, err error, out string) bool { return v == "*os.File" },
 			"New (YAEGI_SPECIAL_STDIO would then be the default)"},
 		{"imports of a failed evaluation", []string{"import \"strings\"\nfunc bad() { undefinedFn() }", "import \"strings\""},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "redeclared") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "redeclared")
+			},
 			"evaluating imports apart from the rest of a chunk (in PrepareCell)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
