@@ -28,7 +28,7 @@ func DefinedNames(p *Plan) map[string]bool {
 			}
 			root = f
 		} else {
-			body, err := ParseStatements(fset, c.Src)
+			body, err := parseStatements(fset, c.Src)
 			if err != nil {
 				continue
 			}

@@ -204,7 +204,7 @@ func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
 	for _, c := range chunks {
 		fset := token.NewFileSet()
 		if !c.Decl {
-			if f, err := ParseStatements(fset, c.Src); err == nil {
+			if f, err := parseStatements(fset, c.Src); err == nil {
 				for _, st := range f.List {
 					if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 						for _, l := range as.Lhs {
@@ -266,8 +266,8 @@ func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
 	return out
 }
 
-// ParseStatements parses src as the statements of a function body.
-func ParseStatements(fset *token.FileSet, src string) (*ast.BlockStmt, error) {
+// parseStatements parses src as the statements of a function body.
+func parseStatements(fset *token.FileSet, src string) (*ast.BlockStmt, error) {
 	f, err := parser.ParseFile(fset, "", stmtPrefix+src+"\n}", parser.ParseComments)
 	if err != nil {
 		return nil, err
