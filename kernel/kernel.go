@@ -9,7 +9,9 @@ import (
 	"io"
 	"log"
 	"os"
+	"path"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -280,7 +282,7 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 	reply := func(msgType string, content any) { k.reply(s, mu, m, msgType, content) }
 	switch m.Header.MsgType {
 	case "kernel_info_request":
-		reply("kernel_info_reply", kernelInfo())
+		reply("kernel_info_reply", k.kernelInfo())
 	case "execute_request":
 		k.execute(m, reply)
 	case "complete_request":
@@ -318,8 +320,19 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 	}
 }
 
-// kernelInfo is the content of kernel_info_reply.
-func kernelInfo() map[string]any {
+// kernelInfo is the content of kernel_info_reply; its banner names the
+// packages beyond the standard library that the session imports.
+func (k *Kernel) kernelInfo() map[string]any {
+	var pkgs []string
+	for _, p := range k.sess.Imported() {
+		if strings.Contains(p, ".") { // not the standard library
+			pkgs = append(pkgs, path.Base(p))
+		}
+	}
+	imported := strings.Join(pkgs, ", ") + " is imported"
+	if n := len(pkgs); n > 1 {
+		imported = strings.Join(pkgs[:n-1], ", ") + " and " + pkgs[n-1] + " are imported"
+	}
 	// Cells are Go as the interpreter implements it: the language and the
 	// standard library of Go 1.22 (yaegi v0.16.1), not the Go release that
 	// compiled the kernel (the banner names both).
@@ -338,8 +351,8 @@ func kernelInfo() map[string]any {
 			"codemirror_mode":    "go",
 			"nbconvert_exporter": "script",
 		},
-		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; library compiled with " + runtime.Version() + ") with the port-mapping library pre-loaded\n" +
-			"portmap, throughput, metrics, dataset, plots and display are imported; %help lists the magics.",
+		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; compiled packages built with " + runtime.Version() + ")\n" +
+			imported + "; %help lists the magics.",
 		"help_links": []map[string]string{
 			{"text": "portlab packages", "url": "https://pkg.go.dev/github.com/portlab/portlab"},
 			{"text": "Go documentation", "url": "https://go.dev/doc/"},

@@ -285,6 +285,11 @@ func TestKernelInfo(t *testing.T) {
 	if links, _ := r["help_links"].([]any); len(links) == 0 || r["banner"] == "" {
 		t.Errorf("no help links or banner: %v", r)
 	}
+	// The test's session has no host: display is its only package beyond
+	// the standard library.
+	if b, _ := r["banner"].(string); !strings.Contains(b, "\ndisplay is imported; %help lists the magics.") {
+		t.Errorf("banner %q", b)
+	}
 }
 
 func TestExecuteOrderAndResult(t *testing.T) {

@@ -155,6 +155,9 @@ floats.Sum([]float64{1, 2}) + float64(len(dataset.Names) * 0)`)
 			t.Errorf("Inspect(%q) = %v %q, want %q", code, ok, b.PlainText(), want)
 		}
 	}
+	if got := strings.Join(s.Imported(), " "); !strings.HasSuffix(got, "lib/dataset github.com/portlab/portlab/plots github.com/portlab/portlab/kernel/display") {
+		t.Errorf("Imported: %s", got)
+	}
 	r = runCell(t, s, "%help")
 	if h := r.Value.PlainText(); !strings.Contains(h, "`portmap`, `throughput`, `metrics`, `dataset`, `plots` and `display`.") ||
 		!strings.Contains(h, "throughput.Predict(ctx, m, exps)") {

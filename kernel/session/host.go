@@ -65,12 +65,21 @@ func preludeSource(imports []string) string {
 	return b.String() + preludeBody
 }
 
+// Imported returns the import paths of the packages every cell sees
+// without importing them: fmt, math, os and strings, the host's Imports,
+// then the kernel's display package.
+func (s *Session) Imported() []string {
+	paths := append([]string(nil), preludeImports...)
+	paths = append(paths, s.opts.Host.Imports...)
+	return append(paths, displayPath)
+}
+
 // importedNames returns the names of the packages every cell sees, as
-// %help lists them: the standard ones, the host's, then display.
+// %help lists them (see Imported).
 func (s *Session) importedNames() []string {
-	names := append([]string(nil), preludeImports...)
-	for _, p := range s.opts.Host.Imports {
+	var names []string
+	for _, p := range s.Imported() {
 		names = append(names, path.Base(p))
 	}
-	return append(names, "display")
+	return names
 }
