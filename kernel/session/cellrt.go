@@ -20,7 +20,7 @@ var errStopped = errors.New("the cell was interrupted")
 // checkpoint stops the statements of cell when it is no longer the running
 // cell or has been interrupted, and otherwise records that the cell has
 // run step top-level statements. The preprocessed cells call it between
-// top-level statements (checkpointFunc).
+// top-level statements (_portlab.Checkpoint, see yaegifix).
 func (s *Session) checkpoint(cell, step int) {
 	if s.running.Load() != int64(cell) || (cellContext{s}).Err() != nil {
 		panic(errStopped)
@@ -75,7 +75,7 @@ func (s *Session) checkUnassigned(p *yaegifix.Plan, code string) *Error {
 }
 
 // deferCall records a call of a top-level defer statement of the running
-// cell (deferFunc); runDeferred makes it when the cell ends.
+// cell (_portlab.Defer, see yaegifix); runDeferred makes it when the cell ends.
 func (s *Session) deferCall(f func()) {
 	s.deferred = append(s.deferred, f)
 }
@@ -99,7 +99,7 @@ func (s *Session) runDeferred(ctx context.Context) *Error {
 	return first
 }
 
-// goCall runs f in a new goroutine (goFunc, for every go statement of a
+// goCall runs f in a new goroutine (_portlab.Go, for every go statement of a
 // cell). A panic in f does not end the process, as it would in Go: it is
 // reported on the running cell's standard error and, in the kernel, its log.
 func (s *Session) goCall(f func()) {
@@ -124,7 +124,7 @@ func (s *Session) goCall(f func()) {
 }
 
 // makeLen returns n, the length or capacity of a make of the type of zero
-// (makeLenFunc, for the make calls of a cell), after checking that the
+// (_portlab.MakeLen, for the make calls of a cell), after checking that the
 // allocation fits in the machine's memory: the Go runtime ends the process
 // when an allocation fails, with nothing the kernel could report.
 func makeLen(n int, zero any) int {

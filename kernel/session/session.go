@@ -335,7 +335,7 @@ func (s *Session) exports() interp.Exports {
 			"Value":   value,
 			"Context": reflect.ValueOf(func() context.Context { return cellCtx }),
 			"Clear":   reflect.ValueOf(yaegifix.Clear),
-			// Called by the rewritten cells (rewrite.go).
+			// Called by the cells as yaegifix rewrites them.
 			"Defer":      reflect.ValueOf(s.deferCall),
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
