@@ -76,6 +76,7 @@ type Error struct {
 	Traceback []string
 }
 
+// Error returns the error's name and message, "Panic: boom".
 func (e *Error) Error() string { return e.Name + ": " + e.Value }
 
 // maxHistory is the number of cells the history keeps; the oldest tenth is
