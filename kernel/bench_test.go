@@ -26,7 +26,7 @@ func BenchmarkTrivialCell(b *testing.B) {
 }
 
 // BenchmarkStartup measures the start of a kernel in process: a fresh
-// session with the library loaded, the sockets bound, and the first
+// session (the standard library and display), the sockets bound, and the first
 // kernel_info_reply received by a client.
 func BenchmarkStartup(b *testing.B) {
 	for range b.N {

@@ -122,7 +122,7 @@ func resultText(msgs []*Message) string {
 	return ""
 }
 
-// TestGoroutinePanicKernelSurvives is issue 13 item 2: a panic in a
+// TestGoroutinePanicKernelSurvives: a panic in a
 // goroutine of a cell ended the kernel process without a word.
 func TestGoroutinePanicKernelSurvives(t *testing.T) {
 	k := startChildKernel(t, writeConnectionFile(t), t.TempDir())
@@ -139,7 +139,7 @@ func TestGoroutinePanicKernelSurvives(t *testing.T) {
 	}
 }
 
-// TestHugeMakeIsAnError is issue 13 item 3: make([]byte, 64<<30) ended the
+// TestHugeMakeIsAnError: make([]byte, 64<<30) ended the
 // kernel (the runtime's fatal "out of memory"); now it is a panic of the
 // cell that says why, while 4 GiB still works.
 func TestHugeMakeIsAnError(t *testing.T) {
@@ -157,7 +157,7 @@ func TestHugeMakeIsAnError(t *testing.T) {
 	}
 }
 
-// TestFatalErrorIsReportedOnRestart is issue 13 item 3 where the runtime
+// TestFatalErrorIsReportedOnRestart covers what the runtime
 // cannot survive (a make of a named slice type is not checked): the
 // runtime's message, lost with the captured standard error, is kept in the
 // crash log and shown by the next kernel of the same connection file.

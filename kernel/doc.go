@@ -1,7 +1,11 @@
 // Package kernel is portlab's Jupyter kernel: it speaks the Jupyter
 // messaging protocol 5.3 over ZeroMQ (the pure-Go go-zeromq/zmq4, no cgo)
-// and runs the cells of a notebook in a session.Session, where every portlab
-// package, gonum and gonum/plot are callable. Serve binds the shell,
+// and runs the cells of a notebook in a session.Session. The kernel is a
+// host: it imports no package of the portlab library; the program that
+// runs it hands it the packages cells may call (Options.Host, a
+// session.Host with their symbol tables and documentation) and registers
+// viewers for their values (display.AddViewer) — the portlab command hands
+// it the library, plots, gonum and gonum/plot. Serve binds the shell,
 // control, stdin, IOPub and heartbeat sockets to the addresses of a
 // connection file, signs every message with the file's key (HMAC, the
 // scheme it names), drops and logs messages whose signature is wrong, and

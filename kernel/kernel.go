@@ -9,7 +9,9 @@ import (
 	"io"
 	"log"
 	"os"
+	"path"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,9 +24,14 @@ var Version = "0.1.0-dev"
 
 // Options configure a Kernel.
 type Options struct {
-	// Session runs the cells; nil means a new session that captures the
-	// process's standard output and error (see session.Options).
+	// Session runs the cells; nil means a new session with Host that
+	// captures the process's standard output and error (see
+	// session.Options).
 	Session *session.Session
+	// Host holds the compiled packages, with their documentation, that
+	// the kernel's own session hands to cells (unused with Session): the
+	// portlab command gives the library.
+	Host session.Host
 	// Log receives the kernel's diagnostics; nil means the process's
 	// original standard error.
 	Log io.Writer
@@ -96,7 +103,7 @@ func New(ctx context.Context, ci ConnectionInfo, opts Options) (*Kernel, error) 
 	}
 	k := &Kernel{ci: ci, mac: mac, sess: opts.Session, stdinReplies: make(chan *Message, 4), done: make(chan struct{})}
 	if k.sess == nil {
-		if k.sess, err = session.New(session.Options{CaptureStdio: true}); err != nil {
+		if k.sess, err = session.New(session.Options{CaptureStdio: true, Host: opts.Host}); err != nil {
 			return nil, err
 		}
 		k.own = true
@@ -275,7 +282,7 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 	reply := func(msgType string, content any) { k.reply(s, mu, m, msgType, content) }
 	switch m.Header.MsgType {
 	case "kernel_info_request":
-		reply("kernel_info_reply", kernelInfo())
+		reply("kernel_info_reply", k.kernelInfo())
 	case "execute_request":
 		k.execute(m, reply)
 	case "complete_request":
@@ -313,8 +320,19 @@ func (k *Kernel) handle(m *Message, s zmq4.Socket, mu *sync.Mutex) {
 	}
 }
 
-// kernelInfo is the content of kernel_info_reply.
-func kernelInfo() map[string]any {
+// kernelInfo is the content of kernel_info_reply; its banner names the
+// packages beyond the standard library that the session imports.
+func (k *Kernel) kernelInfo() map[string]any {
+	var pkgs []string
+	for _, p := range k.sess.Imported() {
+		if strings.Contains(p, ".") { // not the standard library
+			pkgs = append(pkgs, path.Base(p))
+		}
+	}
+	imported := strings.Join(pkgs, ", ") + " is imported"
+	if n := len(pkgs); n > 1 {
+		imported = strings.Join(pkgs[:n-1], ", ") + " and " + pkgs[n-1] + " are imported"
+	}
 	// Cells are Go as the interpreter implements it: the language and the
 	// standard library of Go 1.22 (yaegi v0.16.1), not the Go release that
 	// compiled the kernel (the banner names both).
@@ -333,8 +351,8 @@ func kernelInfo() map[string]any {
 			"codemirror_mode":    "go",
 			"nbconvert_exporter": "script",
 		},
-		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; library compiled with " + runtime.Version() + ") with the port-mapping library pre-loaded\n" +
-			"portmap, throughput, metrics, dataset, plots and display are imported; %help lists the magics.",
+		"banner": "portlab " + Version + " — Go " + goVersion + " (yaegi v0.16.1; compiled packages built with " + runtime.Version() + ")\n" +
+			imported + "; %help lists the magics.",
 		"help_links": []map[string]string{
 			{"text": "portlab packages", "url": "https://pkg.go.dev/github.com/portlab/portlab"},
 			{"text": "Go documentation", "url": "https://go.dev/doc/"},

@@ -285,6 +285,11 @@ func TestKernelInfo(t *testing.T) {
 	if links, _ := r["help_links"].([]any); len(links) == 0 || r["banner"] == "" {
 		t.Errorf("no help links or banner: %v", r)
 	}
+	// The test's session has no host: display is its only package beyond
+	// the standard library.
+	if b, _ := r["banner"].(string); !strings.Contains(b, "\ndisplay is imported; %help lists the magics.") {
+		t.Errorf("banner %q", b)
+	}
 }
 
 func TestExecuteOrderAndResult(t *testing.T) {
@@ -411,16 +416,16 @@ display.Update("progress", display.Text("100 %"))`, nil)
 func TestCompleteInspectHistory(t *testing.T) {
 	c := startKernel(t)
 	c.execute("6*7", nil)
-	c.execute("mapping := portmap.MustMapping(\"m\", \"p0\")", nil)
+	c.execute("b := display.Text(\"x\")", nil)
 
-	id := c.send(c.shell, "complete_request", map[string]any{"code": "x := throughput.Bot", "cursor_pos": 19})
+	id := c.send(c.shell, "complete_request", map[string]any{"code": "x := strings.HasSu", "cursor_pos": 18})
 	r := content(c.recv(c.shell, "complete_reply", id))
-	if r["status"] != "ok" || r["cursor_start"] != 16.0 || r["cursor_end"] != 19.0 || len(r["matches"].([]any)) != 1 {
+	if r["status"] != "ok" || r["cursor_start"] != 13.0 || r["cursor_end"] != 18.0 || len(r["matches"].([]any)) != 1 {
 		t.Errorf("complete_reply %v", r)
 	}
-	id = c.send(c.shell, "inspect_request", map[string]any{"code": "mapping.SetUsage", "cursor_pos": 10, "detail_level": 0})
+	id = c.send(c.shell, "inspect_request", map[string]any{"code": "b.PlainText", "cursor_pos": 4, "detail_level": 0})
 	r = content(c.recv(c.shell, "inspect_reply", id))
-	if r["found"] != true || !strings.Contains(r["data"].(map[string]any)["text/plain"].(string), "SetUsage") {
+	if r["found"] != true || !strings.Contains(r["data"].(map[string]any)["text/plain"].(string), "PlainText returns b's text/plain representation") {
 		t.Errorf("inspect_reply %v", r)
 	}
 	id = c.send(c.shell, "is_complete_request", map[string]any{"code": "func f() {"})

@@ -12,6 +12,7 @@ import (
 	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/source"
 

@@ -41,7 +41,7 @@ func cmdKernel(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "portlab kernel: the runtime's crash output is not kept: %v\n", err)
 	}
 	defer crash.Close()
-	k, err := kernel.New(ctx, ci, kernel.Options{PreviousCrash: previous})
+	k, err := kernel.New(ctx, ci, kernel.Options{PreviousCrash: previous, Host: host()})
 	if err != nil {
 		return err
 	}

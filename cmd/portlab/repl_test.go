@@ -1,129 +1,36 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"os/exec"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
-// TestMain lets the tests run the command itself: with
-// PORTLAB_TEST_RUN_MAIN=1 the test binary is the portlab command.
-func TestMain(m *testing.M) {
-	if os.Getenv("PORTLAB_TEST_RUN_MAIN") == "1" {
-		main()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-// tmuxPane drives a program in a detached tmux session on a private
-// server.
-type tmuxPane struct {
-	t      *testing.T
-	socket string
-}
-
-func (p *tmuxPane) tmux(args ...string) string {
-	p.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-S", p.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %v: %v: %s", args, err, out)
-	}
-	return string(out)
-}
-
-func (p *tmuxPane) screen() string {
-	out, _ := exec.Command("tmux", "-S", p.socket, "capture-pane", "-p", "-t", "repl").CombinedOutput()
-	return string(out)
-}
-
-// typeLine types text and Enter.
-func (p *tmuxPane) typeLine(text string) {
-	p.t.Helper()
-	p.tmux("send-keys", "-t", "repl", "-l", text)
-	p.tmux("send-keys", "-t", "repl", "Enter")
-}
-
-// waitFor waits until the screen contains want.
-func (p *tmuxPane) waitFor(want string) {
-	p.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(p.screen(), want) {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	p.t.Fatalf("the screen never showed %q:\n%s", want, p.screen())
-}
-
-func TestREPLInTmux(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing (.ci/kernel.sh installs it)")
-		}
-		t.Skip("tmux is not installed")
-	}
-	exe, err := os.Executable()
+// TestREPLHasTheLibrary runs `portlab repl` on piped input: the library is
+// imported, its documentation is there, and its values show. (The REPL
+// itself, in a terminal, is tested in kernel/repl.)
+func TestREPLHasTheLibrary(t *testing.T) {
+	dir := t.TempDir()
+	in := strings.NewReader(`m := portmap.MustMapping("fig", "p1", "p2")
+m.MustSetUsage("add", "1*[p1,p2]").Instructions()
+%doc throughput.LP
+e, _ := portmap.ExperimentOf(map[string]int{"add": 3})
+s, _ := throughput.LP(m, e)
+s
+`)
+	var out, errOut strings.Builder
+	err := cmdREPL(context.Background(), []string{"-history", filepath.Join(dir, "h"), "-out", filepath.Join(dir, "out")}, in, &out, &errOut)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	hist := filepath.Join(dir, "history")
-	outDir := filepath.Join(dir, "out")
-	p := &tmuxPane{t: t, socket: filepath.Join(dir, "tmux.sock")}
-	cmd := fmt.Sprintf("env PORTLAB_TEST_RUN_MAIN=1 %q repl -history %q -out %q; sleep 30", exe, hist, outDir)
-	p.tmux("new-session", "-d", "-s", "repl", "-x", "120", "-y", "40", cmd)
-	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
-	p.waitFor(">>>")
-
-	// Multi-line input: the REPL asks for more lines while the cell is
-	// incomplete.
-	p.typeLine("func triple(x int) int {")
-	p.waitFor("...")
-	p.typeLine("return 3 * x")
-	p.typeLine("}")
-	p.typeLine("triple(14)")
-	p.waitFor("] 42")
-
-	// An error, after which the session goes on.
-	p.typeLine(`panic("oops")`)
-	p.waitFor("panic: oops")
-	p.typeLine("v := []int{1, 2}")
-	p.typeLine("len(v) + triple(1)")
-	p.waitFor("] 5")
-
-	// Printing, and an image saved to a file.
-	p.typeLine(`fmt.Println("printed", len(v))`)
-	p.waitFor("printed 2")
-	p.typeLine(`display.SVG("<svg xmlns='http://www.w3.org/2000/svg'/>")`)
-	svg := filepath.Join(outDir, "out-1.svg")
-	p.waitFor("out-1.svg")
-	if _, err := os.Stat(svg); err != nil {
-		t.Errorf("the SVG was not saved: %v", err)
-	}
-
-	// Tab on an ambiguous prefix lists the candidates (issue 13 item 11).
-	p.tmux("send-keys", "-t", "repl", "-l", "throughput.Bo")
-	p.tmux("send-keys", "-t", "repl", "Tab")
-	p.waitFor("Bottleneck  Bound")
-	p.tmux("send-keys", "-t", "repl", "C-u")
-
-	// Ctrl-D ends the REPL and saves the history.
-	p.tmux("send-keys", "-t", "repl", "C-d")
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if data, err := os.ReadFile(hist); err == nil {
-			if !strings.Contains(string(data), "triple(14)") {
-				t.Errorf("history file lacks triple(14):\n%s", data)
-			}
-			return
+	got := out.String()
+	for _, want := range []string{"port-mapping library pre-loaded", "[2] [add]", "LP solves the throughput linear program", "[6] cycles 1.5; port pressure: p1=1.5 p2=1.5"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("no history file after Ctrl-D:\n%s", p.screen())
+	if errOut.Len() > 0 {
+		t.Errorf("stderr: %s", errOut.String())
+	}
 }

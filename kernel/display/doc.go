@@ -7,8 +7,10 @@
 // shown through it. The package knows no type of the portlab library:
 // library values render themselves through those methods, and those best
 // shown with a picture (a Mapping with its graph, a Schedule as its
-// port-pressure chart, an Evaluation with its heat map) get it from
-// plots.View; the figures of the plots package, gonum plots and images
+// port-pressure chart, an Evaluation with its heat map) are shown by a
+// Viewer that the program running the kernel registers with AddViewer (the
+// portlab command registers the views of its plots package); figures with
+// PNG and SVG methods returning ([]byte, error), gonum plots and images
 // become PNG; anything else is formatted with fmt.
 //
 // In a cell, Show publishes values while the cell runs, ShowAs and Update

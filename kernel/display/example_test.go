@@ -1,14 +1,12 @@
 package display_test
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
 )
 
 // mimeTypes lists a bundle's MIME types, sorted.
@@ -21,35 +19,31 @@ func mimeTypes(b display.Bundle) string {
 	return strings.Join(types, " ")
 }
 
+// cycles stands for a library value with a String method.
+type cycles float64
+
+func (c cycles) String() string { return fmt.Sprintf("%.1f cycles", float64(c)) }
+
+// summary stands for a library value that renders itself as HTML and
+// Markdown.
+type summary struct{ n int }
+
+func (s summary) String() string   { return fmt.Sprintf("n=%d", s.n) }
+func (s summary) HTML() string     { return fmt.Sprintf("<p>n=%d</p>", s.n) }
+func (s summary) Markdown() string { return fmt.Sprintf("*n*=%d", s.n) }
+
 func ExampleRender() {
-	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
-	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
-	e, _ := portmap.ExperimentOf(map[string]int{"add": 2, "mul": 1, "store": 1})
-	r, _ := throughput.Bottleneck(m, e)
-	s, _ := throughput.LP(m, e)
-	for _, v := range []any{m, e, r, s, 42, "text", display.HTML("<b>hi</b>")} {
+	for _, v := range []any{cycles(1.5), summary{3}, 42, "text", errors.New("no"), display.HTML("<b>hi</b>")} {
 		b := display.Render(v)
-		fmt.Printf("%-32s %s\n", mimeTypes(b), strings.SplitN(b.PlainText(), "\n", 2)[0])
+		fmt.Printf("%-36s %s\n", mimeTypes(b), b.PlainText())
 	}
 	// Output:
-	// text/html text/plain             mapping fig3.1: 3 instructions, ports p1 p2 p3
-	// text/html text/plain             {add ↦ 2, mul ↦ 1, store ↦ 1}
-	// text/html text/plain             1.5 cycles (3 µops on the 2 bottleneck ports {0,1}; bound: ports), IPC 2.67
-	// text/html text/plain             cycles 1.5; port pressure: p1=1.5 p2=1.5 p3=1
-	// text/plain                       42
-	// text/plain                       "text"
-	// text/html text/plain             <HTML>
-}
-
-func ExampleRender_summary() {
-	// A library value that renders itself (HTML and Markdown methods).
-	s, _ := metrics.Summarize([]float64{1, 2, 4}, []float64{1, 2.2, 3.6})
-	b := display.Render(s)
-	fmt.Println(mimeTypes(b))
-	fmt.Println(b.PlainText())
-	// Output:
-	// text/html text/markdown text/plain
-	// n=3 MAPE=6.67% median APE=10.00% Pearson=0.989 Spearman=1.000 Kendall τ-b=1.000
+	// text/plain                           1.5 cycles
+	// text/html text/markdown text/plain   n=3
+	// text/plain                           42
+	// text/plain                           "text"
+	// text/plain                           error: no
+	// text/html text/plain                 <HTML>
 }
 
 func ExampleValues() {

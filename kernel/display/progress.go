@@ -14,7 +14,8 @@ import (
 
 // ProgressBar is a progress bar in the running cell's output, updated in
 // place: the notebook face of long work such as a measurement campaign
-// (measure.Campaign.Progress) or an inference run (pmevo.Config.Progress).
+// (the progress function given to measure.Campaign.Run) or an inference
+// run (infer.Settings.Progress, which every inference method reports to).
 // It is safe for concurrent use.
 type ProgressBar struct {
 	mu     sync.Mutex

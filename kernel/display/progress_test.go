@@ -58,7 +58,7 @@ func TestProgressBar(t *testing.T) {
 	}
 }
 
-// TestProgressBarPlainLinesOffTerminal is issue 13 item 14 for the text
+// TestProgressBarPlainLinesOffTerminal checks the text
 // publisher: off a terminal, the bar writes a line per tenth of the work
 // instead of redrawing itself with \r frames.
 func TestProgressBarPlainLinesOffTerminal(t *testing.T) {
@@ -90,7 +90,7 @@ func TestProgressBarPlainLinesOffTerminal(t *testing.T) {
 	}
 }
 
-// TestProgressBarUnknownTotal is issue 15: counter-example-guided inference
+// TestProgressBarUnknownTotal: counter-example-guided inference
 // does not know its number of steps, and its bar showed "0% 1/0". With a
 // total of 0 the bar shows the steps and the note, no percentage, no
 // "/0", an indeterminate HTML bar, and a full one after Finish.

@@ -7,8 +7,8 @@ import (
 	"image"
 	"reflect"
 	"strings"
+	"sync"
 
-	"github.com/portlab/portlab/plots"
 	"gonum.org/v1/plot"
 )
 
@@ -38,18 +38,68 @@ type figure interface {
 // Renderer is implemented by values that build their own bundle.
 type Renderer interface{ Render() Bundle }
 
+// A Viewer returns the bundle of the values it knows how to show, and
+// false for any other value. The program that runs the kernel registers
+// viewers with AddViewer for the types of its own packages that are best
+// shown with a picture: the portlab command registers one that shows a
+// port mapping with its graph and an evaluation with its heat map.
+type Viewer func(v any) (Bundle, bool)
+
+// viewers are the registered viewers, in the order of registration.
+var viewers struct {
+	sync.RWMutex
+	list []registered
+	next int
+}
+
+// registered is a viewer with the number that identifies its registration.
+type registered struct {
+	id   int
+	view Viewer
+}
+
+// AddViewer registers view: Render asks the viewers, in the order they were
+// added, before it considers a value's own methods. It returns a function
+// that removes view again.
+func AddViewer(view Viewer) (remove func()) {
+	viewers.Lock()
+	defer viewers.Unlock()
+	viewers.next++
+	id := viewers.next
+	viewers.list = append(viewers.list, registered{id, view})
+	return func() {
+		viewers.Lock()
+		defer viewers.Unlock()
+		for i, r := range viewers.list {
+			if r.id == id {
+				viewers.list = append(viewers.list[:i:i], viewers.list[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// view returns the bundle of the first registered viewer that shows v.
+func view(v any) (Bundle, bool) {
+	viewers.RLock()
+	list := viewers.list
+	viewers.RUnlock()
+	for _, r := range list {
+		if b, ok := r.view(v); ok {
+			return b, true
+		}
+	}
+	return Bundle{}, false
+}
+
 // Render returns the richest bundle for v (see the package documentation
 // for the order of preference). Its text/plain form is Format(v) unless a
 // more specific one is known. The display knows no library type: library
 // values render themselves (HTML, Markdown, SVG, PNG methods), and those
-// that are best shown with a picture get a view from plots.View.
+// that are best shown with a picture are shown by a registered Viewer.
 func Render(v any) Bundle {
 	v = unwrap(v)
-	if h, ok := plots.View(v); ok {
-		b := MIME(MIMEHTML, h.HTML(), Format(v))
-		if x, ok := v.(Markdowner); ok {
-			b.Data[MIMEMarkdown] = x.Markdown()
-		}
+	if b, ok := view(v); ok {
 		return b
 	}
 	switch x := v.(type) {

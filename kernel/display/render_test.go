@@ -1,52 +1,47 @@
 package display
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/oracle"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
 )
 
-// TestLibraryValuesRenderThemselves: library values reach the notebook as
-// their own HTML (or a plots view), never as raw structs, and the display
-// knows none of their types.
-func TestLibraryValuesRenderThemselves(t *testing.T) {
-	m := portmap.MustMapping("fig3.1", "p1", "p2", "p3")
-	m.MustSetUsage("mul", "1*[p1]").MustSetUsage("add", "1*[p1,p2]").MustSetUsage("store", "1*[p3]")
-	e := portmap.NewExperiment("add", "add", "mul", "store")
-	set := &portmap.ExperimentSet{Arch: m.Arch(), Measurements: []portmap.Measurement{
-		{Experiment: e, Cycles: 1.6, Min: 1.5, Max: 1.7, Dispersion: 0.01},
-		{Experiment: portmap.NewExperiment("store", "store"), Cycles: 2},
-	}}
-	s, _ := throughput.LP(m, e)
-	ev := metrics.Evaluate(context.Background(), oracle.FromMapping(m), set)
-	for _, c := range []struct {
-		v          any
-		text, html string
-	}{
-		{m, "mapping fig3.1: 3 instructions", `<img alt="mapping graph of fig3.1" src="data:image/png;base64,`},
-		{set, "2 measured experiments on fig3.1", "<th>dispersion</th>"},
-		{s, "cycles 1.5; port pressure", `<img alt="port pressure" src="data:image/png;base64,`},
-		{ev, "fig3.1 on fig3.1: n=2", `<img alt="heat map"`},
-		{set.Measurements[0], "{add ↦ 2, mul ↦ 1, store ↦ 1}: 1.6 cycles (min 1.5, max 1.7, dispersion 1.00%)", ""},
-		{portmap.Failure{Index: 2, Experiment: e, Insn: "add", Reason: "no"}, `experiment 2 {add ↦ 2, mul ↦ 1, store ↦ 1}: instruction "add": no`, ""},
-	} {
-		b := Render(c.v)
-		if !strings.Contains(b.PlainText(), c.text) {
-			t.Errorf("%T: text %q lacks %q", c.v, b.PlainText(), c.text)
+// point stands for a library value that is best shown with a picture.
+type point struct{ X, Y int }
+
+func (p point) String() string { return fmt.Sprintf("(%d, %d)", p.X, p.Y) }
+
+// TestViewers: a registered viewer shows the values it knows before their
+// own methods and forms, others render as before, and a removed viewer is
+// no longer asked.
+func TestViewers(t *testing.T) {
+	if b := Render(point{1, 2}); b.PlainText() != "(1, 2)" || b.Has(MIMESVG) {
+		t.Fatalf("without a viewer: %v", b.Data)
+	}
+	remove := AddViewer(func(v any) (Bundle, bool) {
+		p, ok := v.(point)
+		if !ok {
+			return Bundle{}, false
 		}
-		h, _ := b.Data[MIMEHTML].(string)
-		if !strings.Contains(h, c.html) {
-			t.Errorf("%T: HTML lacks %q: %.300s", c.v, c.html, h)
-		}
-		if strings.Contains(b.PlainText(), "{0x") || strings.Contains(b.PlainText(), "&{") {
-			t.Errorf("%T shows as a raw struct: %s", c.v, b.PlainText())
-		}
+		b := SVG(fmt.Sprintf("<svg><circle cx='%d' cy='%d' r='1'/></svg>", p.X, p.Y))
+		b.Data[MIMEText] = Format(p)
+		return b, true
+	})
+	second := AddViewer(func(v any) (Bundle, bool) { return Text("second"), true })
+	b := Render(point{1, 2})
+	if b.PlainText() != "(1, 2)" || b.Data[MIMESVG] != "<svg><circle cx='1' cy='2' r='1'/></svg>" {
+		t.Errorf("viewed: %v", b.Data)
+	}
+	if got := Values(point{3, 4}, 5).PlainText(); got != "((3, 4), second)" {
+		t.Errorf("a tuple of viewed values: %q", got)
+	}
+	second()
+	if b := Render(42); b.PlainText() != "42" || len(b.Data) != 1 {
+		t.Errorf("a value no viewer knows: %v", b.Data)
+	}
+	remove()
+	if b := Render(point{1, 2}); b.Has(MIMESVG) {
+		t.Errorf("a removed viewer still shows the value: %v", b.Data)
 	}
 }
 
@@ -66,7 +61,7 @@ type outcome struct {
 	hidden  int
 }
 
-// TestValuesWithPointerMethodsAndPlainStructs is issue 13 item 13: a dereferenced
+// TestValuesWithPointerMethodsAndPlainStructs: a dereferenced
 // value whose methods have pointer receivers, and a library struct without
 // methods, showed as raw structs ({<nil> [...]}, &{0x… 0}).
 func TestValuesWithPointerMethodsAndPlainStructs(t *testing.T) {

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"reflect"
 	"runtime/debug"
 
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 	"github.com/traefik/yaegi/interp"
 )
 
@@ -21,7 +20,7 @@ var errStopped = errors.New("the cell was interrupted")
 // checkpoint stops the statements of cell when it is no longer the running
 // cell or has been interrupted, and otherwise records that the cell has
 // run step top-level statements. The preprocessed cells call it between
-// top-level statements (checkpointFunc).
+// top-level statements (_portlab.Checkpoint, see yaegifix).
 func (s *Session) checkpoint(cell, step int) {
 	if s.running.Load() != int64(cell) || (cellContext{s}).Err() != nil {
 		panic(errStopped)
@@ -34,11 +33,11 @@ func (s *Session) checkpoint(cell, step int) {
 // the interpreter has declared them, with zero values, and a later cell
 // that uses them is told so (checkUnassigned). Names the session had
 // before are left alone.
-func (s *Session) forgetUnassigned(p *plan, before map[string]bool, cell int) {
+func (s *Session) forgetUnassigned(p *yaegifix.Plan, before map[string]bool, cell int) {
 	reached := int(s.steps.Load())
-	for _, a := range p.assigned {
-		if a.step > reached && !before[a.name] {
-			s.unassigned[a.name] = cell
+	for _, a := range p.Assigned {
+		if a.Step > reached && !before[a.Name] {
+			s.unassigned[a.Name] = cell
 		}
 	}
 }
@@ -46,14 +45,14 @@ func (s *Session) forgetUnassigned(p *plan, before map[string]bool, cell int) {
 // checkUnassigned returns an error naming the first name the cell uses
 // that an interrupted or failed cell declared without assigning it; the
 // names the cell defines are no longer unassigned.
-func (s *Session) checkUnassigned(p *plan, code string) *Error {
+func (s *Session) checkUnassigned(p *yaegifix.Plan, code string) *Error {
 	if len(s.unassigned) == 0 {
 		return nil
 	}
-	for _, name := range p.defined {
+	for _, name := range p.Defined {
 		delete(s.unassigned, name)
 	}
-	local := definedNames(p)
+	local := yaegifix.DefinedNames(p)
 	var sc scanner.Scanner
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(code))
@@ -76,7 +75,7 @@ func (s *Session) checkUnassigned(p *plan, code string) *Error {
 }
 
 // deferCall records a call of a top-level defer statement of the running
-// cell (deferFunc); runDeferred makes it when the cell ends.
+// cell (_portlab.Defer, see yaegifix); runDeferred makes it when the cell ends.
 func (s *Session) deferCall(f func()) {
 	s.deferred = append(s.deferred, f)
 }
@@ -91,7 +90,7 @@ func (s *Session) runDeferred(ctx context.Context) *Error {
 		func() {
 			defer func() {
 				if r := recover(); r != nil && first == nil {
-					first = s.cellError(ctx, interp.Panic{Value: r, Stack: debug.Stack()}, chunk{})
+					first = s.cellError(ctx, interp.Panic{Value: r, Stack: debug.Stack()}, yaegifix.Chunk{})
 				}
 			}()
 			f()
@@ -100,7 +99,7 @@ func (s *Session) runDeferred(ctx context.Context) *Error {
 	return first
 }
 
-// goCall runs f in a new goroutine (goFunc, for every go statement of a
+// goCall runs f in a new goroutine (_portlab.Go, for every go statement of a
 // cell). A panic in f does not end the process, as it would in Go: it is
 // reported on the running cell's standard error and, in the kernel, its log.
 func (s *Session) goCall(f func()) {
@@ -125,7 +124,7 @@ func (s *Session) goCall(f func()) {
 }
 
 // makeLen returns n, the length or capacity of a make of the type of zero
-// (makeLenFunc, for the make calls of a cell), after checking that the
+// (_portlab.MakeLen, for the make calls of a cell), after checking that the
 // allocation fits in the machine's memory: the Go runtime ends the process
 // when an allocation fails, with nothing the kernel could report.
 func makeLen(n int, zero any) int {
@@ -157,65 +156,4 @@ func bytesString(b float64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %s", b, units[i])
-}
-
-// definedNames returns the names a prepared cell defines anywhere, in
-// functions too (variables, parameters, results, range variables, types,
-// functions): a use of such a name may be of the cell's own.
-func definedNames(p *plan) map[string]bool {
-	names := map[string]bool{}
-	add := func(ids ...*ast.Ident) {
-		for _, id := range ids {
-			if id != nil {
-				names[id.Name] = true
-			}
-		}
-	}
-	for _, c := range p.chunks {
-		fset := token.NewFileSet()
-		var root ast.Node
-		if c.decl {
-			f, err := parser.ParseFile(fset, "", "package p\n"+c.src, 0)
-			if err != nil {
-				continue
-			}
-			root = f
-		} else {
-			body, err := parseStatements(fset, c.src)
-			if err != nil {
-				continue
-			}
-			root = body
-		}
-		ast.Inspect(root, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if n.Tok == token.DEFINE {
-					for _, l := range n.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							add(id)
-						}
-					}
-				}
-			case *ast.RangeStmt:
-				if n.Tok == token.DEFINE {
-					for _, x := range []ast.Expr{n.Key, n.Value} {
-						if id, ok := x.(*ast.Ident); ok {
-							add(id)
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				add(n.Names...)
-			case *ast.Field:
-				add(n.Names...)
-			case *ast.TypeSpec:
-				add(n.Name)
-			case *ast.FuncDecl:
-				add(n.Name)
-			}
-			return true
-		})
-	}
-	return names
 }

@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/kernel/symbols"
+	"github.com/portlab/portlab/kernel/internal/displaysym"
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 	"github.com/traefik/yaegi/stdlib"
 )
 
@@ -63,9 +64,9 @@ func (s *Session) Complete(code string, cursor int) (matches []string, start int
 	} else {
 		cands = append(cands, keywords...)
 		for spec := range s.imports {
-			name := spec.name
+			name := spec.Name
 			if name == "" {
-				name = defaultName(spec.path)
+				name = yaegifix.DefaultName(spec.Path)
 			}
 			if name != "_" && name != "." && !strings.HasPrefix(name, "_") {
 				cands = append(cands, name)
@@ -104,21 +105,27 @@ func selectorBefore(code string, end int) string {
 // packagePath returns the import path of an imported package name.
 func (s *Session) packagePath(name string) (string, bool) {
 	for spec := range s.imports {
-		n := spec.name
+		n := spec.Name
 		if n == "" {
-			n = defaultName(spec.path)
+			n = yaegifix.DefaultName(spec.Path)
 		}
 		if n == name {
-			return spec.path, true
+			return spec.Path, true
 		}
 	}
 	return "", false
 }
 
-// exported returns the symbols of an exported compiled package.
-func exported(path string) map[string]reflect.Value {
-	key := path + "/" + defaultName(path)
-	if m, ok := symbols.Symbols[key]; ok {
+// displayDoc is the documentation of the display package.
+var displayDoc = displaysym.Doc
+
+// exported returns the symbols of a compiled package cells can import.
+func (s *Session) exported(path string) map[string]reflect.Value {
+	key := path + "/" + yaegifix.DefaultName(path)
+	if m, ok := s.opts.Host.Symbols[key]; ok {
+		return m
+	}
+	if m, ok := displaysym.Symbols[key]; ok {
 		return m
 	}
 	if m, ok := stdlib.Symbols[key]; ok {
@@ -132,7 +139,7 @@ func exported(path string) map[string]reflect.Value {
 func (s *Session) members(expr string) []string {
 	if path, ok := s.packagePath(expr); ok {
 		var out []string
-		for name := range exported(path) {
+		for name := range s.exported(path) {
 			out = append(out, name)
 		}
 		return out
@@ -143,27 +150,27 @@ func (s *Session) members(expr string) []string {
 	}
 	out := fieldsAndMethods(v.Type())
 	for _, m := range s.cellMethodsOf(expr, v.Type()) {
-		out = append(out, m.name)
+		out = append(out, m.Name)
 	}
 	return out
 }
 
 // learnTypes records the methods and variable types a cell declared.
-func (s *Session) learnTypes(p *plan) {
-	for _, name := range p.defined { // redeclared: forget what was known
+func (s *Session) learnTypes(p *yaegifix.Plan) {
+	for _, name := range p.Defined { // redeclared: forget what was known
 		delete(s.embeds, name)
 		delete(s.varTypes, name)
 	}
-	for _, m := range p.methods {
-		if s.methods[m.recv] == nil {
-			s.methods[m.recv] = map[string]cellMethod{}
+	for _, m := range p.Methods {
+		if s.methods[m.Recv] == nil {
+			s.methods[m.Recv] = map[string]yaegifix.CellMethod{}
 		}
-		s.methods[m.recv][m.name] = m
+		s.methods[m.Recv][m.Name] = m
 	}
-	for _, t := range p.types {
+	for _, t := range p.Types {
 		s.varTypes[t[0]] = t[1]
 	}
-	for _, e := range p.embeds {
+	for _, e := range p.Embeds {
 		s.embeds[e[0]] = append(s.embeds[e[0]], e[1])
 	}
 }
@@ -210,18 +217,18 @@ func (s *Session) cellTypesOf(expr string, t reflect.Type) []string {
 
 // cellMethodsOf returns the cell-declared methods of the value of expr,
 // whose type is t (its embedded types' included).
-func (s *Session) cellMethodsOf(expr string, t reflect.Type) []cellMethod {
-	var out []cellMethod
+func (s *Session) cellMethodsOf(expr string, t reflect.Type) []yaegifix.CellMethod {
+	var out []yaegifix.CellMethod
 	seen := map[string]bool{}
 	for _, name := range s.cellTypesOf(expr, t) {
 		for _, m := range s.methods[name] {
-			if !seen[m.name] {
-				seen[m.name] = true
+			if !seen[m.Name] {
+				seen[m.Name] = true
 				out = append(out, m)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
@@ -311,20 +318,20 @@ func (s *Session) describe(expr string) (string, bool) {
 	parts := strings.Split(expr, ".")
 	if path, ok := s.packagePath(parts[0]); ok {
 		if len(parts) == 1 {
-			if d, ok := symbols.Doc(path); ok {
+			if d, ok := s.doc(path); ok {
 				return d, true
 			}
 			return "package " + parts[0] + " // import \"" + path + "\"", true
 		}
 		if len(parts) >= 3 {
-			if d, ok := symbols.Doc(path + "." + parts[1] + "." + parts[2]); ok {
+			if d, ok := s.doc(path + "." + parts[1] + "." + parts[2]); ok {
 				return d, true
 			}
 		}
-		if d, ok := symbols.Doc(path + "." + parts[1]); ok {
+		if d, ok := s.doc(path + "." + parts[1]); ok {
 			return d, true
 		}
-		if v, ok := exported(path)[parts[1]]; ok {
+		if v, ok := s.exported(path)[parts[1]]; ok {
 			return fmt.Sprintf("%s.%s %s", parts[0], parts[1], v.Type()), true
 		}
 		return "", false
@@ -338,17 +345,17 @@ func (s *Session) describe(expr string) (string, bool) {
 			if base.Kind() == reflect.Pointer {
 				base = base.Elem()
 			}
-			if d, ok := symbols.Doc(base.PkgPath() + "." + base.Name() + "." + name); ok {
+			if d, ok := s.doc(base.PkgPath() + "." + base.Name() + "." + name); ok {
 				return d, true
 			}
 			if m, ok := reflect.PointerTo(base).MethodByName(name); ok {
 				return fmt.Sprintf("method %s.%s %s", t, name, m.Type), true
 			}
 			for _, m := range s.cellMethodsOf(strings.Join(parts[:len(parts)-1], "."), t) {
-				if m.name == name {
-					text := m.decl
-					if m.doc != "" {
-						text += "\n\n" + m.doc
+				if m.Name == name {
+					text := m.Decl
+					if m.Doc != "" {
+						text += "\n\n" + m.Doc
 					}
 					return text, true
 				}
@@ -361,7 +368,7 @@ func (s *Session) describe(expr string) (string, bool) {
 		if base.Kind() == reflect.Pointer {
 			base = base.Elem()
 		}
-		if d, ok := symbols.Doc(base.PkgPath() + "." + base.Name()); ok {
+		if d, ok := s.doc(base.PkgPath() + "." + base.Name()); ok {
 			text += "\n\n" + d
 		}
 		return text, true
@@ -437,7 +444,7 @@ func IsComplete(code string) (status, indent string) {
 	}
 	// Balanced and not ending in an operator: more lines cannot mend a
 	// syntax error before the end (x := := 3).
-	if _, err := prepare(code, map[importSpec]bool{}, nil); err != nil {
+	if _, err := yaegifix.Prepare(code, map[yaegifix.ImportSpec]bool{}, nil); err != nil {
 		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 && strings.Contains(list[0].Msg, "EOF") {
 			return "incomplete", ""
 		}

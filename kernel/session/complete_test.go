@@ -16,16 +16,19 @@ func contains(list []string, s string) bool {
 
 func TestComplete(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "mapping := portmap.MustMapping(\"m\", \"p0\", \"p1\")\nfunc helper() {}")
+	run(t, s, "mapping := lab.NewSet(\"m\", 2)\nfunc helper() {}")
 	cases := []struct {
 		code, want, not string
 	}{
-		{"throughput.", "Bottleneck", "Predict1"},
-		{"throughput.Pre", "Predict", "Bottleneck"},
-		{"portmap.Must", "MustMapping", "NewMapping"},
+		{"lab.", "Bottleneck", "newLabSet"},
+		{"lab.Bo", "Bound", "NewSet"},
+		{"lab.New", "NewSet", "Bound"},
+		{"display.Te", "Text", "HTML"},
+		{"strings.HasS", "HasSuffix", "HasPrefix"},
 		{"mapp", "mapping", "helper"},
 		{"help", "helper", "mapping"},
-		{"mapping.Set", "SetUsage", "Len"},
+		{"mapping.A", "Add", "String"},
+		{"mapping.Na", "Name", "Add"},
 		{"fm", "fmt", "for"},
 	}
 	for _, c := range cases {
@@ -41,18 +44,22 @@ func TestComplete(t *testing.T) {
 
 func TestInspect(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "m := portmap.MustMapping(\"m\", \"p0\", \"p1\")\ncount := 3")
+	run(t, s, "m := lab.NewSet(\"m\", 2)\ncount := 3\nb := display.Text(\"x\")")
 	cases := []struct{ code, want string }{
-		{"throughput.LP", "LP solves the throughput linear program"},
-		{"throughput.LP(m, e)", "func LP(m *portmap.Mapping"},
-		{"m.SetUsage", "SetUsage"},
+		{"lab.NewSet", "NewSet returns a set of n experiments"},
+		{"lab.NewSet(m, e)", "func NewSet(name string, n int) *Set"},
+		{"m.Add", "Add"},
 		{"count", "count int = 3"},
-		{"metrics", "package metrics"},
+		{"lab", "package lab"},
+		{"display.Render", "Render returns the richest bundle"},
+		{"display", "Package display turns Go values into MIME bundles"},
+		{"b.With", "With returns a copy of b"},
+		{"strings.ToUpper", "strings.ToUpper func(string) string"},
 	}
 	for _, c := range cases {
-		cursor := len("throughput.L")
-		if !strings.HasPrefix(c.code, "throughput") {
-			cursor = len(c.code)
+		cursor := len(c.code)
+		if strings.HasPrefix(c.code, "lab.NewSet") {
+			cursor = len("lab.Ne")
 		}
 		b, ok := s.Inspect(c.code, cursor)
 		if !ok || !strings.Contains(b.PlainText(), c.want) {
@@ -133,16 +140,8 @@ func (b badge) HTML() string { return "<b>" + b.text + "</b>" }`)
 	if r.Value == nil || r.Value.Data["text/html"] != "<b>hi</b>" {
 		t.Fatalf("interpreted HTMLer: %+v", r.Value)
 	}
-	r, _ = run(t, s, `m := portmap.MustMapping("fig", "p1", "p2")
-m.MustSetUsage("add", "1*[p1,p2]")`)
-	html, _ := r.Value.Data["text/html"].(string)
-	if !strings.Contains(html, "<table>") || !strings.Contains(html, `<img alt="mapping graph`) {
-		t.Errorf("mapping HTML has no table or graph: %.200s", html)
-	}
-	r, _ = run(t, s, `e, _ := portmap.ExperimentOf(map[string]int{"add": 3})
-s, _ := throughput.LP(m, e)
-s`)
-	if html, _ := r.Value.Data["text/html"].(string); !strings.Contains(html, `<img alt="port pressure"`) {
-		t.Errorf("schedule bundle: %.200s", html)
+	r, _ = run(t, s, `lab.NewSet("zen", 4)`)
+	if r.Value == nil || r.Value.Data["text/html"] != "<i>4 measured</i>" || r.Value.PlainText() != "4 measured experiments on zen" {
+		t.Errorf("host value with an HTML method: %+v", r.Value)
 	}
 }

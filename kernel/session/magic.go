@@ -7,24 +7,33 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 )
 
-// helpText is what %help shows.
-const helpText = "## portlab Go kernel\n\n" +
-	"Cells are Go: declarations (`func`, `type`, `var`, `const`, `import`) and statements may be mixed; " +
-	"the value of the last expression is shown. These packages are imported in every session: " +
-	"`fmt`, `math`, `os`, `strings`, `portmap`, `throughput`, `metrics`, `dataset`, `plots` and `display`; " +
-	"`gonum.org/v1/gonum/{mat,stat,floats}` and `gonum.org/v1/plot/{,plotter,plotutil,vg,vg/draw}` can be imported.\n\n" +
-	"* `ctx` is the cell's context, cancelled by *Interrupt*: pass it to slow calls, e.g. `throughput.Predict(ctx, m, exps)`.\n" +
-	"* `display.Show(v)` shows a value now, `display.ShowAs(id, v)` / `display.Update(id, v)` keep a display up to date, " +
-	"`display.Input(prompt)` asks for a line; `display.HTML`, `Markdown`, `SVG`, `PNG`, `JSON`, `Plot` make bundles. " +
-	"Values with `HTML()`, `Markdown()`, `SVG()` or `PNG()` methods render themselves; " +
-	"a `plots` figure shows as PNG (`plots.AsSVG`, `plots.AsHTML` for the other forms).\n" +
-	"* `min`, `max` and `clear` are provided; `for i := range n` works when `n` is a constant, `len(…)` or a global integer.\n" +
-	"* Redefining a function does not change functions already compiled that call it: re-run those cells too.\n\n" +
-	"### Go in cells\n\n" + featureTable + "\n" +
-	"Magics: `%help` this text · `%doc name` documentation of a name in the pager · `%reset` forget all variables and definitions · " +
-	"`%time` (first line of a cell, or `%time expr`) time the cell · `%who` list the cell-defined names.\n"
+// help returns what %help shows.
+func (s *Session) help() string {
+	names := s.importedNames()
+	for i, n := range names {
+		names[i] = "`" + n + "`"
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	host := ""
+	if s.opts.Host.Help != "" {
+		host = " " + strings.TrimSpace(s.opts.Host.Help)
+	}
+	return "## portlab Go kernel\n\n" +
+		"Cells are Go: declarations (`func`, `type`, `var`, `const`, `import`) and statements may be mixed; " +
+		"the value of the last expression is shown. These packages are imported in every session: " + list + "." + host + "\n\n" +
+		"* `ctx` is the cell's context, cancelled by *Interrupt*: pass it to slow calls.\n" +
+		"* `display.Show(v)` shows a value now, `display.ShowAs(id, v)` / `display.Update(id, v)` keep a display up to date, " +
+		"`display.Input(prompt)` asks for a line; `display.HTML`, `Markdown`, `SVG`, `PNG`, `JSON`, `Plot` make bundles. " +
+		"Values with `HTML()`, `Markdown()`, `SVG()` or `PNG()` methods render themselves.\n" +
+		"* `min`, `max` and `clear` are provided; `for i := range n` works when `n` is a constant, `len(…)` or a global integer.\n" +
+		"* Redefining a function does not change functions already compiled that call it: re-run those cells too.\n\n" +
+		"### Go in cells\n\n" + yaegifix.FeatureTable + "\n" +
+		"Magics: `%help` this text · `%doc name` documentation of a name in the pager · `%reset` forget all variables and definitions · " +
+		"`%time` (first line of a cell, or `%time expr`) time the cell · `%who` list the cell-defined names.\n"
+}
 
 // magic runs a cell that starts with %.
 func (s *Session) magic(ctx context.Context, code string, out Output) (*display.Bundle, *Error) {
@@ -34,7 +43,7 @@ func (s *Session) magic(ctx context.Context, code string, out Output) (*display.
 	args := strings.TrimSpace(strings.TrimPrefix(line, name))
 	switch name {
 	case "%help", "%?":
-		b := display.Markdown(helpText)
+		b := display.Markdown(s.help())
 		return &b, nil
 	case "%reset":
 		if err := s.reset(); err != nil {

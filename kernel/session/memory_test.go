@@ -10,7 +10,7 @@ import (
 // TestMemoryIsBounded runs thousands of cells that redefine a variable and
 // a function and checks that the live heap grows by less than a kilobyte
 // per cell (the interpreter alone would keep each cell's syntax tree, about
-// 6 KB, forever; see forgetCompiled).
+// 6 KB, forever; see yaegifix.ForgetCompiled).
 func TestMemoryIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 3,000 cells")

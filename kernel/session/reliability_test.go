@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 )
 
-// TestTopLevelDeferRunsOnceAtCellEnd is issue 13 item 1: the interpreter
+// TestTopLevelDeferRunsOnceAtCellEnd: the interpreter
 // ran a top-level defer again at the end of every later cell.
 func TestTopLevelDeferRunsOnceAtCellEnd(t *testing.T) {
 	s := newSession(t)
@@ -38,7 +39,7 @@ func TestTopLevelDeferRunsOnceAtCellEnd(t *testing.T) {
 	}
 }
 
-// TestCellCompilesWholeBeforeRunning is issue 13 item 5: a cell that
+// TestCellCompilesWholeBeforeRunning: a cell that
 // failed to compile ran its first statements, and a var declaration using
 // a variable defined by := failed with "variable definition loop".
 func TestCellCompilesWholeBeforeRunning(t *testing.T) {
@@ -65,7 +66,7 @@ fmt.Println(g.Speak(), h.Name)`)
 	}
 }
 
-// TestInterruptDuringCompiledCallStopsCell is issue 13 item 4: after an
+// TestInterruptDuringCompiledCallStopsCell: after an
 // interrupt during a compiled call, the rest of the cell ran once the call
 // returned, printing into the next cell and defining its names.
 func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
@@ -95,7 +96,7 @@ func TestInterruptDuringCompiledCallStopsCell(t *testing.T) {
 	}
 }
 
-// TestTypeSwitchAtTopLevel is issue 13 item 6: a type switch binding a
+// TestTypeSwitchAtTopLevel: a type switch binding a
 // name outside a function failed with "index out of range".
 func TestTypeSwitchAtTopLevel(t *testing.T) {
 	s := newSession(t)
@@ -105,7 +106,7 @@ func TestTypeSwitchAtTopLevel(t *testing.T) {
 	}
 }
 
-// TestErrorsAsCellType is issue 13 item 7: errors.As with a target of a
+// TestErrorsAsCellType: errors.As with a target of a
 // type declared in a cell panicked ("*target must be interface or
 // implement error").
 func TestErrorsAsCellType(t *testing.T) {
@@ -127,7 +128,7 @@ fmt.Sprint(ok, " ", me.Code)`)
 	}
 }
 
-// TestErrorColumnOfLastExpression is issue 13 item 12: the column of an
+// TestErrorColumnOfLastExpression: the column of an
 // error in the last expression counted the kernel's value wrapper.
 func TestErrorColumnOfLastExpression(t *testing.T) {
 	s := newSession(t)
@@ -139,9 +140,10 @@ func TestErrorColumnOfLastExpression(t *testing.T) {
 	}
 }
 
-// TestCellStructsAndLibraryValuesShow is issue 13 item 13 in cells: %#v
+// TestCellStructsAndLibraryValuesShow: in cells, %#v
 // of a cell struct lacked the type's name, and a dereferenced
-// *portmap.ExperimentSet showed as a raw struct.
+// library value whose methods have pointer receivers (as
+// *portmap.ExperimentSet) showed as a raw struct.
 func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 	s := newSession(t)
 	r, rec := run(t, s, "type Point struct{ X, Y int }\nfmt.Printf(\"%#v\\n\", Point{1, 2})\nfmt.Sprintf(\"%#v %v\", &Point{3, 4}, Point{5, 6})")
@@ -151,13 +153,13 @@ func TestCellStructsAndLibraryValuesShow(t *testing.T) {
 	if got := rec.text("stdout"); got != "Point{X:1, Y:2}\n" {
 		t.Errorf("Printf %%#v: %q", got)
 	}
-	r, _ = run(t, s, "es := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment(\"add\"), Cycles: 1}}}\n*es")
-	if got := value(r); got != "1 measured experiment" || !r.Value.Has(display.MIMEHTML) {
+	r, _ = run(t, s, "es := lab.NewSet(\"zen\", 1)\n*es")
+	if got := value(r); got != "1 measured experiments on zen" || !r.Value.Has(display.MIMEHTML) {
 		t.Errorf("*es shows as %q (HTML %v)", got, r.Value.Has(display.MIMEHTML))
 	}
 }
 
-// TestGenericsExplained is issue 13 item 8: yaegi v0.16.1 cannot infer a
+// TestGenericsExplained: yaegi v0.16.1 cannot infer a
 // type argument that appears only in a function-typed argument. The error
 // now says so and how to write the call; the explicit form and
 // approximation constraints work.
@@ -178,7 +180,7 @@ func TestGenericsExplained(t *testing.T) {
 	}
 }
 
-// TestIteratorsExplained is issue 13 item 9: ranging over a function was
+// TestIteratorsExplained: ranging over a function was
 // rejected with a message about integers; the message now covers
 // iterators and says how to call them, and the iterator functions of
 // strings (Go 1.24) are there.
@@ -194,7 +196,7 @@ func TestIteratorsExplained(t *testing.T) {
 	}
 }
 
-// TestCompletionAndInspectOfCellMethods is issue 13 item 11: completion on
+// TestCompletionAndInspectOfCellMethods: completion on
 // a value of a cell-defined type listed its fields but not its methods, and
 // inspection of a method found nothing.
 func TestCompletionAndInspectOfCellMethods(t *testing.T) {
@@ -245,10 +247,10 @@ func TestFeatureTableInREADME(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), featureTable) {
-		t.Error("kernel/README.md lacks the current featureTable of kernel/session/features.go: copy it there")
+	if !strings.Contains(string(b), yaegifix.FeatureTable) {
+		t.Error("kernel/README.md lacks the current FeatureTable of kernel/session/internal/yaegifix/features.go: copy it there")
 	}
-	if !strings.Contains(helpText, featureTable) {
+	if !strings.Contains(newSession(t).help(), yaegifix.FeatureTable) {
 		t.Error("%help lacks the feature table")
 	}
 }

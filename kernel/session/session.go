@@ -19,7 +19,8 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/kernel/symbols"
+	"github.com/portlab/portlab/kernel/internal/displaysym"
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 )
@@ -47,6 +48,9 @@ type Options struct {
 	// Only one session of a process may set it; the kernel does, tests and
 	// the REPL do not.
 	CaptureStdio bool
+	// Host holds the compiled packages cells may import besides the
+	// standard library and display, and their documentation.
+	Host Host
 }
 
 // Result is the outcome of a cell.
@@ -72,6 +76,7 @@ type Error struct {
 	Traceback []string
 }
 
+// Error returns the error's name and message, "Panic: boom".
 func (e *Error) Error() string { return e.Name + ": " + e.Value }
 
 // maxHistory is the number of cells the history keeps; the oldest tenth is
@@ -92,7 +97,7 @@ type Session struct {
 
 	mu      sync.Mutex // held while a cell runs
 	interp  *interp.Interpreter
-	imports map[importSpec]bool
+	imports map[yaegifix.ImportSpec]bool
 	funcs   map[string]string // functions and types declared by cells: name → kind
 	count   int
 	history []HistoryEntry
@@ -119,7 +124,7 @@ type Session struct {
 	unassigned map[string]int
 	// methods holds the methods declared by cells by receiver type and
 	// name; varTypes the type names of variables where cells wrote them.
-	methods  map[string]map[string]cellMethod
+	methods  map[string]map[string]yaegifix.CellMethod
 	varTypes map[string]string
 	embeds   map[string][]string // struct type → the types it embeds
 	// deferred holds the calls of the running cell's top-level defer
@@ -127,49 +132,21 @@ type Session struct {
 	deferred []func()
 }
 
-// prelude is evaluated in every new interpreter: the packages a notebook
-// uses without importing them, the cell context, and the builtins the
-// interpreter lacks.
-const prelude = `import (
-	"fmt"
-	"math"
-	"os"
-	"strings"
-
-	"github.com/portlab/portlab/kernel/display"
-	"github.com/portlab/portlab/lib/dataset"
-	"github.com/portlab/portlab/lib/metrics"
-	"github.com/portlab/portlab/lib/portmap"
-	"github.com/portlab/portlab/lib/throughput"
-	"github.com/portlab/portlab/plots"
-	_portlab "portlab.kernel/cell"
-)
-
+// preludeBody follows the imports of the prelude (preludeSource), which is
+// evaluated in every new interpreter: the packages a notebook uses without
+// importing them, the cell context, and the builtins the interpreter lacks.
+const preludeBody = `
 var ctx = _portlab.Context()
-
-var clear = _portlab.Clear
-
-func min[Tpmin int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmin, y ...Tpmin) Tpmin {
-	for _, v := range y {
-		if v < x {
-			x = v
-		}
-	}
-	return x
-}
-
-func max[Tpmax int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmax, y ...Tpmax) Tpmax {
-	for _, v := range y {
-		if v > x {
-			x = v
-		}
-	}
-	return x
-}
-`
+` + yaegifix.Builtins
 
 // preludeNames are the globals of the prelude, hidden from %who.
-var preludeNames = map[string]bool{"ctx": true, "clear": true, "min": true, "max": true, "Tpmin": true, "Tpmax": true}
+var preludeNames = func() map[string]bool {
+	names := map[string]bool{"ctx": true}
+	for _, n := range yaegifix.BuiltinNames {
+		names[n] = true
+	}
+	return names
+}()
 
 // New returns a session with a fresh interpreter.
 func New(opts Options) (*Session, error) {
@@ -272,7 +249,7 @@ type cellWriter struct {
 
 func (w cellWriter) Write(p []byte) (int, error) {
 	if w.name == "stderr" {
-		if t := strings.TrimRight(string(p), "\r\n"); yaegiNoise.MatchString(t) {
+		if t := strings.TrimRight(string(p), "\r\n"); yaegifix.Noise.MatchString(t) {
 			w.s.noise(t)
 			return len(p), nil
 		}
@@ -282,59 +259,51 @@ func (w cellWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// specialStdio serialises the creation of interpreters, which reads
-// YAEGI_SPECIAL_STDIO from the environment.
-var specialStdio sync.Mutex
-
 // reset replaces the interpreter by a fresh one with the prelude.
 func (s *Session) reset() error {
-	// With YAEGI_SPECIAL_STDIO, os.Stdout, os.Stderr and os.Stdin in cells
-	// are the writers and the reader below (as io.Writer and io.Reader), so
-	// that everything interpreted code prints reaches the cell in order.
-	specialStdio.Lock()
-	old, had := os.LookupEnv("YAEGI_SPECIAL_STDIO")
-	os.Setenv("YAEGI_SPECIAL_STDIO", "1")
-	it := interp.New(interp.Options{
+	// os.Stdout, os.Stderr and os.Stdin in cells are the writers and the
+	// reader below, so that everything interpreted code prints reaches the
+	// cell in order.
+	it := yaegifix.New(interp.Options{
 		Stdin:  stdinReader{s},
 		Stdout: cellWriter{s, "stdout"},
 		Stderr: cellWriter{s, "stderr"},
 		Env:    os.Environ(),
 	})
-	if had {
-		os.Setenv("YAEGI_SPECIAL_STDIO", old)
-	} else {
-		os.Unsetenv("YAEGI_SPECIAL_STDIO")
-	}
-	specialStdio.Unlock()
 	if err := it.Use(stdlib.Symbols); err != nil {
 		return err
 	}
-	if err := it.Use(stdlibFixes()); err != nil {
+	if err := it.Use(yaegifix.Stdlib()); err != nil {
 		return err
 	}
-	if err := it.Use(symbols.Symbols); err != nil {
+	if err := it.Use(displaysym.Symbols); err != nil {
 		return err
+	}
+	if s.opts.Host.Symbols != nil {
+		if err := it.Use(s.opts.Host.Symbols); err != nil {
+			return err
+		}
 	}
 	if err := it.Use(s.exports()); err != nil {
 		return err
 	}
 	s.interp = it
-	s.useFmtFixes()
-	s.imports = map[importSpec]bool{}
+	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
+	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}
-	s.methods = map[string]map[string]cellMethod{}
+	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
 	s.embeds = map[string][]string{}
-	p, err := prepare(prelude, s.imports, nil)
+	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
 	}
-	for _, c := range p.chunks {
+	for _, c := range p.Chunks {
 		if _, err := s.evalChunk(context.Background(), c); err != nil {
 			return fmt.Errorf("session prelude: %w", err)
 		}
-		s.addImports(c.imports)
+		s.addImports(c.Imports)
 	}
 	return nil
 }
@@ -366,8 +335,8 @@ func (s *Session) exports() interp.Exports {
 		"portlab.kernel/cell/cell": {
 			"Value":   value,
 			"Context": reflect.ValueOf(func() context.Context { return cellCtx }),
-			"Clear":   reflect.ValueOf(clearValue),
-			// Called by the rewritten cells (rewrite.go).
+			"Clear":   reflect.ValueOf(yaegifix.Clear),
+			// Called by the cells as yaegifix rewrites them.
 			"Defer":      reflect.ValueOf(s.deferCall),
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
@@ -391,18 +360,6 @@ func (s *Session) exports() interp.Exports {
 		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
 			value: rich, show: rich, showAs: rich, update: rich, render: rich,
 		})},
-	}
-}
-
-// clearValue is the interpreter's clear: it deletes all entries of a map
-// and zeroes the elements of a slice.
-func clearValue(v any) {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Map, reflect.Slice:
-		rv.Clear()
-	default:
-		panic(fmt.Sprintf("invalid argument: clear of %T (want a map or a slice)", v))
 	}
 }
 
@@ -452,7 +409,7 @@ func (s *Session) execute(ctx context.Context, code string, out Output, store bo
 		s.history = append(s.history, e)
 	}
 	if s.count%100 == 0 {
-		trimFileSet(s.interp)
+		yaegifix.TrimFileSet(s.interp)
 	}
 	return r
 }
@@ -468,7 +425,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := prepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -482,16 +439,16 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	s.results = nil
 	// The whole cell compiles before any of it runs: a cell that fails to
 	// compile has no effect but the declarations the interpreter keeps.
-	progs := make([]*interp.Program, len(p.chunks))
-	for i, c := range p.chunks {
-		last := i == len(p.chunks)-1
+	progs := make([]*interp.Program, len(p.Chunks))
+	for i, c := range p.Chunks {
+		last := i == len(p.Chunks)-1
 		prog, err := s.compileChunk(c)
-		if err != nil && last && p.wrapped {
+		if err != nil && last && p.Wrapped {
 			// The expression has no value, or an error whose column the
 			// wrapping would shift: compile the chunk as written.
-			c.src = p.unwrapped
-			p.chunks[i] = c
-			p.wrapped = false
+			c.Src = p.Unwrapped
+			p.Chunks[i] = c
+			p.Wrapped = false
 			prog, err = s.compileChunk(c)
 		}
 		if err != nil {
@@ -500,7 +457,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 			s.forgetUnassigned(p, before, s.count)
 			return nil, s.cellError(ctx, err, c)
 		}
-		s.addImports(c.imports)
+		s.addImports(c.Imports)
 		progs[i] = prog
 	}
 	s.steps.Store(0)
@@ -509,15 +466,15 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	var cellErr *Error
 	for i, prog := range progs {
 		if ctx.Err() != nil {
-			cellErr = s.cellError(ctx, ctx.Err(), p.chunks[i])
+			cellErr = s.cellError(ctx, ctx.Err(), p.Chunks[i])
 			break
 		}
 		if _, err := s.executeChunk(ctx, prog); err != nil {
-			cellErr = s.cellError(ctx, err, p.chunks[i])
+			cellErr = s.cellError(ctx, err, p.Chunks[i])
 			break
 		}
-		if c := p.chunks[i]; !c.decl && int64(c.lastStep) > s.steps.Load() {
-			s.steps.Store(int64(c.lastStep))
+		if c := p.Chunks[i]; !c.Decl && int64(c.LastStep) > s.steps.Load() {
+			s.steps.Store(int64(c.LastStep))
 		}
 	}
 	if cellErr != nil {
@@ -526,14 +483,14 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := s.runDeferred(ctx); err != nil && cellErr == nil {
 		cellErr = err
 	}
-	for _, name := range p.defined {
+	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
 	}
 	s.learnTypes(p)
 	if cellErr != nil {
 		return nil, cellErr
 	}
-	if !p.wrapped || len(s.results) == 0 {
+	if !p.Wrapped || len(s.results) == 0 {
 		return nil, nil
 	}
 	vs := s.results[len(s.results)-1]
@@ -545,7 +502,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 }
 
 // addImports records imports the interpreter has evaluated.
-func (s *Session) addImports(specs []importSpec) {
+func (s *Session) addImports(specs []yaegifix.ImportSpec) {
 	for _, is := range specs {
 		s.imports[is] = true
 	}
@@ -553,21 +510,21 @@ func (s *Session) addImports(specs []importSpec) {
 
 // compileChunk compiles one chunk with its lines where they are in the
 // cell, recovering from any panic of the interpreter.
-func (s *Session) compileChunk(c chunk) (prog *interp.Program, err error) {
+func (s *Session) compileChunk(c yaegifix.Chunk) (prog *interp.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = interp.Panic{Value: r, Stack: debug.Stack()}
 		}
 	}()
 	// One extra line: the interpreter's wrapper shares the first line.
-	return s.interp.Compile(strings.Repeat("\n", c.line) + c.src)
+	return s.interp.Compile(strings.Repeat("\n", c.Line) + c.Src)
 }
 
 // syncFrame runs an empty statement after a chunk failed to compile: the
 // interpreter has declared the chunk's globals but sizes its memory for
 // them only when code runs, and Globals would fail until then.
 func (s *Session) syncFrame() {
-	if _, err := s.evalChunk(context.Background(), chunk{src: "_ = 0"}); err != nil {
+	if _, err := s.evalChunk(context.Background(), yaegifix.Chunk{Src: "_ = 0"}); err != nil {
 		fmt.Fprintf(s.LogWriter(), "portlab session: %v\n", err)
 	}
 }
@@ -582,7 +539,7 @@ func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v ref
 	}()
 	before := runtime.NumGoroutine()
 	v, err = s.interp.ExecuteWithContext(ctx, prog)
-	forgetCompiled(s.interp)
+	yaegifix.ForgetCompiled(s.interp)
 	if ctx.Err() != nil {
 		settle(before)
 	}
@@ -590,7 +547,7 @@ func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v ref
 }
 
 // evalChunk compiles and runs one chunk (the prelude).
-func (s *Session) evalChunk(ctx context.Context, c chunk) (reflect.Value, error) {
+func (s *Session) evalChunk(ctx context.Context, c yaegifix.Chunk) (reflect.Value, error) {
 	prog, err := s.compileChunk(c)
 	if err != nil {
 		return reflect.Value{}, err
@@ -624,7 +581,7 @@ func cellLines(msg string) string {
 	})
 }
 
-func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
+func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
 			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}
@@ -632,9 +589,9 @@ func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
 	var p interp.Panic
 	if errors.As(err, &p) {
 		value := fmt.Sprint(p.Value)
-		if value == "nil type" {
-			return &Error{Name: "CompileError", Value: rangeIntMessage,
-				Traceback: []string{"CompileError: " + rangeIntMessage}}
+		if yaegifix.IsRangePanic(p.Value) {
+			return &Error{Name: "CompileError", Value: yaegifix.RangeIntMessage,
+				Traceback: []string{"CompileError: " + yaegifix.RangeIntMessage}}
 		}
 		s.flush()
 		s.outMu.Lock()
@@ -642,7 +599,7 @@ func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
 		s.outMu.Unlock()
 		tb := []string{"panic: " + value}
 		for _, f := range frames {
-			m := yaegiNoise.FindStringSubmatch(f)
+			m := yaegifix.Noise.FindStringSubmatch(f)
 			if m == nil || m[1] == "" {
 				continue
 			}
@@ -660,15 +617,9 @@ func (s *Session) cellError(ctx context.Context, err error, c chunk) *Error {
 	}
 	var list scanner.ErrorList
 	if errors.As(err, &list) {
-		return syntaxError(shiftError(list, -1))
+		return syntaxError(yaegifix.ShiftError(list, -1))
 	}
-	msg := cellLines(err.Error())
-	if strings.Contains(msg, "constant definition loop") {
-		msg += " (the interpreter says this for an undefined name)"
-	}
-	if strings.Contains(msg, "undefined type for") || strings.Contains(msg, "cannot use type func(") && strings.Contains(msg, "as type func(") {
-		msg += genericHint
-	}
+	msg := yaegifix.ExplainCompileError(cellLines(err.Error()))
 	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 }
 
@@ -677,17 +628,6 @@ func isRuntimeValue(v any) bool {
 	_, str := v.(string)
 	return ok || str
 }
-
-// rangeIntMessage explains why a range loop was rejected: the
-// interpreter (yaegi v0.16.1) implements the range statement of Go 1.21.
-const rangeIntMessage = "for … range over an integer or over a function (an iterator such as iter.Seq) is not supported by the interpreter, " +
-	"which implements Go 1.21's range statement. Over an integer n, write for i := 0; i < n; i++ " +
-	"(the kernel rewrites the loop itself when n is a constant, len(…), cap(…) or an integer variable of the session). " +
-	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break)"
-
-// genericHint explains the interpreter's failures to infer type arguments.
-const genericHint = " (the interpreter cannot always infer type arguments from function-typed arguments: " +
-	"write them, as in Map[int, string](xs, f))"
 
 func syntaxError(err error) *Error {
 	msg := err.Error()

@@ -65,7 +65,7 @@ func (r *recorder) text(name string) string {
 
 func newSession(t testing.TB) *Session {
 	t.Helper()
-	s, err := New(Options{})
+	s, err := New(Options{Host: testHost})
 	if err != nil {
 		t.Fatal(err)
 	}

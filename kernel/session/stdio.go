@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"regexp"
+
+	"github.com/portlab/portlab/kernel/session/internal/yaegifix"
 )
 
 // flushMarker is written to a stream's pipe to learn when everything
 // written before it has been forwarded.
 var flushMarker = []byte("\x00\x01portlab-flush\x01\x00")
-
-// yaegiNoise matches the lines the interpreter writes to standard error on
-// its own when a cell panics; the error reply reports the panic instead.
-var yaegiNoise = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic\b.*$|^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d nil type$`)
 
 // A stream forwards what is written to a pipe to the session's current
 // output, as it arrives.
@@ -94,7 +91,7 @@ func (s *stream) forward(data []byte, all bool) []byte {
 		}
 		line := data[:i+1]
 		data = data[i+1:]
-		if t := bytes.TrimRight(line, "\r\n"); yaegiNoise.Match(t) {
+		if t := bytes.TrimRight(line, "\r\n"); yaegifix.Noise.Match(t) {
 			s.noise(string(t))
 			continue
 		}
@@ -129,7 +126,7 @@ func NoiseFilter(w io.Writer) io.Writer { return noiseFilter{w} }
 type noiseFilter struct{ w io.Writer }
 
 func (f noiseFilter) Write(p []byte) (int, error) {
-	if yaegiNoise.Match(bytes.TrimRight(p, "\r\n")) {
+	if yaegifix.Noise.Match(bytes.TrimRight(p, "\r\n")) {
 		return len(p), nil
 	}
 	return f.w.Write(p)

@@ -1,4 +1,4 @@
-package session
+package yaegifix
 
 import (
 	"fmt"
@@ -173,8 +173,8 @@ func checkpointEdits(fset *token.FileSet, body *ast.BlockStmt, off int, cell, fi
 // (`var g Greeter` and `g = d`); an untyped one (`var g = d`) becomes a
 // definition (`g := d`). isVar reports whether a name is a global variable
 // of the session or defined with := earlier in the cell.
-func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
-	var out []chunk
+func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
+	var out []Chunk
 	defined := map[string]bool{}
 	mentionsVar := func(exprs []ast.Expr) bool {
 		found := false
@@ -203,8 +203,8 @@ func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
 	}
 	for _, c := range chunks {
 		fset := token.NewFileSet()
-		if !c.decl {
-			if f, err := parseStatements(fset, c.src); err == nil {
+		if !c.Decl {
+			if f, err := parseStatements(fset, c.Src); err == nil {
 				for _, st := range f.List {
 					if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 						for _, l := range as.Lhs {
@@ -218,7 +218,7 @@ func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
 			out = append(out, c)
 			continue
 		}
-		f, err := parser.ParseFile(fset, "", "package p\n"+c.src, parser.ParseComments)
+		f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, parser.ParseComments)
 		if err != nil {
 			out = append(out, c) // prepare reports it
 			continue
@@ -226,7 +226,7 @@ func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
 		const off = len("package p\n")
 		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 		var edits []edit
-		var stmts []chunk
+		var stmts []Chunk
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.VAR {
@@ -237,29 +237,29 @@ func splitVarInits(chunks []chunk, isVar func(string) bool) []chunk {
 				if len(vs.Values) == 0 || len(vs.Names) != len(vs.Values) || !mentionsVar(vs.Values) {
 					continue
 				}
-				names := c.src[pos(vs.Names[0].Pos()):pos(vs.Names[len(vs.Names)-1].End())]
-				values := c.src[pos(vs.Values[0].Pos()):pos(vs.Values[len(vs.Values)-1].End())]
-				line := c.line + strings.Count(c.src[:pos(vs.Pos())], "\n")
+				names := c.Src[pos(vs.Names[0].Pos()):pos(vs.Names[len(vs.Names)-1].End())]
+				values := c.Src[pos(vs.Values[0].Pos()):pos(vs.Values[len(vs.Values)-1].End())]
+				line := c.Line + strings.Count(c.Src[:pos(vs.Pos())], "\n")
 				keep := ""
 				op := " := "
 				if vs.Type != nil {
-					keep = names + " " + c.src[pos(vs.Type.Pos()):pos(vs.Type.End())]
+					keep = names + " " + c.Src[pos(vs.Type.Pos()):pos(vs.Type.End())]
 					op = " = "
 				}
 				if keep == "" && len(g.Specs) == 1 {
 					// The whole declaration goes.
-					edits = append(edits, edit{pos(g.Pos()), pos(g.End()), strings.Repeat("\n", strings.Count(c.src[pos(g.Pos()):pos(g.End())], "\n"))})
+					edits = append(edits, edit{pos(g.Pos()), pos(g.End()), strings.Repeat("\n", strings.Count(c.Src[pos(g.Pos()):pos(g.End())], "\n"))})
 				} else {
-					edits = append(edits, edit{pos(vs.Pos()), pos(vs.End()), keep + strings.Repeat("\n", strings.Count(c.src[pos(vs.Pos()):pos(vs.End())], "\n"))})
+					edits = append(edits, edit{pos(vs.Pos()), pos(vs.End()), keep + strings.Repeat("\n", strings.Count(c.Src[pos(vs.Pos()):pos(vs.End())], "\n"))})
 				}
-				stmts = append(stmts, chunk{src: names + op + values, line: line})
+				stmts = append(stmts, Chunk{Src: names + op + values, Line: line})
 			}
 		}
 		if len(stmts) == 0 {
 			out = append(out, c)
 			continue
 		}
-		c.src = applyEdits(c.src, edits)
+		c.Src = applyEdits(c.Src, edits)
 		out = append(out, c)
 		out = append(out, stmts...)
 	}

@@ -20,6 +20,8 @@ func init() {
 		"CorrectUops":              reflect.ValueOf(oracle.CorrectUops),
 		"Count":                    reflect.ValueOf(oracle.Count),
 		"Cycles":                   reflect.ValueOf(oracle.Cycles),
+		"ErrNoPortCounters":        reflect.ValueOf(&oracle.ErrNoPortCounters).Elem(),
+		"ErrNoUopCounter":          reflect.ValueOf(&oracle.ErrNoUopCounter).Elem(),
 		"ErrUnsupported":           reflect.ValueOf(&oracle.ErrUnsupported).Elem(),
 		"FromMapping":              reflect.ValueOf(oracle.FromMapping),
 		"IsTransient":              reflect.ValueOf(oracle.IsTransient),
@@ -47,7 +49,7 @@ func init() {
 		"Middleware":       reflect.ValueOf((*oracle.Middleware)(nil)),
 		"NoiseReporter":    reflect.ValueOf((*oracle.NoiseReporter)(nil)),
 		"Oracle":           reflect.ValueOf((*oracle.Oracle)(nil)),
-		"PortCounter":      reflect.ValueOf((*oracle.PortCounter)(nil)),
+		"PortUopCounter":   reflect.ValueOf((*oracle.PortUopCounter)(nil)),
 		"Predictor":        reflect.ValueOf((*oracle.Predictor)(nil)),
 		"Preparer":         reflect.ValueOf((*oracle.Preparer)(nil)),
 		"Progress":         reflect.ValueOf((*oracle.Progress)(nil)),
@@ -60,14 +62,14 @@ func init() {
 		"UopCounter":       reflect.ValueOf((*oracle.UopCounter)(nil)),
 
 		// interface wrapper definitions
-		"_BatchMeasurer": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_BatchMeasurer)(nil)),
-		"_NoiseReporter": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_NoiseReporter)(nil)),
-		"_Oracle":        reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
-		"_PortCounter":   reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_PortCounter)(nil)),
-		"_Predictor":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
-		"_Preparer":      reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
-		"_Rememberer":    reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Rememberer)(nil)),
-		"_UopCounter":    reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_UopCounter)(nil)),
+		"_BatchMeasurer":  reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_BatchMeasurer)(nil)),
+		"_NoiseReporter":  reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_NoiseReporter)(nil)),
+		"_Oracle":         reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Oracle)(nil)),
+		"_PortUopCounter": reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_PortUopCounter)(nil)),
+		"_Predictor":      reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Predictor)(nil)),
+		"_Preparer":       reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Preparer)(nil)),
+		"_Rememberer":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_Rememberer)(nil)),
+		"_UopCounter":     reflect.ValueOf((*_github_com_portlab_portlab_lib_oracle_UopCounter)(nil)),
 	}
 }
 
@@ -101,13 +103,13 @@ func (W _github_com_portlab_portlab_lib_oracle_Oracle) Measure(ctx context.Conte
 	return W.WMeasure(ctx, e)
 }
 
-// _github_com_portlab_portlab_lib_oracle_PortCounter is an interface wrapper for PortCounter type
-type _github_com_portlab_portlab_lib_oracle_PortCounter struct {
+// _github_com_portlab_portlab_lib_oracle_PortUopCounter is an interface wrapper for PortUopCounter type
+type _github_com_portlab_portlab_lib_oracle_PortUopCounter struct {
 	IValue         interface{}
 	WCountPortUops func() error
 }
 
-func (W _github_com_portlab_portlab_lib_oracle_PortCounter) CountPortUops() error {
+func (W _github_com_portlab_portlab_lib_oracle_PortUopCounter) CountPortUops() error {
 	return W.WCountPortUops()
 }
 

@@ -1,4 +1,4 @@
-package session
+package yaegifix
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 	"github.com/traefik/yaegi/interp"
 )
 
-// stdlibFixes replaces standard library functions that fail on the
-// interpreter's values.
+// Stdlib returns the symbols that replace standard library functions that
+// fail on the interpreter's values; Use them after stdlib.Symbols.
 // It also adds the non-generic iterator functions of Go 1.23 and 1.24 to
 // strings and bytes, which yaegi's standard library (Go 1.22) lacks; a
 // cell calls them with the loop body as a function, since the interpreter
 // cannot range over a function: strings.SplitSeq(s, ",")(func(part string)
 // bool { …; return true }).
-func stdlibFixes() interp.Exports {
+func Stdlib() interp.Exports {
 	return interp.Exports{
 		"errors/errors": {"As": reflect.ValueOf(errorsAs)},
 		"strings/strings": {
@@ -102,26 +102,26 @@ func unwrapInterp(v reflect.Value) reflect.Value {
 	return w
 }
 
-// useFmtFixes replaces fmt's formatting functions in the interpreter by
-// ones that name the types declared in cells in %#v (see cellTypeNames).
-// The interpreter's Use cannot do it: a second set of symbols for fmt
-// makes it load its standard library again. So this reaches the
+// UseFmtFixes replaces fmt's formatting functions in the interpreter it
+// by ones that name the types declared in cells in %#v (see
+// cellTypeNames); Printf writes to stdout, the interpreter's standard
+// output. The interpreter's Use cannot do it: a second set of symbols for
+// fmt makes it load its standard library again. So this reaches the
 // interpreter's table of compiled packages by reflection, like
-// forgetCompiled, and does nothing if a yaegi version lacks it.
-func (s *Session) useFmtFixes() {
-	stdout := cellWriter{s, "stdout"}
+// ForgetCompiled, and does nothing if a yaegi version lacks it.
+func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	fixes := map[string]reflect.Value{
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
-			return s.cellTypeNames(format, fmt.Sprintf(format, a...))
+			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
-			return io.WriteString(stdout, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
-			return io.WriteString(w, s.cellTypeNames(format, fmt.Sprintf(format, a...)))
+			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 	}
-	pkgs := reflect.ValueOf(s.interp).Elem().FieldByName("binPkg")
+	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
 	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
 		return
 	}
@@ -134,17 +134,18 @@ func (s *Session) useFmtFixes() {
 	}
 }
 
-// cellTypeNames puts the names of the session's exported struct types in
-// out, text formatted by format, when format has a %#v verb: the
-// interpreter builds a cell's struct type as an unnamed one, which %#v
-// prints as struct { X int; Y int }{X:1, Y:2} instead of P{X:1, Y:2}.
-func (s *Session) cellTypeNames(format, out string) string {
+// cellTypeNames puts the names of the exported struct types declared in
+// the interpreter it in out, text formatted by format, when format has a
+// %#v verb: the interpreter builds a cell's struct type as an unnamed one,
+// which %#v prints as struct { X int; Y int }{X:1, Y:2} instead of
+// P{X:1, Y:2}.
+func cellTypeNames(it *interp.Interpreter, format, out string) string {
 	if !strings.Contains(format, "#v") || !strings.Contains(out, "struct {") {
 		return out
 	}
 	type named struct{ literal, name string }
 	var types []named
-	for _, syms := range s.interp.Symbols("main") {
+	for _, syms := range it.Symbols("main") {
 		for name, v := range syms {
 			if !v.IsValid() || v.Kind() != reflect.Pointer {
 				continue

@@ -22,33 +22,12 @@ import (
 	"github.com/traefik/yaegi/extract"
 )
 
-// Own are the patterns of portlab's packages exported to the kernel's
-// interpreter: every library package, the figures and the display. Found
-// with go list, so a new package reaches notebooks without editing a list;
-// internal packages, commands and test helpers (packages named …test) are
-// left out.
-var Own = []string{
-	"github.com/portlab/portlab/lib/...",
-	"github.com/portlab/portlab/plots",
-	"github.com/portlab/portlab/kernel/display",
-}
-
-// External are the other packages exported to the interpreter.
-var External = []string{
-	"gonum.org/v1/gonum/floats",
-	"gonum.org/v1/gonum/mat",
-	"gonum.org/v1/gonum/stat",
-	"gonum.org/v1/plot",
-	"gonum.org/v1/plot/plotter",
-	"gonum.org/v1/plot/plotutil",
-	"gonum.org/v1/plot/vg",
-	"gonum.org/v1/plot/vg/draw",
-}
-
-// Packages returns the import paths exported to the interpreter: Own's
-// packages as go list finds them, then External.
-func Packages() ([]string, error) {
-	args := append([]string{"list", "-f", "{{.ImportPath}} {{.Name}}"}, Own...)
+// Packages returns the import paths that patterns (go list patterns such
+// as "github.com/portlab/portlab/lib/..." or single import paths) stand
+// for, in the order go list gives them, without the packages that cannot
+// or should not be exported (see Exported).
+func Packages(patterns []string) ([]string, error) {
+	args := append([]string{"list", "-f", "{{.ImportPath}} {{.Name}}"}, patterns...)
 	out, err := exec.Command("go", args...).Output()
 	if err != nil {
 		var ee *exec.ExitError
@@ -64,66 +43,79 @@ func Packages() ([]string, error) {
 			pkgs = append(pkgs, path)
 		}
 	}
-	return append(pkgs, External...), nil
+	return pkgs, nil
 }
 
-// Exported reports whether the portlab package path with package name name
-// is exported to the interpreter.
+// Exported reports whether the package path with package name name is
+// exported to the interpreter: commands, internal packages and test
+// helpers (packages whose name ends in "test") are not.
 func Exported(path, name string) bool {
 	return name != "main" && !strings.HasSuffix(name, "test") && !strings.Contains(path, "/internal/") && !strings.HasSuffix(path, "/internal")
 }
-
-// destPackage is the package name of the generated files.
-const destPackage = "symbols"
 
 // docsFile is the name of the generated documentation table.
 const docsFile = "docs_generated.go"
 
 func main() {
 	dir := flag.String("dir", ".", "folder to write the generated files to")
+	pkg := flag.String("pkg", "symbols", "package `name` of the generated files")
 	check := flag.Bool("check", false, "compare with the files in -dir instead of writing them")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: symgen [-check] [-dir DIR] [-pkg NAME] PATTERN...")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
-	files, err := Generate()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	files, err := Generate(*pkg, flag.Args())
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
+		fmt.Fprintln(os.Stderr, "symgen:", err)
 		os.Exit(1)
 	}
 	if *check {
 		if diffs := Compare(*dir, files); len(diffs) > 0 {
-			fmt.Fprintln(os.Stderr, "gen: stale generated files (run go generate ./kernel/symbols):", strings.Join(diffs, ", "))
+			fmt.Fprintln(os.Stderr, "symgen: stale generated files (run go generate in "+*dir+"):", strings.Join(diffs, ", "))
 			os.Exit(1)
 		}
 		return
 	}
 	if err := Write(*dir, files); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
+		fmt.Fprintln(os.Stderr, "symgen:", err)
 		os.Exit(1)
 	}
 }
 
-// Generate returns the contents of every generated file keyed by file name.
-func Generate() (map[string][]byte, error) {
+// Generate returns the contents of every generated file, keyed by file
+// name, for the packages of patterns: the files are of package pkg.
+func Generate(pkg string, patterns []string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	ext := extract.Extractor{Dest: destPackage}
-	names := strings.NewReplacer("/", "-", ".", "_", "~", "_")
-	packages, err := Packages()
+	ext := extract.Extractor{Dest: pkg}
+	packages, err := Packages(patterns)
 	if err != nil {
 		return nil, err
 	}
-	for _, pkg := range packages {
+	for _, path := range packages {
 		var buf bytes.Buffer
-		importPath, err := ext.Extract(pkg, "", &buf)
+		importPath, err := ext.Extract(path, "", &buf)
 		if err != nil {
-			return nil, fmt.Errorf("extract %s: %w", pkg, err)
+			return nil, fmt.Errorf("extract %s: %w", path, err)
 		}
-		files[names.Replace(importPath)+".go"] = buf.Bytes()
+		files[FileName(importPath)] = buf.Bytes()
 	}
-	docs, err := Docs(packages)
+	docs, err := Docs(pkg, packages)
 	if err != nil {
 		return nil, err
 	}
 	files[docsFile] = docs
 	return files, nil
+}
+
+// FileName returns the name of the generated symbol table of the package
+// importPath, as yaegi extract names it.
+func FileName(importPath string) string {
+	return strings.NewReplacer("/", "-", ".", "_", "~", "_").Replace(importPath) + ".go"
 }
 
 // isGenerated reports whether a file in the destination folder was written
@@ -173,16 +165,16 @@ func Compare(dir string, files map[string][]byte) []string {
 	return diffs
 }
 
-// Docs returns the Go source of the documentation table of pkgs: for each
-// exported package-level symbol and method, its declaration (without
-// function bodies) and its doc comment.
-func Docs(pkgs []string) ([]byte, error) {
+// Docs returns the Go source, in package pkg, of the documentation table of
+// the packages paths: for each exported package-level symbol and method,
+// its declaration (without function bodies) and its doc comment.
+func Docs(pkg string, paths []string) ([]byte, error) {
 	entries := map[string]string{}
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
 	}
-	for _, path := range pkgs {
+	for _, path := range paths {
 		// The files of the default build context only: packages such as
 		// gonum/mat declare some methods in files for different build tags.
 		bp, err := build.Import(path, wd, 0)
@@ -260,7 +252,7 @@ func Docs(pkgs []string) ([]byte, error) {
 	}
 	sort.Strings(keys)
 	var b bytes.Buffer
-	b.WriteString("// Code generated by kernel/symbols/gen. DO NOT EDIT.\n\npackage " + destPackage + "\n\n")
+	b.WriteString("// Code generated by kernel/internal/symgen. DO NOT EDIT.\n\npackage " + pkg + "\n\n")
 	b.WriteString("// docs holds the declaration and doc comment of every extracted symbol.\nvar docs = map[string]string{\n")
 	for _, k := range keys {
 		fmt.Fprintf(&b, "\t%s: %s,\n", strconv.Quote(k), strconv.Quote(entries[k]))

@@ -1,6 +1,6 @@
 package symbols
 
-//go:generate go run ./gen
+//go:generate go run ../../../../kernel/internal/symgen -pkg symbols github.com/portlab/portlab/lib/... github.com/portlab/portlab/plots gonum.org/v1/gonum/floats gonum.org/v1/gonum/mat gonum.org/v1/gonum/stat gonum.org/v1/plot gonum.org/v1/plot/plotter gonum.org/v1/plot/plotutil gonum.org/v1/plot/vg gonum.org/v1/plot/vg/draw
 
 import (
 	"path"

@@ -1,9 +1,9 @@
-package session
+package yaegifix
 
-// featureTable says, for the Go features cells may expect, what the
+// FeatureTable says, for the Go features cells may expect, what the
 // interpreter (yaegi v0.16.1) and the kernel do. %help shows it and
 // kernel/README.md holds the same table (a test compares them).
-const featureTable = `| Go feature | in a cell |
+const FeatureTable = `| Go feature | in a cell |
 |---|---|
 | Go version | the language and standard library of Go 1.22 (what yaegi v0.16.1 implements; ` + "`kernel_info`" + ` says 1.22); the library is compiled with the Go that built the kernel |
 | packages of Go 1.23+ | ` + "`strings`/`bytes`" + ` ` + "`Lines`, `SplitSeq`, `SplitAfterSeq`, `FieldsSeq`, `FieldsFuncSeq`" + ` are added; ` + "`iter`, `slices.Collect`, `maps.Keys`, `math/rand/v2.N`" + ` and other generic additions are missing (yaegi's generics fail on ` + "`iter.Seq`" + ` signatures): collect keys with a loop and sort them with ` + "`slices.Sort`" + `, use ` + "`math/rand/v2.IntN`" + ` |

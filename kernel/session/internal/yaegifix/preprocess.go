@@ -1,4 +1,4 @@
-package session
+package yaegifix
 
 import (
 	"fmt"
@@ -12,47 +12,47 @@ import (
 	"sync/atomic"
 )
 
-// A chunk is a run of a cell's top-level declarations or of its statements,
-// evaluated by one interpreter call.
-type chunk struct {
-	decl    bool
-	src     string
-	line    int          // cell line on which src starts, from 1
-	imports []importSpec // the imports the chunk adds
+// A Chunk is a run of a cell's top-level declarations (Decl) or of its
+// statements, evaluated by one interpreter call.
+type Chunk struct {
+	Decl    bool
+	Src     string
+	Line    int          // cell line on which Src starts, from 1
+	Imports []ImportSpec // the imports the chunk adds
 	// ints, when set, replaces prepare's isInt (a piece of a statement
 	// chunk split by splitBlocks sees the whole chunk's local integers);
 	// call marks the call of such a piece, which has no value to show.
 	ints func(string) bool
 	call bool
-	// lastStep is the number of the chunk's last top-level statement in
+	// LastStep is the number of the chunk's last top-level statement in
 	// the cell, from 1 (statement chunks only).
-	lastStep int
+	LastStep int
 }
 
-// A plan is a cell prepared for the interpreter.
-type plan struct {
-	chunks []chunk
-	// wrapped says that the last statement of the last chunk is an
-	// expression now wrapped in the value-capturing call; unwrapped is that
+// A Plan is a cell prepared for the interpreter.
+type Plan struct {
+	Chunks []Chunk
+	// Wrapped says that the last statement of the last chunk is an
+	// expression now wrapped in the value-capturing call; Unwrapped is that
 	// chunk as written, for expressions without a value.
-	wrapped   bool
-	unwrapped string
-	defined   []string // names the cell declares at top level
-	// assigned lists the names the cell's statements define with :=, with
+	Wrapped   bool
+	Unwrapped string
+	Defined   []string // names the cell declares at top level
+	// Assigned lists the names the cell's statements define with :=, with
 	// the number of the top-level statement (from 1) that defines them.
-	assigned []assignment
-	// methods are the methods the cell declares; types pairs a variable the
+	Assigned []Assignment
+	// Methods are the methods the cell declares; Types pairs a variable the
 	// cell defines with the name of its type, when written (x := T{…}).
-	methods []cellMethod
-	types   [][2]string
-	embeds  [][2]string // a struct type and a type it embeds
+	Methods []CellMethod
+	Types   [][2]string
+	Embeds  [][2]string // a struct type and a type it embeds
 }
 
-// A cellMethod is a method declared in a cell, for completion and
+// A CellMethod is a method declared in a cell, for completion and
 // inspection: the interpreter's types have no methods reflect can see.
-type cellMethod struct {
-	recv, name string // receiver base type and method name
-	decl, doc  string // declaration up to the body, doc comment
+type CellMethod struct {
+	Recv, Name string // receiver base type and method name
+	Decl, Doc  string // declaration up to the body, doc comment
 }
 
 // receiverName returns the base type name of a method's receiver, "" for
@@ -118,13 +118,15 @@ func definedType(st ast.Stmt) (name, typ string) {
 	return "", ""
 }
 
-// An assignment is a name a cell defines by its top-level statement step.
-type assignment struct {
-	name string
-	step int
+// An Assignment is a name a cell defines by its top-level statement Step.
+type Assignment struct {
+	Name string
+	Step int
 }
 
-type importSpec struct{ name, path string }
+// An ImportSpec is an import of a cell: the package's path and the name it
+// is imported as ("" for its own name).
+type ImportSpec struct{ Name, Path string }
 
 // valueFunc is the interpreted name of the function that receives the
 // values of a cell's last expression.
@@ -132,7 +134,7 @@ const valueFunc = "_portlab.Value"
 
 // split divides a cell into chunks of top-level declarations and of
 // statements, in order.
-func split(src string) ([]chunk, error) {
+func split(src string) ([]Chunk, error) {
 	fset := token.NewFileSet()
 	file := fset.AddFile("cell", -1, len(src))
 	var errs scanner.ErrorList
@@ -186,20 +188,20 @@ func split(src string) ([]chunk, error) {
 		}
 		atStart = depth == 0 && t.tok == token.SEMICOLON
 	}
-	var chunks []chunk
+	var chunks []Chunk
 	for k, i := range starts {
 		begin := file.Offset(toks[i].pos)
 		end := len(src)
 		if k+1 < len(starts) {
 			end = file.Offset(toks[starts[k+1]].pos)
 		}
-		chunks = append(chunks, chunk{decl: kinds[k], src: src[begin:end], line: file.Line(toks[i].pos)})
+		chunks = append(chunks, Chunk{Decl: kinds[k], Src: src[begin:end], Line: file.Line(toks[i].pos)})
 	}
 	// Merge consecutive declarations: one Eval for all of them.
-	var merged []chunk
+	var merged []Chunk
 	for _, c := range chunks {
-		if n := len(merged); n > 0 && merged[n-1].decl && c.decl {
-			merged[n-1].src += c.src
+		if n := len(merged); n > 0 && merged[n-1].Decl && c.Decl {
+			merged[n-1].Src += c.Src
 			continue
 		}
 		merged = append(merged, c)
@@ -238,20 +240,20 @@ func isFuncDecl(rest []token.Token) bool {
 // stmtPrefix wraps a statement chunk for parsing.
 const stmtPrefix = "package p; func _() {\n"
 
-// prepare turns a cell into a plan: it splits it, drops imports the
+// Prepare turns a cell into a plan: it splits it, drops imports the
 // session already has, rewrites range-over-int loops the interpreter
 // cannot run, and wraps the last expression statement so that its values
 // are captured. imported holds the session's packages by import spec (it
 // is not changed: the caller records a chunk's imports once the chunk has
 // been evaluated) and isInt reports whether a global is an integer.
-func prepare(src string, imported map[importSpec]bool, isInt func(string) bool) (*plan, error) {
-	return prepareCell(src, imported, isInt, nil, 0)
+func Prepare(src string, imported map[ImportSpec]bool, isInt func(string) bool) (*Plan, error) {
+	return PrepareCell(src, imported, isInt, nil, 0)
 }
 
-// prepareCell is prepare for the cell numbered cell (from 1; 0 for none):
+// PrepareCell is Prepare for the cell numbered cell (from 1; 0 for none):
 // it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
 // inserts the checkpoints that stop it after an interrupt.
-func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(string) bool, cell int) (*plan, error) {
+func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(string) bool, cell int) (*Plan, error) {
 	chunks, err := split(src)
 	if err != nil {
 		return nil, err
@@ -260,20 +262,20 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 	if cell > 0 {
 		chunks = splitVarInits(chunks, isVar)
 	}
-	known := make(map[importSpec]bool, len(imported))
+	known := make(map[ImportSpec]bool, len(imported))
 	for k, v := range imported {
 		known[k] = v
 	}
-	p := &plan{}
+	p := &Plan{}
 	step := 0 // top-level statements so far
-	importChunks := map[int]chunk{}
+	importChunks := map[int]Chunk{}
 	for ci := range chunks {
 		c := &chunks[ci]
 		fset := token.NewFileSet()
-		if c.decl {
-			f, err := parser.ParseFile(fset, "", "package p\n"+c.src, parser.ParseComments)
+		if c.Decl {
+			f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, parser.ParseComments)
 			if err != nil {
-				return nil, shiftError(err, c.line-2)
+				return nil, ShiftError(err, c.Line-2)
 			}
 			// Imports are evaluated on their own, first: the interpreter
 			// keeps the imports of a chunk that fails, and would reject
@@ -283,21 +285,21 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 			if c.ints != nil {
 				ints = c.ints
 			}
-			otherEdits := rangeEdits(fset, f, 10, c.src, ints)
+			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
-				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.src, false)...)
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, false)...)
 			}
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
-				return edit{begin, end, strings.Repeat("\n", strings.Count(c.src[begin:end], "\n"))}
+				return edit{begin, end, strings.Repeat("\n", strings.Count(c.Src[begin:end], "\n"))}
 			}
 			for _, d := range f.Decls {
 				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 					e, added := importEdit(fset, g, known, 10)
 					importEdits = append(importEdits, e)
 					otherEdits = append(otherEdits, blank(g))
-					c.imports = append(c.imports, added...)
+					c.Imports = append(c.Imports, added...)
 					continue
 				}
 				importEdits = append(importEdits, blank(d))
@@ -307,10 +309,10 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 						switch s := spec.(type) {
 						case *ast.ValueSpec:
 							for _, n := range s.Names {
-								p.defined = append(p.defined, n.Name)
+								p.Defined = append(p.Defined, n.Name)
 							}
 						case *ast.TypeSpec:
-							p.defined = append(p.defined, s.Name.Name)
+							p.Defined = append(p.Defined, s.Name.Name)
 							if st, ok := s.Type.(*ast.StructType); ok {
 								for _, f := range st.Fields.List {
 									x := f.Type
@@ -318,7 +320,7 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 										x = star.X
 									}
 									if id, ok := x.(*ast.Ident); ok && len(f.Names) == 0 {
-										p.embeds = append(p.embeds, [2]string{s.Name.Name, id.Name})
+										p.Embeds = append(p.Embeds, [2]string{s.Name.Name, id.Name})
 									}
 								}
 							}
@@ -326,29 +328,29 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 					}
 				case *ast.FuncDecl:
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
-						p.defined = append(p.defined, d.Name.Name)
+						p.Defined = append(p.Defined, d.Name.Name)
 					}
 					if recv := receiverName(d); recv != "" && d.Body != nil {
 						begin := fset.Position(d.Pos()).Offset - 10
 						end := fset.Position(d.Body.Lbrace).Offset - 10
-						p.methods = append(p.methods, cellMethod{recv: recv, name: d.Name.Name,
-							decl: strings.TrimSpace(c.src[begin:end]), doc: strings.TrimSpace(d.Doc.Text())})
+						p.Methods = append(p.Methods, CellMethod{Recv: recv, Name: d.Name.Name,
+							Decl: strings.TrimSpace(c.Src[begin:end]), Doc: strings.TrimSpace(d.Doc.Text())})
 					}
 				}
 			}
-			if imports := applyEdits(c.src, importEdits); strings.TrimSpace(imports) != "" {
-				importChunks[ci] = chunk{decl: true, src: imports, line: c.line, imports: c.imports}
+			if imports := applyEdits(c.Src, importEdits); strings.TrimSpace(imports) != "" {
+				importChunks[ci] = Chunk{Decl: true, Src: imports, Line: c.Line, Imports: c.Imports}
 			}
-			c.imports = nil
-			c.src = applyEdits(c.src, otherEdits)
-			if strings.TrimSpace(c.src) == "" {
-				c.src = ""
+			c.Imports = nil
+			c.Src = applyEdits(c.Src, otherEdits)
+			if strings.TrimSpace(c.Src) == "" {
+				c.Src = ""
 			}
 			continue
 		}
-		f, err := parser.ParseFile(fset, "", stmtPrefix+c.src+"\n}", parser.ParseComments)
+		f, err := parser.ParseFile(fset, "", stmtPrefix+c.Src+"\n}", parser.ParseComments)
 		if err != nil {
-			return nil, shiftError(err, c.line-2)
+			return nil, ShiftError(err, c.Line-2)
 		}
 		body := f.Decls[0].(*ast.FuncDecl).Body
 		off := len(stmtPrefix)
@@ -356,47 +358,47 @@ func prepareCell(src string, imported map[importSpec]bool, isInt, isVar func(str
 		if c.ints != nil {
 			ints = c.ints
 		}
-		edits := rangeEdits(fset, f, off, c.src, ints)
+		edits := rangeEdits(fset, f, off, c.Src, ints)
 		if cell > 0 {
-			edits = append(edits, cellEdits(fset, body, off, c.src, true)...)
+			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {
 			step++
 			if name, typ := definedType(st); name != "" {
-				p.types = append(p.types, [2]string{name, typ})
+				p.Types = append(p.Types, [2]string{name, typ})
 			}
 			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
-						p.defined = append(p.defined, id.Name)
-						p.assigned = append(p.assigned, assignment{id.Name, step})
+						p.Defined = append(p.Defined, id.Name)
+						p.Assigned = append(p.Assigned, Assignment{id.Name, step})
 					}
 				}
 			}
 		}
 		if ci == len(chunks)-1 && len(body.List) > 0 && !c.call {
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
-				p.unwrapped = applyEdits(c.src, edits)
+				p.Unwrapped = applyEdits(c.Src, edits)
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
 				edits = append(edits, edit{begin, begin, valueFunc + "("}, edit{end, end, ")"})
-				p.wrapped = true
+				p.Wrapped = true
 			}
 		}
-		c.src = applyEdits(c.src, edits)
-		c.lastStep = step
+		c.Src = applyEdits(c.Src, edits)
+		c.LastStep = step
 	}
 	for ci, c := range chunks {
 		if ic, ok := importChunks[ci]; ok {
-			p.chunks = append(p.chunks, ic)
+			p.Chunks = append(p.Chunks, ic)
 		}
-		if c.src != "" {
-			p.chunks = append(p.chunks, c)
+		if c.Src != "" {
+			p.Chunks = append(p.Chunks, c)
 		}
 	}
-	if p.wrapped && (len(p.chunks) == 0 || p.chunks[len(p.chunks)-1].decl) {
-		p.wrapped = false
+	if p.Wrapped && (len(p.Chunks) == 0 || p.Chunks[len(p.Chunks)-1].Decl) {
+		p.Wrapped = false
 	}
 	return p, nil
 }
@@ -434,22 +436,22 @@ func showsValue(x ast.Expr) bool {
 // importEdit removes from an import declaration the specs in known (the
 // session's and the cell's earlier ones), keeping the declaration's number
 // of lines, and returns the specs it keeps.
-func importEdit(fset *token.FileSet, d *ast.GenDecl, known map[importSpec]bool, off int) (edit, []importSpec) {
-	var added []importSpec
+func importEdit(fset *token.FileSet, d *ast.GenDecl, known map[ImportSpec]bool, off int) (edit, []ImportSpec) {
+	var added []ImportSpec
 	var keep []string
 	for _, spec := range d.Specs {
 		s := spec.(*ast.ImportSpec)
 		path, _ := strconv.Unquote(s.Path.Value)
-		is := importSpec{path: path}
+		is := ImportSpec{Path: path}
 		if s.Name != nil {
-			is.name = s.Name.Name
+			is.Name = s.Name.Name
 		}
-		if known[is] || known[importSpec{path: path, name: defaultName(path)}] && is.name == defaultName(path) {
+		if known[is] || known[ImportSpec{Path: path, Name: DefaultName(path)}] && is.Name == DefaultName(path) {
 			continue
 		}
 		known[is] = true
 		added = append(added, is)
-		keep = append(keep, strings.TrimSpace(is.name+" "+s.Path.Value))
+		keep = append(keep, strings.TrimSpace(is.Name+" "+s.Path.Value))
 	}
 	begin := fset.Position(d.Pos()).Offset - off
 	end := fset.Position(d.End()).Offset - off
@@ -461,8 +463,8 @@ func importEdit(fset *token.FileSet, d *ast.GenDecl, known map[importSpec]bool, 
 	return edit{begin, end, text + strings.Repeat("\n", lines)}, added
 }
 
-// defaultName is the package name an import path gets without an alias.
-func defaultName(path string) string {
+// DefaultName is the package name an import path gets without an alias.
+func DefaultName(path string) string {
 	name := path[strings.LastIndex(path, "/")+1:]
 	if len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
 		rest := path[:strings.LastIndex(path, "/")]
@@ -524,15 +526,15 @@ const blockPrefix = "_portlabBlock"
 // statement becomes a function declaration of its own, declared after the
 // statements before it have run (it may use their variables) and called
 // at once; its lines stay where they are in the cell.
-func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
-	var out []chunk
+func splitBlocks(chunks []Chunk, isInt func(string) bool) []Chunk {
+	var out []Chunk
 	for _, c := range chunks {
-		if c.decl {
+		if c.Decl {
 			out = append(out, c)
 			continue
 		}
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", stmtPrefix+c.src+"\n}", parser.ParseComments)
+		f, err := parser.ParseFile(fset, "", stmtPrefix+c.Src+"\n}", parser.ParseComments)
 		if err != nil {
 			out = append(out, c) // prepare reports it
 			continue
@@ -540,33 +542,33 @@ func splitBlocks(chunks []chunk, isInt func(string) bool) []chunk {
 		body := f.Decls[0].(*ast.FuncDecl).Body
 		off := len(stmtPrefix)
 		ints := withLocalInts(f, isInt)
-		lineAt := func(o int) int { return c.line + strings.Count(c.src[:o], "\n") }
+		lineAt := func(o int) int { return c.Line + strings.Count(c.Src[:o], "\n") }
 		start := 0
 		for _, st := range body.List {
-			first, second, redefines := redefinition(fset, st, off, c.src)
+			first, second, redefines := redefinition(fset, st, off, c.Src)
 			if !redefines && !needsFunction(st) {
 				continue
 			}
 			b := fset.Position(st.Pos()).Offset - off
 			e := fset.Position(st.End()).Offset - off
-			if strings.TrimSpace(c.src[start:b]) != "" {
-				out = append(out, chunk{src: c.src[start:b], line: lineAt(start), ints: ints})
+			if strings.TrimSpace(c.Src[start:b]) != "" {
+				out = append(out, Chunk{Src: c.Src[start:b], Line: lineAt(start), ints: ints})
 			}
 			if redefines {
-				out = append(out, chunk{src: first, line: lineAt(b), ints: ints}, chunk{src: second, line: lineAt(b), ints: ints})
+				out = append(out, Chunk{Src: first, Line: lineAt(b), ints: ints}, Chunk{Src: second, Line: lineAt(b), ints: ints})
 			} else {
 				name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
 				out = append(out,
-					chunk{decl: true, src: "func " + name + "() { " + c.src[b:e] + " }", line: lineAt(b), ints: ints},
-					chunk{src: name + "()", line: lineAt(e), call: true})
+					Chunk{Decl: true, Src: "func " + name + "() { " + c.Src[b:e] + " }", Line: lineAt(b), ints: ints},
+					Chunk{Src: name + "()", Line: lineAt(e), call: true})
 			}
 			start = e
 		}
 		switch {
 		case start == 0:
 			out = append(out, c)
-		case strings.TrimSpace(c.src[start:]) != "":
-			out = append(out, chunk{src: c.src[start:], line: lineAt(start), ints: ints})
+		case strings.TrimSpace(c.Src[start:]) != "":
+			out = append(out, Chunk{Src: c.Src[start:], Line: lineAt(start), ints: ints})
 		}
 	}
 	return out
@@ -713,9 +715,9 @@ func applyEdits(src string, edits []edit) string {
 	return src
 }
 
-// shiftError moves the line numbers of a parse error by delta so that they
+// ShiftError moves the line numbers of a parse error by delta so that they
 // are the cell's.
-func shiftError(err error, delta int) error {
+func ShiftError(err error, delta int) error {
 	if list, ok := err.(scanner.ErrorList); ok {
 		var out scanner.ErrorList
 		for _, e := range list {

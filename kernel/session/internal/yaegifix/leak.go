@@ -1,4 +1,4 @@
-package session
+package yaegifix
 
 import (
 	"go/token"
@@ -8,14 +8,14 @@ import (
 	"github.com/traefik/yaegi/interp"
 )
 
-// forgetCompiled drops what the interpreter remembers of every evaluation
+// ForgetCompiled drops what the interpreter remembers of every evaluation
 // but never uses again: the list of the syntax trees of all evaluations
 // (kept for yaegi's debugger) and the list of child scopes of each package
 // scope (only ever appended to). Without this, each cell keeps its syntax
 // tree alive — kilobytes per cell — for the life of the session. The
 // fields are unexported, so this reaches them by reflection and does
 // nothing if a yaegi version lacks them.
-func forgetCompiled(it *interp.Interpreter) {
+func ForgetCompiled(it *interp.Interpreter) {
 	v := reflect.ValueOf(it).Elem()
 	if f := v.FieldByName("roots"); f.IsValid() && f.Kind() == reflect.Slice {
 		writable(f).SetZero()
@@ -47,10 +47,10 @@ func writable(v reflect.Value) reflect.Value {
 // function declared thousands of cells ago) are no longer reported.
 const keepFiles = 1000
 
-// trimFileSet removes the oldest files of the interpreter's file set
+// TrimFileSet removes the oldest files of the interpreter's file set
 // beyond keepFiles: the set gains a file per evaluation and would grow
 // with every cell.
-func trimFileSet(it *interp.Interpreter) {
+func TrimFileSet(it *interp.Interpreter) {
 	fset := it.FileSet()
 	var files []*token.File
 	fset.Iterate(func(f *token.File) bool {

@@ -1,0 +1,117 @@
+package yaegifix
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// specialStdio serialises the creation of interpreters, which reads
+// YAEGI_SPECIAL_STDIO from the environment.
+var specialStdio sync.Mutex
+
+// New returns a new interpreter with opts in which os.Stdout, os.Stderr and
+// os.Stdin of cells are opts.Stdout, opts.Stderr and opts.Stdin (as
+// io.Writer and io.Reader): with its default, the interpreter gives cells
+// the process's *os.File values, whose output bypasses opts and arrives out
+// of order with what fmt.Print writes. The switch, YAEGI_SPECIAL_STDIO, is
+// read from the environment when the interpreter is made, so New sets it
+// for that moment only.
+func New(opts interp.Options) *interp.Interpreter {
+	specialStdio.Lock()
+	defer specialStdio.Unlock()
+	old, had := os.LookupEnv("YAEGI_SPECIAL_STDIO")
+	os.Setenv("YAEGI_SPECIAL_STDIO", "1")
+	it := interp.New(opts)
+	if had {
+		os.Setenv("YAEGI_SPECIAL_STDIO", old)
+	} else {
+		os.Unsetenv("YAEGI_SPECIAL_STDIO")
+	}
+	return it
+}
+
+// Noise matches the lines the interpreter writes to standard error on its
+// own when a cell panics ("_.go:3:5: panic: …", with the position of each
+// interpreted frame), and the log line of its internal "nil type" panic;
+// the session reports the panic as the cell's error instead and builds its
+// traceback from the positions.
+var Noise = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic\b.*$|^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d nil type$`)
+
+// Builtins is Go source, evaluated in every new interpreter, that declares
+// the builtins of Go 1.21 the interpreter lacks: min and max as generic
+// functions, and clear as the function the session exports as
+// _portlab.Clear (see Clear). BuiltinNames are the globals it declares.
+const Builtins = `
+var clear = _portlab.Clear
+
+func min[Tpmin int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmin, y ...Tpmin) Tpmin {
+	for _, v := range y {
+		if v < x {
+			x = v
+		}
+	}
+	return x
+}
+
+func max[Tpmax int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint32 | uint64 | uintptr | float32 | float64 | string](x Tpmax, y ...Tpmax) Tpmax {
+	for _, v := range y {
+		if v > x {
+			x = v
+		}
+	}
+	return x
+}
+`
+
+// BuiltinNames are the globals Builtins declares.
+var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax"}
+
+// Clear is the interpreter's clear: it deletes all entries of a map and
+// zeroes the elements of a slice.
+func Clear(v any) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Map, reflect.Slice:
+		rv.Clear()
+	default:
+		panic(fmt.Sprintf("invalid argument: clear of %T (want a map or a slice)", v))
+	}
+}
+
+// RangeIntMessage explains why a range loop was rejected: the
+// interpreter implements the range statement of Go 1.21 and panics with
+// "nil type" (IsRangePanic) on a range over an integer it was not
+// rewritten for, or over a function.
+const RangeIntMessage = "for … range over an integer or over a function (an iterator such as iter.Seq) is not supported by the interpreter, " +
+	"which implements Go 1.21's range statement. Over an integer n, write for i := 0; i < n; i++ " +
+	"(the kernel rewrites the loop itself when n is a constant, len(…), cap(…) or an integer variable of the session). " +
+	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break)"
+
+// IsRangePanic reports whether v, the value of a panic of the interpreter
+// while it compiled a cell, is the one it raises for a range statement of
+// Go 1.22 and later (see RangeIntMessage).
+func IsRangePanic(v any) bool { return fmt.Sprint(v) == "nil type" }
+
+// genericHint explains the interpreter's failures to infer type arguments.
+const genericHint = " (the interpreter cannot always infer type arguments from function-typed arguments: " +
+	"write them, as in Map[int, string](xs, f))"
+
+// ExplainCompileError returns the interpreter's compile error msg with an
+// explanation where the message misleads: "constant definition loop" is
+// what it says for an undefined name, and its failures to infer a type
+// argument from a function-typed argument read as type mismatches.
+func ExplainCompileError(msg string) string {
+	if strings.Contains(msg, "constant definition loop") {
+		msg += " (the interpreter says this for an undefined name)"
+	}
+	if strings.Contains(msg, "undefined type for") || strings.Contains(msg, "cannot use type func(") && strings.Contains(msg, "as type func(") {
+		msg += genericHint
+	}
+	return msg
+}

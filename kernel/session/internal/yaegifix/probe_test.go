@@ -1,0 +1,168 @@
+package yaegifix
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// bare returns an interpreter as yaegi makes it, without any workaround,
+// writing its standard output and error to out.
+func bare(t *testing.T) (it *interp.Interpreter, out *bytes.Buffer) {
+	t.Helper()
+	out = &bytes.Buffer{}
+	it = interp.New(interp.Options{Stdout: out, Stderr: out})
+	if err := it.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	return it, out
+}
+
+// eval evaluates src, turning a panic of the interpreter into an error.
+func eval(it *interp.Interpreter, src string) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	rv, err := it.Eval(src)
+	if err == nil && rv.IsValid() && rv.CanInterface() {
+		v = rv.Interface()
+	}
+	return v, err
+}
+
+// TestYaegiStillNeedsTheWorkarounds runs each misbehaviour listed in the
+// package documentation on a bare interpreter and checks that it is still
+// there. After an upgrade of yaegi, a failing case names the workaround
+// that is no longer needed: delete it (and its entry in doc.go), then run
+// the session's tests.
+func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		cells []string // evaluated in order; the last one is checked
+		// bug reports whether the last cell's value, error and the
+		// interpreter's output show the misbehaviour.
+		bug func(v any, err error, out string) bool
+		fix string // what can go when the misbehaviour is gone
+	}{
+		{"range over an integer", []string{"for i := range 3 { _ = i }"},
+			func(v any, err error, out string) bool {
+				return err != nil && IsRangePanic(strings.TrimPrefix(err.Error(), "panic: "))
+			},
+			"rangeEdits, RangeIntMessage and IsRangePanic"},
+		{"redefinition from itself", []string{"x := 1", "x := x + 1", "x"},
+			func(v any, err error, out string) bool { return err == nil && v == 1 },
+			"redefinition (in splitBlocks)"},
+		{"type switch at top level", []string{"var v any = 1", "switch t := v.(type) { case int: _ = t }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
+			"the type-switch case of needsFunction"},
+		{"multi-value definition in a block", []string{`import "strconv"`, `for i := 0; i < 1; i++ { m, err := strconv.Atoi("4"); _ = err; _ = m }`},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: err")
+			},
+			"hasNestedMultiDefine (in needsFunction)"},
+		{"var initialised from a global", []string{"d := 1", "var g = d"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "variable definition loop")
+			},
+			"splitVarInits"},
+		{"top-level defer", []string{`import "fmt"`, `defer fmt.Println("deferred")`, "1", "2"},
+			func(v any, err error, out string) bool { return strings.Count(out, "deferred") > 1 },
+			"the defer rewrite of cellEdits (deferFunc)"},
+		{"builtins of Go 1.21", []string{"min(1, 2)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: min")
+			},
+			"Builtins, BuiltinNames and Clear"},
+		{"iterator functions of Go 1.23", []string{`import "strings"`, "strings.SplitSeq"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "no symbol SplitSeq")
+			},
+			"the strings and bytes entries of Stdlib"},
+		{"%#v of a cell struct", []string{`import "fmt"`, "type P struct{ X int }", `fmt.Sprintf("%#v", P{1})`},
+			func(v any, err error, out string) bool { return v == "struct { X int }{X:1}" },
+			"UseFmtFixes"},
+		{"errors.As with a cell type", []string{`import "errors"`, "type E struct{}", `func (E) Error() string { return "e" }`,
+			"func f() error { return E{} }", "var e E", "errors.As(f(), &e)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "target must be interface or implement error")
+			},
+			"errorsAs (the errors entry of Stdlib)"},
+		{"panic lines on standard error", []string{`panic("x")`},
+			func(v any, err error, out string) bool {
+				return err != nil && out != "" && Noise.MatchString(strings.TrimRight(out, "\n"))
+			},
+			"nothing: Noise must then match what yaegi writes instead, or go with the filtering in the session"},
+		{"message for an undefined name", []string{"y := undefinedName + 1"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "constant definition loop")
+			},
+			"the first case of ExplainCompileError"},
+		{"type argument of a function argument", []string{"func Map[T, U any](s []T, f func(T) U) []U { return nil }",
+			`Map([]int{1}, func(i int) string { return "" })`},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot use type func(int) string as type func(int) int")
+			},
+			"genericHint (the second case of ExplainCompileError)"},
+		{"os.Stdout of cells", []string{`import "fmt"`, `import "os"`, `fmt.Sprintf("%T", os.Stdout)`},
+			func(v any, err error, out string) bool { return v == "*os.File" },
+			"New (YAEGI_SPECIAL_STDIO would then be the default)"},
+		{"imports of a failed evaluation", []string{"import \"strings\"\nfunc bad() { undefinedFn() }", "import \"strings\""},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "redeclared")
+			},
+			"evaluating imports apart from the rest of a chunk (in PrepareCell)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			it, out := bare(t)
+			var v any
+			var err error
+			for _, src := range c.cells {
+				v, err = eval(it, src)
+			}
+			if !c.bug(v, err, out.String()) {
+				t.Errorf("yaegi no longer misbehaves (value %v, error %v, output %q): %s can go", v, err, out.String(), c.fix)
+			}
+		})
+	}
+}
+
+// TestYaegiStillKeepsWhatForgetCompiledDrops checks that the interpreter
+// still has the fields ForgetCompiled and UseFmtFixes reach by reflection,
+// that roots still grows with every evaluation (else ForgetCompiled can
+// go) and that ForgetCompiled empties it.
+func TestYaegiStillKeepsWhatForgetCompiledDrops(t *testing.T) {
+	it, _ := bare(t)
+	for i := range 5 {
+		if _, err := eval(it, fmt.Sprintf("v%d := %d", i, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := reflect.ValueOf(it).Elem()
+	for name, kind := range map[string]reflect.Kind{"roots": reflect.Slice, "scopes": reflect.Map, "binPkg": reflect.Map} {
+		if f := v.FieldByName(name); !f.IsValid() || f.Kind() != kind {
+			t.Errorf("the interpreter has no %s %s: ForgetCompiled or UseFmtFixes does nothing now", kind, name)
+		}
+	}
+	if n := v.FieldByName("roots").Len(); n < 5 {
+		t.Errorf("roots holds %d syntax trees after 5 evaluations: ForgetCompiled may go", n)
+	}
+	ForgetCompiled(it)
+	if n := v.FieldByName("roots").Len(); n != 0 {
+		t.Errorf("roots holds %d syntax trees after ForgetCompiled", n)
+	}
+	files := 0
+	it.FileSet().Iterate(func(*token.File) bool { files++; return true })
+	if files < 5 {
+		t.Errorf("the file set holds %d files after 5 evaluations: TrimFileSet may go", files)
+	}
+}
