@@ -144,7 +144,7 @@ func TestInferHeldOut(t *testing.T) {
 
 // TestInferInterruptedStillEvaluates interrupts an inference that would
 // run for minutes: the best mapping so far is written and evaluated, and
-// the command reports the interruption (issue 12 saw "-eval" fail with
+// the command reports the interruption ("-eval" once failed with
 // "context canceled" after the files had been written).
 func TestInferInterruptedStillEvaluates(t *testing.T) {
 	dir := t.TempDir()
@@ -464,7 +464,7 @@ func checkInferred(t *testing.T, out, prefix string, truth *portmap.Mapping, wan
 	}
 }
 
-// fig1Mapping is the toy machine of PALMED's Fig. 1 (notes §1): six
+// fig1Mapping is the toy machine of PALMED's Fig. 1 (paper §2): six
 // instructions on ports 0, 1 and 6.
 func fig1Mapping() *portmap.Mapping {
 	return portmap.MustMapping("fig1", "0", "1", "6").MustSetUsage("DIVPS", "1*p0").MustSetUsage("VCVTT", "2*p01").

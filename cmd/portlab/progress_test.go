@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// TestProgressPlainLinesOffTerminal is issue 13 item 14: off a terminal
-// (a log of portlab infer) the bar wrote every \r frame; now it writes a
-// line per tenth of the work or per display.PlainEvery, and the last one.
+// TestProgressPlainLinesOffTerminal checks that off a terminal (a log of
+// portlab infer) the bar does not write every \r frame but a line per
+// tenth of the work or per display.PlainEvery, and the last one.
 func TestProgressPlainLinesOffTerminal(t *testing.T) {
 	var buf bytes.Buffer
 	b := newProgressBar(&buf)
@@ -43,9 +43,9 @@ func TestProgressPlainLinesOffTerminal(t *testing.T) {
 	}
 }
 
-// TestProgressUnknownTotal is issue 15: portlab infer cegis does not know
-// its number of iterations and its bar showed "0% 1/0". Now the line is
-// the method's own report (iteration, experiments, size, solver time),
+// TestProgressUnknownTotal checks the bar of a method that does not know
+// its number of iterations (portlab infer cegis), which must not show
+// "0% 1/0": the line is the method's own report (iteration, experiments, size, solver time),
 // off a terminal one line per display.PlainEvery and the last one at the
 // end; on a terminal redrawn in place without a bar or percentage.
 func TestProgressUnknownTotal(t *testing.T) {

@@ -32,7 +32,7 @@ func (h *hostReplay) Measure(ctx context.Context, e portmap.Experiment) (portmap
 	return m, nil
 }
 
-// TestAnswerExplainsValidation replays the live host runs of issue 15
+// TestAnswerExplainsValidation replays two of the live host runs
 // (notebooks/data/host-zen3-20261125-cegis-{b,c}: 5 forms on 8 ports,
 // ε = 0.1, front end 6 per cycle, 50 validation experiments per round).
 // Run b answered with a mapping more than ε·|e| off 3 of its 77

@@ -8,9 +8,9 @@ import (
 	"github.com/portlab/portlab/lib/oracle"
 )
 
-// TestProgressWithoutTotal is issue 15: the progress of `portlab infer
-// cegis` read "1/0", since the number of iterations is not known in
-// advance. Each report now says how far the run has come (iteration,
+// TestProgressWithoutTotal checks the progress of `portlab infer cegis`,
+// whose number of iterations is not known in advance: not "1/0" — each
+// report says how far the run has come (iteration,
 // experiments so far, the experiment's size, the time in the solver so
 // far) and carries no total.
 func TestProgressWithoutTotal(t *testing.T) {

@@ -1,8 +1,8 @@
 // Package palmed infers a conjunctive resource mapping (package resource)
 // from cycle measurements alone, with the PALMED algorithm of Derumigny,
 // Gruber, Bastian, Iooss, Guillon, Pouchet and Rastello ("PALMED:
-// Throughput Characterization for Superscalar Architectures", CGO 2022;
-// portlab's notes: shared/notes/palmed.md). It runs on any oracle.Oracle
+// Throughput Characterization for Superscalar Architectures", CGO 2022).
+// It runs on any oracle.Oracle
 // — the host's hardware, a simulation, a replay — and plugs into package
 // infer as the method "palmed".
 //
@@ -28,7 +28,7 @@
 //     alternating LPs (gonum). A shape whose LP2 leaves some kernel
 //     sub-saturated by more than Config.FitTol is rejected: it is grown by a
 //     free resource and fitted again, at most Config.MaxGrow times (LP1's
-//     smallest shapes are often wrong even without noise; notes §2.2).
+//     smallest shapes are often wrong even without noise; paper §4.2, Alg. 3).
 //  5. One saturating kernel per resource (the most exclusive core kernel
 //     with that bottleneck), then LPAUX for every other class
 //     representative with the kernels K_sat(i, r) = i^ī·sat[r]^(L·S̄),

@@ -165,7 +165,7 @@ func TestCancelled(t *testing.T) {
 
 // An instruction on a unit no basic instruction uses (a divider) gets a
 // private resource; one whose ports no basic instruction covers, {1,6},
-// shows LPAUX's limitation (notes §2.4) unless it becomes basic.
+// shows LPAUX's limitation (paper §4.3, Alg. 5) unless it becomes basic.
 func TestPrivateResource(t *testing.T) {
 	truth := toy()
 	m := portmap.MustMapping("fig1+div", "0", "1", "6", "7")
