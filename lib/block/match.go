@@ -175,13 +175,21 @@ func (t *Forms) match(prefix, mnem string, ops []Operand, att bool) (isa.Form, [
 		tries[len(tries)-1].moffs = false
 	}
 	if stringOps[mnem] {
-		// objdump's "stos QWORD PTR es:[rdi],rax": the size letter from the memory operand.
+		// objdump's "stos QWORD PTR es:[rdi],rax" and "stos %rax,%es:(%rdi)":
+		// the size letter from the memory operand or the register.
+		w := 0
 		for _, o := range ops {
 			if o.Kind == isa.KindMem && o.Mem.Width > 0 {
-				letter := map[int]string{8: "b", 16: "w", 32: "d", 64: "q"}[o.Mem.Width]
-				add(mnem+letter, ops, 0)
-				break
+				w = o.Mem.Width
 			}
+		}
+		for _, o := range ops {
+			if r, ok := isa.LookupRegister(isa.X86, o.Reg); ok && o.Kind == isa.KindReg && w == 0 {
+				w = r.Width
+			}
+		}
+		if letter, ok := map[int]string{8: "b", 16: "w", 32: "d", 64: "q"}[w]; ok {
+			add(mnem+letter, ops, w)
 		}
 	}
 	var lastErr error
