@@ -111,13 +111,19 @@ type MemRef struct {
 }
 
 // String returns r in GNU Intel syntax without the size keyword:
-// "[rdi+rax*8+16]", "fs:[0x28]", ".LC0[rip]".
+// "[rdi+rax*8+16]", "fs:[40]", ".LC0[rip]", "counter+8".
 func (r MemRef) String() string {
 	var b strings.Builder
 	if r.Segment != "" {
 		b.WriteString(r.Segment + ":")
 	}
 	b.WriteString(r.Symbol)
+	if r.Symbol != "" && r.Base == "" && r.Index == "" {
+		if r.Disp != 0 {
+			fmt.Fprintf(&b, "%+d", r.Disp)
+		}
+		return b.String()
+	}
 	b.WriteByte('[')
 	sep := ""
 	if r.Base != "" {

@@ -528,3 +528,55 @@ func TestCompiledFunctions(t *testing.T) {
 		t.Logf("gcc %v: %d instructions, objdump: %d, all matched", flags, len(b.Insns), len(d.Insns))
 	}
 }
+
+func TestMoreForms(t *testing.T) {
+	cases := []struct {
+		src, key, reads, writes string
+	}{
+		{"vaddps zmm0, zmm1, DWORD PTR [rdi]{1to16}", "vaddps W:ZMM0..31, R:ZMM0..31, dword ptr R:MEM(32){1to16}", "zmm1 rdi dword ptr [rdi]", "zmm0"},
+		{"vaddps zmm0, zmm1, DWORD BCST [rdi]", "vaddps W:ZMM0..31, R:ZMM0..31, dword ptr R:MEM(32){1to16}", "zmm1 rdi dword ptr [rdi]", "zmm0"},
+		{"vaddps (%rdi){1to16}, %zmm1, %zmm0", "vaddps W:ZMM0..31, R:ZMM0..31, dword ptr R:MEM(32){1to16}", "zmm1 rdi dword ptr [rdi]", "zmm0"},
+		{"vaddps zmm0{k1}, zmm1, zmm2", "vaddps RW:ZMM0..31{R:K1..7}, R:ZMM0..31, R:ZMM0..31", "zmm0 k1 zmm1 zmm2", "zmm0"},
+		{"vaddps zmm0{k1}{z}, zmm1, zmm2", "vaddps W:ZMM0..31{R:K1..7}{z}, R:ZMM0..31, R:ZMM0..31", "k1 zmm1 zmm2", "zmm0"},
+		{"vaddps ymm0, ymm1, ymm2", "vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15", "zmm1 zmm2", "zmm0"},
+		{"vaddps ymm17, ymm1, ymm2", "vaddps W:YMM0..31, R:YMM0..31, R:YMM0..31", "zmm1 zmm2", "zmm17"},
+		{"incl foo", "inc dword ptr RW:MEM(32)", "dword ptr foo", "dword ptr foo flags"},
+		{"mov rax, QWORD PTR fs:0x28", "mov W:GPR:64, qword ptr R:MEM(64)", "qword ptr fs:[40]", "rax"},
+		{"movsd xmm0, QWORD PTR .LC1[rip]", "movsd W:XMM0..15, qword ptr R:MEM(64)", "qword ptr .LC1[rip]", "zmm0"},
+		{"sqrtsd xmm0, xmm1", "sqrtsd W:XMM0..15, R:XMM0..15", "zmm0 zmm1", "zmm0"},
+		{"lock xadd DWORD PTR [rdi], eax", "lock xadd dword ptr RW:MEM(32), RW:GPR:32", "rdi dword ptr [rdi] rax", "dword ptr [rdi] rax flags"},
+		{"rep movsb", "rep movsb byte ptr W:es:[rdi], byte ptr R:[rsi]", "rdi rsi byte ptr [rsi] rcx", "byte ptr es:[rdi] rsi rdi rcx"},
+		{"repz ret", "ret", "rsp stack", "rsp"},
+		{"div rcx", "div R:GPR:64", "rcx rax rdx", "rax rdx flags"},
+		{"mulx rax, rbx, rcx", "mulx W:GPR:64, W:GPR:64, R:GPR:64", "rcx rdx", "rax rbx"},
+		{"call QWORD PTR [rip+0x100]", "call qword ptr R:MEM(64)", "qword ptr [rip+256] rsp", "rsp stack"},
+		{"xchg rax, rbx", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
+		{"cs nopw 0x0(%rax,%rax,1)", "nop word ptr R:MEM(16)", "rax word ptr [rax+rax*1]", ""},
+		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
+	}
+	for _, c := range cases {
+		b, err := Parse(c.src, Auto)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		in := b.Insns[0]
+		names := func(ls []Location) string {
+			var s []string
+			for _, l := range ls {
+				s = append(s, l.Name)
+			}
+			return strings.Join(s, " ")
+		}
+		if in.Form.Key() != c.key || names(in.Reads) != c.reads || names(in.Writes) != c.writes {
+			t.Errorf("%q: %q reads [%s] writes [%s]; want %q reads [%s] writes [%s]",
+				c.src, in.Form.Key(), names(in.Reads), names(in.Writes), c.key, c.reads, c.writes)
+		}
+	}
+	// Forms neither list has are refused, not guessed.
+	for _, s := range []string{"endbr64", "vgatherdps ymm0, DWORD PTR [rdi+ymm1*4], ymm2", "vpternlogd zmm1, zmm2, zmm3, 0x96"} {
+		if _, err := Parse(s, Intel); err == nil {
+			t.Errorf("%q: no error", s)
+		}
+	}
+}

@@ -111,6 +111,12 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 				continue
 			}
 			in, lerr := t.insn(s, col, mode)
+			if lerr != nil && mode == Auto && !strings.ContainsAny(s, "%$[") {
+				// Without registers the syntaxes look alike: "incl foo".
+				if in2, lerr2 := t.insn(s, col, ATT); lerr2 == nil {
+					in, lerr = in2, nil
+				}
+			}
 			if lerr != nil {
 				lerr.Line = line
 				lerr.Text = strings.TrimSpace(raw)
@@ -267,8 +273,13 @@ func (t *Forms) insn(s string, col int, mode Syntax) (Insn, *LineError) {
 		for k < len(explicit) && explicit[k].Mask {
 			k++
 		}
-		if k < len(explicit) && in.Operands[i].Kind == isa.KindMem && in.Operands[i].Mem.Width == 0 {
-			in.Operands[i].Mem.Width = memWidth(explicit[k])
+		if k < len(explicit) && in.Operands[i].Kind == isa.KindMem {
+			if in.Operands[i].Mem.Width == 0 {
+				in.Operands[i].Mem.Width = memWidth(explicit[k])
+			}
+			if in.Operands[i].Broadcast < 0 {
+				in.Operands[i].Broadcast = explicit[k].Broadcast
+			}
 		}
 		k++
 	}
