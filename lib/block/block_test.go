@@ -580,3 +580,16 @@ func TestMoreForms(t *testing.T) {
 		}
 	}
 }
+
+func TestAArch64Refused(t *testing.T) {
+	_, err := Parse("loop:\n\tadd x0, x0, #1\n\tfmla v0.4s, v1.4s, v2.4s\n\tb.ne loop\n", Auto)
+	var pe *ParseError
+	if !errors.As(err, &pe) || len(pe.Lines) != 3 {
+		t.Fatalf("error %v, want three lines", err)
+	}
+	for _, l := range pe.Lines {
+		if !strings.Contains(l.Msg, "AArch64 assembly is not supported") {
+			t.Errorf("line %d: %s", l.Line, l.Msg)
+		}
+	}
+}

@@ -52,7 +52,8 @@ var (
 // (iwho; Abel & Reineke, ASPLOS 2019), loaded through package dataset
 // (a local data directory, else the download cache, else a download),
 // followed by isa.X86Forms (which adds the AVX-512 forms uops.info's
-// extract lacks). It fails when the uops.info extract cannot be loaded,
+// extract lacks). A uops.info form's Extension and Category are those of
+// its first encoding variant in the extract ("AVX2", "BINARY"). It fails when the uops.info extract cannot be loaded,
 // rather than silently classifying fewer instructions.
 func DefaultForms() (*Forms, error) {
 	defaultOnce.Do(func() {
@@ -67,6 +68,9 @@ func DefaultForms() (*Forms, error) {
 			if err != nil {
 				defaultErr = fmt.Errorf("block: uops.info scheme %q: %w", s.Name, err)
 				return
+			}
+			if len(s.Variants) > 0 {
+				f.Extension, f.Category = s.Variants[0].Extension, s.Variants[0].Category
 			}
 			forms = append(forms, f)
 		}

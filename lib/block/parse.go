@@ -16,7 +16,9 @@ import (
 // (the address and encoding columns are dropped): labels, directives,
 // comments ('#', "//", "/* */") and blank lines are skipped, ';' separates
 // statements, and a jump at the end is kept as the loop branch. Lines that
-// cannot be read or matched are all reported in one *ParseError.
+// cannot be read or matched are all reported in one *ParseError; the
+// block returned with it holds the instructions that were matched.
+// AArch64 assembly is refused (its lines say so).
 func Parse(src string, syntax Syntax) (*Block, error) {
 	t, err := DefaultForms()
 	if err != nil {
@@ -47,7 +49,8 @@ func (t *Forms) Parse(src string, syntax Syntax) (*Block, error) {
 var (
 	objdumpLineRE  = regexp.MustCompile(`^\s*([0-9a-f]+):\t(.*)$`)
 	objdumpBytesRE = regexp.MustCompile(`^((?:[0-9a-f]{2} )+)\s*(?:\t(.*))?$`)
-	objdumpHeadRE  = regexp.MustCompile(`^([0-9a-f]+ <.*>:|.*:\s+file format .*|Disassembly of section .*:|\s*\.\.\.)\s*$`)
+	objdumpHeadRE  = regexp.MustCompile(`^([0-9a-f]+ <.*>:|.*:\s+file format .*|Disassembly of section .*:|\s*\.\.\.|\s*[0-9a-f]+: R_\S+\s.*)\s*$`)
+	aarch64RE      = regexp.MustCompile(`(?i)(^|[\s,\[{])([xw]([12]?[0-9]|30)|v[0-9]+\.[0-9]*[bhsdq]|wzr|xzr)\b|^(b\.[a-z]{2}|cbn?z|tbn?z)\s|elf64-littleaarch64`)
 	labelRE        = regexp.MustCompile(`^([A-Za-z_.$@][\w.$@]*|[0-9]+):`)
 	mnemonicRE     = regexp.MustCompile(`^[a-z][a-z0-9.]*$`)
 )
@@ -116,6 +119,9 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 				if in2, lerr2 := t.insn(s, col, ATT); lerr2 == nil {
 					in, lerr = in2, nil
 				}
+			}
+			if lerr != nil && aarch64RE.MatchString(s) {
+				lerr.Msg = "AArch64 assembly is not supported yet (x86-64 only): " + lerr.Msg
 			}
 			if lerr != nil {
 				lerr.Line = line
