@@ -547,6 +547,9 @@ func TestMoreForms(t *testing.T) {
 		{"lock xadd DWORD PTR [rdi], eax", "lock xadd dword ptr RW:MEM(32), RW:GPR:32", "rdi dword ptr [rdi] rax", "dword ptr [rdi] rax flags"},
 		{"rep movsb", "rep movsb byte ptr W:es:[rdi], byte ptr R:[rsi]", "rdi rsi byte ptr [rsi] rcx", "byte ptr es:[rdi] rsi rdi rcx"},
 		{"repz ret", "ret", "rsp stack", "rsp"},
+		{"rep bsf eax, ecx", "tzcnt W:GPR:32, R:GPR:32", "rcx", "rax flags"},
+		{"rep nop", "pause", "", ""},
+		{"rep stosl", "rep stosd dword ptr W:es:[rdi], R:eax", "rdi rax rcx", "dword ptr es:[rdi] rdi rcx"},
 		{"div rcx", "div R:GPR:64", "rcx rax rdx", "rax rdx flags"},
 		{"mulx rax, rbx, rcx", "mulx W:GPR:64, W:GPR:64, R:GPR:64", "rcx rdx", "rax rbx"},
 		{"call QWORD PTR [rip+0x100]", "call qword ptr R:MEM(64)", "qword ptr [rip+256] rsp", "rsp stack"},
@@ -574,7 +577,7 @@ func TestMoreForms(t *testing.T) {
 		}
 	}
 	// Forms neither list has are refused, not guessed.
-	for _, s := range []string{"endbr64", "vgatherdps ymm0, DWORD PTR [rdi+ymm1*4], ymm2", "vpternlogd zmm1, zmm2, zmm3, 0x96"} {
+	for _, s := range []string{"endbr64", "rep add rax, rbx", "vgatherdps ymm0, DWORD PTR [rdi+ymm1*4], ymm2", "vpternlogd zmm1, zmm2, zmm3, 0x96"} {
 		if _, err := Parse(s, Intel); err == nil {
 			t.Errorf("%q: no error", s)
 		}

@@ -97,6 +97,7 @@ var attAlias = map[string]struct {
 	"movsbw": {"movsx", 8}, "movsbl": {"movsx", 8}, "movsbq": {"movsx", 8}, "movswl": {"movsx", 16}, "movswq": {"movsx", 16},
 	"movslq": {"movsxd", 32}, "movabsq": {"movabs", 0},
 	"retq": {"ret", 0}, "callq": {"call", 0}, "jmpq": {"jmp", 0},
+	"movsl": {"movsd", 0}, "stosl": {"stosd", 0}, "lodsl": {"lodsd", 0}, "scasl": {"scasd", 0}, "cmpsl": {"cmpsd", 0},
 }
 
 // canonical returns the uops.info name of a mnemonic: condition-code
@@ -116,6 +117,13 @@ func canonical(m string) string {
 }
 
 var shiftOps = words("shl shr sar rol ror rcl rcr")
+
+// repMeaning gives the instruction a rep prefix makes of a non-string
+// instruction, as compilers emit them: "rep ret" (the ret AMD's branch
+// predictors once preferred), "rep bsf" (tzcnt on CPUs with BMI1, which
+// gcc emits for __builtin_ctz) and "rep nop" (pause). Any other rep
+// prefix on a non-string instruction is not understood.
+var repMeaning = map[string]string{"rep ret": "ret", "rep bsf": "tzcnt", "rep nop": "pause"}
 
 // stringOps are the string instructions, whose objdump spelling ("stos
 // QWORD PTR es:[rdi],rax") lacks the size letter of the uops.info name.
@@ -199,9 +207,8 @@ func (t *Forms) match(prefix, mnem string, ops []Operand, att bool) (isa.Form, [
 	var lastErr error
 	for _, a := range tries {
 		forms := t.byName[a.name]
-		if len(forms) == 0 && prefix != "" && prefix != "lock" {
-			// "rep ret", "repz ret": a rep prefix that does nothing.
-			forms = t.byName[strings.TrimPrefix(a.name, prefix+" ")]
+		if r, ok := repMeaning[a.name]; ok && len(forms) == 0 {
+			forms = t.byName[r]
 		}
 		if len(forms) == 0 {
 			continue

@@ -58,7 +58,7 @@ var (
 // prefixes that select another form; ignored are the ones that do not.
 var (
 	repPrefixes     = map[string]string{"lock": "lock", "rep": "rep", "repe": "rep", "repz": "rep", "repne": "repne", "repnz": "repne"}
-	ignoredPrefixes = words("notrack bnd data16 data32 addr32 cs ds ss es rex rex.w rex64 {vex} {vex2} {vex3} {evex} {load} {store} {disp8} {disp32}")
+	ignoredPrefixes = words("notrack bnd xacquire xrelease data16 data32 addr32 cs ds ss es rex rex.w rex64 {vex} {vex2} {vex3} {evex} {load} {store} {disp8} {disp32}")
 )
 
 func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) {
