@@ -596,3 +596,31 @@ func TestAArch64Refused(t *testing.T) {
 		}
 	}
 }
+
+func TestSourceText(t *testing.T) {
+	src := `	.section .rodata
+.LC0:
+	.string "a;b#c \"q;\""
+	.text
+f:	add rax, 1 ; add rbx, 2   # two statements
+	/* a comment
+	   over two lines */ sub rcx, 1
+	// a line comment
+	.att_syntax
+	subq $1, %rdx
+	.intel_syntax noprefix
+	jne f
+`
+	b := mustParse(t, src, Auto)
+	var got []string
+	for _, in := range b.Insns {
+		got = append(got, fmt.Sprintf("%d %s", in.Line, in.Text))
+	}
+	want := []string{"5 add rax, 1", "5 add rbx, 2", "7 sub rcx, 1", "10 subq $1, %rdx", "12 jne f"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("instructions %q, want %q", got, want)
+	}
+	if k := b.Insns[3].Form.Key(); k != "sub RW:GPR:64, IMM(8)" {
+		t.Errorf("subq $1, %%rdx: %s", k)
+	}
+}

@@ -140,10 +140,25 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 }
 
 // stripComments removes comments from a line; inBlock says whether a
-// "/* */" comment is open at its start.
+// "/* */" comment is open at its start. Quoted strings (of directives such
+// as .string "a#b") are kept.
 func stripComments(s string, inBlock bool) (string, bool) {
 	var b strings.Builder
+	quoted := false
 	for i := 0; i < len(s); i++ {
+		if quoted {
+			b.WriteByte(s[i])
+			switch s[i] {
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					b.WriteByte(s[i])
+				}
+			case '"':
+				quoted = false
+			}
+			continue
+		}
 		if inBlock {
 			if strings.HasPrefix(s[i:], "*/") {
 				inBlock = false
@@ -161,6 +176,9 @@ func stripComments(s string, inBlock bool) (string, bool) {
 			i++
 		case s[i] == '#' || strings.HasPrefix(s[i:], "//"):
 			return b.String(), false
+		case s[i] == '"':
+			quoted = true
+			b.WriteByte(s[i])
 		default:
 			b.WriteByte(s[i])
 		}
@@ -173,11 +191,21 @@ type piece struct {
 	pos  int // 1-based column of text[0]
 }
 
+// splitStatements splits a line at the ';' separators outside quoted
+// strings.
 func splitStatements(s string) []piece {
 	var out []piece
 	start := 0
+	quoted := false
 	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ';' {
+		if i < len(s) && s[i] == '\\' && quoted {
+			i++
+			continue
+		}
+		if i < len(s) && s[i] == '"' {
+			quoted = !quoted
+		}
+		if i == len(s) || (s[i] == ';' && !quoted) {
 			out = append(out, piece{s[start:i], start + 1})
 			start = i + 1
 		}
