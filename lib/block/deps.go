@@ -351,8 +351,11 @@ type memWrite struct {
 // the block repeated as a loop body. Every read depends on the last
 // earlier write of its location: registers through their widest alias
 // (a read of eax after a write of al depends on it), the flags as one
-// register, memory as described below. Zero idioms read nothing, so they
-// depend on nothing. A branch inside the block is assumed not taken: the
+// register (inc and dec, which keep CF, count as writing all flags, so a
+// later adc depends on them), memory as described below. Zero idioms read
+// nothing, so they depend on nothing. Write-after-read and
+// write-after-write orderings are not dependencies: register renaming
+// removes them, and stores retire in order. A branch inside the block is assumed not taken: the
 // dependencies follow the straight-line path, as in llvm-mca and uiCA.
 //
 // Memory is compared by address expression, the aliasing assumption of
