@@ -78,6 +78,10 @@ type Insn struct {
 	// Addr is the instruction's address in an objdump listing or decoded
 	// hex, -1 when the source has none.
 	Addr int64
+	// Encoding holds the instruction's bytes when the source gives them
+	// (objdump listings, hex). They decide between forms that differ only
+	// in the width of the immediate (add rax, 16 as IMM(8) or IMM(32)).
+	Encoding []byte
 }
 
 // Operand is a concrete operand of an instruction.

@@ -554,6 +554,8 @@ func TestMoreForms(t *testing.T) {
 		{"mulx rax, rbx, rcx", "mulx W:GPR:64, W:GPR:64, R:GPR:64", "rcx rdx", "rax rbx"},
 		{"call QWORD PTR [rip+0x100]", "call qword ptr R:MEM(64)", "qword ptr [rip+256] rsp", "rsp stack"},
 		{"xchg rax, rbx", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
+		{"xchg rbx, rax", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
+		{"xchg rcx, QWORD PTR [rdi]", "xchg qword ptr RW:MEM(64), RW:GPR:64", "rdi qword ptr [rdi] rcx", "qword ptr [rdi] rcx"},
 		{"cs nopw 0x0(%rax,%rax,1)", "nop word ptr R:MEM(16)", "rax word ptr [rax+rax*1]", ""},
 		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
 	}
@@ -577,7 +579,7 @@ func TestMoreForms(t *testing.T) {
 		}
 	}
 	// Forms neither list has are refused, not guessed.
-	for _, s := range []string{"endbr64", "rep add rax, rbx", "vgatherdps ymm0, DWORD PTR [rdi+ymm1*4], ymm2", "vpternlogd zmm1, zmm2, zmm3, 0x96"} {
+	for _, s := range []string{"endbr64", "rep add rax, rbx", "vgatherdps ymm0, DWORD PTR [rdi+ymm1*4], ymm2"} {
 		if _, err := Parse(s, Intel); err == nil {
 			t.Errorf("%q: no error", s)
 		}
@@ -622,5 +624,42 @@ f:	add rax, 1 ; add rbx, 2   # two statements
 	}
 	if k := b.Insns[3].Form.Key(); k != "sub RW:GPR:64, IMM(8)" {
 		t.Errorf("subq $1, %%rdx: %s", k)
+	}
+}
+
+// The bytes decide between forms the text cannot tell apart.
+func TestEncodingDecides(t *testing.T) {
+	requireTools(t, "objdump")
+	cases := []struct{ hex, key string }{
+		{"4883c010", "add RW:GPR:64, IMM(8)"},                                                         // add rax, 16: 83 /0 ib
+		{"4881c010000000", "add RW:GPR:64, IMM(32)"},                                                  // 81 /0 id
+		{"480510000000", "add RW:rax, IMM(32)"},                                                       // the accumulator form 05 id
+		{"4881c3e8030000", "add RW:GPR:64, IMM(32)"},                                                  // add rbx, 1000
+		{"4893", "xchg RW:rax, RW:GPR:64"},                                                            // xchg rax, rbx: 90+r
+		{"4887d8", "xchg RW:GPR:64, RW:GPR:64"},                                                       // 87 /r
+		{"3c05", "cmp R:al, IMM(8)"},                                                                  // cmp al, 5: 3c ib
+		{"80f805", "cmp R:al,bl,bpl,cl,dil,dl,r10b,r11b,r12b,r13b,r14b,r15b,r8b,r9b,sil,spl, IMM(8)"}, // 80 /7 ib
+		{"3c00", "cmp R:al, 0x0"},
+		{"f3aa", "rep stosb byte ptr W:es:[rdi], R:al"},
+		{"660f70c1e0", "pshufd W:XMM0..15, R:XMM0..15, IMM(8)"}, // pshufd xmm0, xmm1, 0xe0
+	}
+	for _, c := range cases {
+		b, err := DecodeHex(context.Background(), c.hex)
+		if err != nil {
+			t.Errorf("%s: %v", c.hex, err)
+			continue
+		}
+		if k := b.Insns[0].Form.Key(); k != c.key {
+			t.Errorf("%s (%s): %q, want %q", c.hex, b.Insns[0].Text, k, c.key)
+		}
+		if len(b.Insns[0].Encoding)*2 != len(c.hex) {
+			t.Errorf("%s: encoding % x", c.hex, b.Insns[0].Encoding)
+		}
+	}
+	// The same from an objdump listing, whose encodings span lines.
+	listing := "   0:\t48 81 c0 10 00 00 \tadd    rax,0x10\n   6:\t00 \n"
+	b := mustParse(t, listing, Auto)
+	if k := b.Insns[0].Form.Key(); k != "add RW:GPR:64, IMM(32)" || len(b.Insns[0].Encoding) != 7 {
+		t.Errorf("listing: %q, encoding % x", k, b.Insns[0].Encoding)
 	}
 }

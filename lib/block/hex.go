@@ -207,7 +207,7 @@ func (t *Forms) decode(ctx context.Context, raws [][]byte) ([]*Block, [][]LineEr
 				errs[k] = append(errs[k], LineError{Line: n, Text: d.text, Msg: "objdump cannot decode the bytes"})
 				continue
 			}
-			in, lerr := t.insn(d.text, 1, Intel)
+			in, lerr := t.insn(d.text, 1, Intel, all[d.addr:d.addr+int64(d.size)])
 			if lerr != nil {
 				lerr.Line, lerr.Text = n, d.text
 				errs[k] = append(errs[k], *lerr)

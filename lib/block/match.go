@@ -145,30 +145,40 @@ type attempt struct {
 	// moffs selects the movabs forms between the accumulator and an
 	// absolute address (and excludes them otherwise).
 	moffs bool
+	// enc is the instruction's encoding, nil when not known.
+	enc []byte
 }
 
 // match finds the form of an instruction: prefix and mnemonic (canonical
 // lower case), operands in Intel order; att reports AT&T syntax, whose
 // size suffixes are tried after the mnemonic as written.
-func (t *Forms) match(prefix, mnem string, ops []Operand, att bool) (isa.Form, []Operand, error) {
+func (t *Forms) match(prefix, mnem string, ops []Operand, att bool, enc []byte) (isa.Form, []Operand, error) {
 	name := func(m string) string {
 		if prefix != "" {
 			return prefix + " " + m
 		}
 		return m
 	}
+	if canonical(mnem) == "xchg" && len(ops) == 2 && ops[0].Kind == isa.KindReg &&
+		(ops[1].Kind == isa.KindMem || (ops[1].Kind == isa.KindReg && isAccumulator(ops[1].Reg))) {
+		// xchg is symmetric; the forms put memory and the accumulator first.
+		ops = []Operand{ops[1], ops[0]}
+	}
 	var tries []attempt
 	add := func(m string, ops []Operand, hint int) {
 		m = canonical(m)
+		if hint == 0 && (m == "push" || m == "pop") {
+			hint = 64 // the default operand size of the stack in 64-bit mode
+		}
 		mo := false
 		if m == "movabs" && len(ops) == 2 && (ops[0].Kind == isa.KindMem || ops[1].Kind == isa.KindMem) {
 			m, mo = "mov", true // the moffs forms, see moffs
 		}
 		if shiftOps[m] && len(ops) == 2 && ops[1].Kind == isa.KindImm && ops[1].Symbol == "" && ops[1].Imm == 1 {
 			// The assembler encodes a shift by 1 without an immediate.
-			tries = append(tries, attempt{name(m), ops[:1], hint, mo})
+			tries = append(tries, attempt{name(m), ops[:1], hint, mo, enc})
 		}
-		tries = append(tries, attempt{name(m), ops, hint, mo})
+		tries = append(tries, attempt{name(m), ops, hint, mo, enc})
 	}
 	if a, ok := attAlias[mnem]; ok {
 		// AT&T names that are no Intel mnemonic: cltq, movzbl, movslq.
@@ -254,7 +264,7 @@ func pick(forms []isa.Form, a attempt) (isa.Form, error) {
 	}
 	var cands []cand
 	for _, f := range forms {
-		if moffs(f) != a.moffs {
+		if moffs(f) != a.moffs || !shortFormEncoded(a.enc, f) {
 			continue
 		}
 		if s, ok := matchForm(f, a); ok {
@@ -372,7 +382,7 @@ func matchForm(f isa.Form, a attempt) (score, bool) {
 				s.zeroImm++
 				continue
 			}
-			if !immFits(c, o.Width, width) {
+			if !immFits(c, o.Width, width) || !encodedAs(a.enc, c, o.Width, f) {
 				return s, false
 			}
 			s.immWidth += o.Width
@@ -480,6 +490,11 @@ func immFits(c Operand, width, opWidth int) bool {
 		return width >= 32
 	}
 	v := c.Imm
+	if opWidth > 64 {
+		// Vector operations take their imm8 (a shuffle control, a
+		// rounding mode) unsigned or signed, never sign-extended.
+		return width >= 64 || (v >= int64(-1)<<(width-1) && v < int64(1)<<width)
+	}
 	if opWidth > 0 && opWidth < 64 {
 		if v < -(1<<(opWidth-1)) || (v > 0 && uint64(v) >= 1<<opWidth) {
 			return false // does not fit the operation at all
@@ -495,3 +510,72 @@ func immFits(c Operand, width, opWidth int) bool {
 	}
 	return v >= int64(-1)<<(width-1) && v <= int64(1)<<(width-1)-1
 }
+
+// encodedAs reports whether encoding enc (nil: unknown) can hold
+// immediate c in width bits: the immediate is the last field of an x86
+// instruction, so its last width/8 bytes must be the low bits of c's
+// value (immFits has checked that the value fits). Forms with more than
+// one immediate (enter) are not checked.
+func encodedAs(enc []byte, c Operand, width int, f isa.Form) bool {
+	n := 0
+	for _, o := range f.Operands {
+		if o.Kind == isa.KindImm {
+			n++
+		}
+	}
+	k := width / 8
+	if enc == nil || c.Symbol != "" || n != 1 || k == 0 || k > 8 || len(enc) < k+1 {
+		return true
+	}
+	var u uint64
+	for i := 0; i < k; i++ {
+		u |= uint64(enc[len(enc)-k+i]) << (8 * i)
+	}
+	mask := ^uint64(0)
+	if width < 64 {
+		mask = 1<<width - 1
+	}
+	return (uint64(c.Imm)^u)&mask == 0
+}
+
+// accOpcodes are the opcodes of the accumulator forms with an immediate
+// (add al, imm8 … cmp rax, imm32, test al/rax): no ModRM byte follows
+// them, while a ModRM byte naming a register is 0xc0 or more.
+var accOpcodes = map[byte]bool{0x04: true, 0x05: true, 0x0c: true, 0x0d: true, 0x14: true, 0x15: true,
+	0x1c: true, 0x1d: true, 0x24: true, 0x25: true, 0x2c: true, 0x2d: true, 0x34: true, 0x35: true,
+	0x3c: true, 0x3d: true, 0xa8: true, 0xa9: true}
+
+// shortFormEncoded reports whether encoding enc (nil: unknown) fits a
+// form with a hardwired accumulator ("add RW:rax, IMM(32)", "xchg RW:rax,
+// RW:GPR:64"), whose short encoding the assembler prefers but a decoded
+// instruction need not have: the byte before the immediate must be an
+// accumulator opcode, and xchg must be one byte 0x90+r.
+func shortFormEncoded(enc []byte, f isa.Form) bool {
+	if enc == nil || f.Mnemonic == "mov" {
+		return true
+	}
+	acc, accWidth, immBytes := false, 0, -1
+	for _, o := range f.Explicit() {
+		switch {
+		case o.Kind == isa.KindMem && o.Fixed != "":
+			return true // a string instruction
+		case o.Kind == isa.KindReg && o.Class == isa.GPR && o.Fixed != "" && o.Fixed != "cl" && o.Fixed != "dx":
+			acc, accWidth = true, o.Width
+		case o.Kind == isa.KindImm && o.Fixed == "":
+			immBytes = o.Width / 8
+		case o.Kind == isa.KindImm && accWidth == 8:
+			immBytes = 1 // "cmp R:al, 0x0"
+		}
+	}
+	switch {
+	case !acc:
+		return true
+	case f.Mnemonic == "xchg":
+		return enc[len(enc)-1]&^7 == 0x90
+	case immBytes > 0 && len(enc) > immBytes:
+		return accOpcodes[enc[len(enc)-immBytes-1]]
+	}
+	return true
+}
+
+func isAccumulator(reg string) bool { return reg == "rax" || reg == "eax" || reg == "ax" }

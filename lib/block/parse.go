@@ -1,6 +1,8 @@
 package block
 
 import (
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -66,7 +68,9 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 	var errs []LineError
 	mode := syntax
 	inComment := false
-	for n, raw := range strings.Split(src, "\n") {
+	lines := strings.Split(src, "\n")
+	encs := objdumpEncodings(lines)
+	for n, raw := range lines {
 		line := n + 1
 		text := strings.TrimRight(raw, "\r")
 		text, inComment = stripComments(text, inComment)
@@ -113,10 +117,10 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 				}
 				continue
 			}
-			in, lerr := t.insn(s, col, mode)
+			in, lerr := t.insn(s, col, mode, encs[n])
 			if lerr != nil && mode == Auto && !strings.ContainsAny(s, "%$[") {
 				// Without registers the syntaxes look alike: "incl foo".
-				if in2, lerr2 := t.insn(s, col, ATT); lerr2 == nil {
+				if in2, lerr2 := t.insn(s, col, ATT, encs[n]); lerr2 == nil {
 					in, lerr = in2, nil
 				}
 			}
@@ -137,6 +141,38 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 		return b, &ParseError{Source: source, Lines: errs}
 	}
 	return b, nil
+}
+
+// objdumpEncodings returns, by line index, the bytes of the instructions
+// of an objdump listing, continuation lines included (nil elsewhere).
+func objdumpEncodings(lines []string) [][]byte {
+	encs := make([][]byte, len(lines))
+	last := -1
+	for n, l := range lines {
+		m := objdumpLineRE.FindStringSubmatch(strings.TrimRight(l, "\r"))
+		if m == nil {
+			last = -1
+			continue
+		}
+		bm := objdumpBytesRE.FindStringSubmatch(m[2])
+		if bm == nil {
+			last = -1
+			continue
+		}
+		raw, err := hex.DecodeString(strings.ReplaceAll(bm[1], " ", ""))
+		if err != nil {
+			last = -1
+			continue
+		}
+		if strings.TrimSpace(bm[2]) == "" {
+			if last >= 0 {
+				encs[last] = append(encs[last], raw...)
+			}
+			continue
+		}
+		encs[n], last = raw, n
+	}
+	return encs
 }
 
 // stripComments removes comments from a line; inBlock says whether a
@@ -242,9 +278,10 @@ func isBranchMnemonic(m string) bool {
 	return strings.HasPrefix(m, "j") || strings.HasPrefix(m, "loop") || m == "call" || m == "callq" || m == "xbegin"
 }
 
-// insn reads one instruction statement starting at column col.
-func (t *Forms) insn(s string, col int, mode Syntax) (Insn, *LineError) {
-	in := Insn{Addr: -1}
+// insn reads one instruction statement starting at column col; enc is its
+// encoding when known.
+func (t *Forms) insn(s string, col int, mode Syntax, enc []byte) (Insn, *LineError) {
+	in := Insn{Addr: -1, Encoding: enc}
 	fields := strings.Fields(s)
 	prefix, mnem, mcol := "", "", col
 	rest := s
@@ -295,7 +332,7 @@ func (t *Forms) insn(s string, col int, mode Syntax) (Insn, *LineError) {
 			ops[i], ops[j] = ops[j], ops[i]
 		}
 	}
-	f, ops, err := t.match(prefix, mnem, ops, att)
+	f, ops, err := t.match(prefix, mnem, ops, att, enc)
 	if err != nil {
 		return in, &LineError{Column: mcol, Msg: err.Error()}
 	}
@@ -341,6 +378,8 @@ var (
 	symbolRE  = regexp.MustCompile(`^[A-Za-z_.$@][\w.$@]*$`)
 	targetRE  = regexp.MustCompile(`^([0-9a-fA-Fx]+)\s*(<([^>]*)>)?$`)
 	offsetRE  = regexp.MustCompile(`(?i)^offset\s+(flat:)?`)
+	x87RE     = regexp.MustCompile(`^st(\s*\(\s*[0-7]\s*\))?$`)
+	errX87    = errors.New("x87 register: the uops.info extract has no x87 forms")
 	sizeWidth = map[string]int{"byte": 8, "word": 16, "dword": 32, "qword": 64, "tbyte": 80, "oword": 128,
 		"xmmword": 128, "ymmword": 256, "zmmword": 512, "mmword": 64, "fword": 48}
 )
@@ -428,6 +467,8 @@ func parseIntel(s string, branch bool) (Operand, error) {
 	case lookupReg(low):
 		o.Kind, o.Reg = isa.KindReg, low
 		return o, nil
+	case x87RE.MatchString(low):
+		return o, errX87
 	case offsetRE.MatchString(s):
 		o.Kind, o.Symbol = isa.KindImm, s
 		return o, nil
@@ -571,6 +612,9 @@ func parseATT(s string, branch bool) (Operand, error) {
 		return o, nil
 	case strings.HasPrefix(s, "%") && !segRE.MatchString(s):
 		r := strings.ToLower(s[1:])
+		if x87RE.MatchString(r) {
+			return o, errX87
+		}
 		if !lookupReg(r) {
 			return o, fmt.Errorf("unknown register %q", s)
 		}
