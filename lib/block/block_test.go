@@ -175,11 +175,34 @@ f:
 	movabs	rdx, 0x1122334455667788
 	mov	QWORD PTR [rdi], rdx
 	rep stosq
+	add	eax, 1000
+	add	rbx, 1000
+	cmp	al, 0
+	test	al, 0x80
+	shl	rdx, 1
+	sar	edx, 1
+	pshufd	xmm0, xmm1, 0xe0
+	xchg	rbx, rax
+	xchg	rcx, rdx
+	push	QWORD PTR [rdi]
+	pop	rbx
+	movzx	ecx, BYTE PTR [rsi+1]
+	setg	dl
+	cmovl	rax, rbx
+	rep movsb
+	mov	eax, 0xffffffff
+	and	edx, 0xfffffff0
+	imul	rcx, rdx, -3
+	vpternlogd	zmm1, zmm2, zmm3, 0x96
 	sub	rcx, 1
 	jne	.Lloop
 	ret
 `
 
+// TestObjdumpListing assembles objdumpSource with GNU as and reads the
+// object's objdump -d listings in both syntaxes: the forms read from the
+// source text (where the assembler's choice of encoding is predicted)
+// must equal those read from the listing (where the bytes decide).
 func TestObjdumpListing(t *testing.T) {
 	requireTools(t, "as", "objdump")
 	dir := t.TempDir()
@@ -203,6 +226,14 @@ func TestObjdumpListing(t *testing.T) {
 		}
 		if got := keys(b); !reflect.DeepEqual(got, want) {
 			t.Errorf("objdump %v: forms\n%s\nwant\n%s\nlisting:\n%s", args, strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+		}
+		if len(b.Insns) != len(want) {
+			t.Fatalf("objdump %v: %d instructions, want %d", args, len(b.Insns), len(want))
+		}
+		for _, in := range b.Insns {
+			if len(in.Encoding) == 0 {
+				t.Errorf("objdump %v: %q without its encoding", args, in.Text)
+			}
 		}
 		if b.Insns[0].Addr != 0 || b.Insns[1].Addr != 2 {
 			t.Errorf("objdump %v: addresses %d, %d, want 0, 2", args, b.Insns[0].Addr, b.Insns[1].Addr)
@@ -661,5 +692,38 @@ func TestEncodingDecides(t *testing.T) {
 	b := mustParse(t, listing, Auto)
 	if k := b.Insns[0].Form.Key(); k != "add RW:GPR:64, IMM(32)" || len(b.Insns[0].Encoding) != 7 {
 		t.Errorf("listing: %q, encoding % x", k, b.Insns[0].Encoding)
+	}
+}
+
+// The corpus loops have the dependencies that bound their throughput.
+func TestCorpusDependencies(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string // loop-carried dependencies, all of them
+	}{
+		// dot: the addsd accumulator and the induction variable.
+		{"dot.s", []string{"2 -> 0 rax (loop-carried)", "2 -> 1 rax (loop-carried)", "2 -> 2 rax (loop-carried)",
+			"3 -> 3 zmm1 (loop-carried)"}},
+		// strlen: only the pointer.
+		{"strlen.s", []string{"0 -> 0 rax (loop-carried)"}},
+		// fnv1a: the hash goes through xor and imul.
+		{"fnv1a.s", []string{"1 -> 0 rdi (loop-carried)", "1 -> 1 rdi (loop-carried)", "3 -> 2 rax (loop-carried)"}},
+		// count_below: xor ecx, ecx cuts the setl chain; the count and the pointer remain.
+		{"count_below.s", []string{"3 -> 1 rdi (loop-carried)", "3 -> 3 rdi (loop-carried)", "4 -> 4 rax (loop-carried)"}},
+	}
+	for _, c := range cases {
+		b, err := ParseFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range b.Deps(true) {
+			if d.LoopCarried {
+				got = append(got, d.String())
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: loop-carried %q, want %q\n%s", c.file, got, c.want, b)
+		}
 	}
 }
