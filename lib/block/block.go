@@ -60,8 +60,11 @@ type Insn struct {
 	// writes: registers by their widest alias ("rax" for al, "zmm1" for
 	// xmm1), "flags", and memory. An address register counts as read. A
 	// write that leaves part of the register unchanged (8- and 16-bit
-	// general-purpose registers, legacy-SSE scalar operations, cmov) also
-	// reads it; a 32-bit write zeroes the upper half and reads nothing.
+	// general-purpose registers, legacy-SSE scalar operations, cmov, merge
+	// masking) also reads it; a 32-bit write zeroes the upper half and
+	// reads nothing, and so does a VEX write of an XMM register. A
+	// legacy-SSE write of a whole XMM register counts as a full write too,
+	// as cores track the upper lanes apart instead of merging.
 	Reads, Writes []Location
 	// ZeroIdiom marks an instruction that sets its destination to zero
 	// whatever its sources hold (xor eax, eax; sub rax, rax; pxor xmm0,

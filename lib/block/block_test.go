@@ -727,3 +727,31 @@ func TestCorpusDependencies(t *testing.T) {
 		}
 	}
 }
+
+// LLVM prints Intel syntax differently (llvm-mc --output-asm-variant=1,
+// clang -masm=intel): spaces in addresses, the scale first, lower-case
+// size keywords, comments after '#'.
+func TestLLVMIntelStyle(t *testing.T) {
+	llvm := mustParse(t, `
+	mov	rax, qword ptr [rdi + 8*rcx + 16]
+	vfmadd231pd	ymm0, ymm1, ymmword ptr [rsi + 8*rax] # ymm0 = (ymm1 * mem) + ymm0
+	lea	rax, [rip + foo]
+	movabs	rax, 4886718345
+	jne	foo
+`, Intel)
+	gnu := mustParse(t, `
+	mov	rax, QWORD PTR [rdi+rcx*8+16]
+	vfmadd231pd	ymm0, ymm1, YMMWORD PTR [rsi+rax*8]
+	lea	rax, foo[rip]
+	movabs	rax, 0x123456789
+	jne	foo
+`, Intel)
+	if !reflect.DeepEqual(keys(llvm), keys(gnu)) {
+		t.Errorf("LLVM style\n%s\nGNU style\n%s", llvm, gnu)
+	}
+	for i := range llvm.Insns {
+		if !reflect.DeepEqual(llvm.Insns[i].Reads, gnu.Insns[i].Reads) {
+			t.Errorf("%q reads %v, %q reads %v", llvm.Insns[i].Text, llvm.Insns[i].Reads, gnu.Insns[i].Text, gnu.Insns[i].Reads)
+		}
+	}
+}
