@@ -588,6 +588,9 @@ func TestMoreForms(t *testing.T) {
 		{"xchg rbx, rax", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
 		{"xchg rcx, QWORD PTR [rdi]", "xchg qword ptr RW:MEM(64), RW:GPR:64", "rdi qword ptr [rdi] rcx", "qword ptr [rdi] rcx"},
 		{"cs nopw 0x0(%rax,%rax,1)", "nop word ptr R:MEM(16)", "rax word ptr [rax+rax*1]", ""},
+		{"blendvps xmm1, xmm2, xmm0", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
+		{"blendvps xmm1, xmm2", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
+		{"blendvps %xmm0, %xmm2, %xmm1", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
 		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
 	}
 	for _, c := range cases {

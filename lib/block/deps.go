@@ -26,7 +26,7 @@ var unmodelled = words(`cpuid rdtsc rdtscp rdpmc rdmsr wrmsr syscall sysenter sy
 	enter xgetbv xsetbv xsave xsave64 xsavec xsavec64 xsaveopt xsaveopt64 xrstor xrstor64 fxsave fxsave64 fxrstor fxrstor64
 	cmpxchg8b cmpxchg16b xlat xlatb in out ins outs insb insw insd outsb outsw outsd maskmovq maskmovdqu vmaskmovdqu
 	monitor mwait umonitor umwait tpause xbegin xend xabort rdrand rdseed rdpid lar lsl sgdt sidt sldt str verr verw
-	pushf pushfw popf popfw pusha popa`)
+	pushf pushfw popf popfw pusha popa clzero enclu iretd monitorx mwaitx rdpkru wrpkru rsm retf retfq`)
 
 // locs collects an instruction's reads or writes without repeats.
 type locs []Location

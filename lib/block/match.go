@@ -225,7 +225,11 @@ func (t *Forms) match(prefix, mnem string, ops []Operand, att bool, enc []byte) 
 		}
 		f, err := pick(forms, a)
 		if err == nil {
-			return f, a.ops, nil
+			ops := a.ops
+			if ex := f.Explicit(); len(ops) == len(ex)-1 && len(ops) > 0 && implicitXMM0(ex[len(ex)-1]) {
+				ops = append(ops[:len(ops):len(ops)], Operand{Kind: isa.KindReg, Reg: "xmm0"})
+			}
+			return f, ops, nil
 		}
 		if lastErr == nil {
 			lastErr = err // the first reading's reason
@@ -394,7 +398,16 @@ func matchForm(f isa.Form, a attempt) (score, bool) {
 			return s, false
 		}
 	}
+	if i == len(fops)-1 && len(ops) > 0 && implicitXMM0(fops[i]) {
+		i++ // "blendvps xmm1, xmm2": GNU as lets xmm0 be left out
+	}
 	return s, i == len(fops)
+}
+
+// implicitXMM0 reports whether o is the hardwired xmm0 of the legacy-SSE
+// blendv and sha256rnds2, which assembly may leave out.
+func implicitXMM0(o isa.Operand) bool {
+	return o.Kind == isa.KindReg && o.Fixed == "xmm0"
 }
 
 // opWidth is the operation width of f: the width of its first explicit
