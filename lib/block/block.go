@@ -38,8 +38,9 @@ type Block struct {
 	// Insns are the instructions; labels, directives, comments and blank
 	// lines are not instructions.
 	Insns []Insn
-	// Source names where the block came from ("loops.s", "hex",
-	// "bhive.csv:12"); it prefixes error messages.
+	// Source names where the block came from: the file of ParseFile,
+	// "hex" for DecodeHex, "BHive CSV line 12" for ReadBHiveCSV, empty for
+	// Parse.
 	Source string
 }
 

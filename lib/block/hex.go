@@ -137,7 +137,7 @@ func ReadBHiveCSV(ctx context.Context, r io.Reader) ([]BHiveBlock, error) {
 				continue
 			}
 			rows[i].Block = blocks[i]
-			rows[i].Block.Source = fmt.Sprintf("bhive.csv:%d", rows[i].Line)
+			rows[i].Block.Source = fmt.Sprintf("BHive CSV line %d", rows[i].Line)
 			good = append(good, rows[i])
 		}
 	}
