@@ -591,6 +591,9 @@ func TestMoreForms(t *testing.T) {
 		{"blendvps xmm1, xmm2, xmm0", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
 		{"blendvps xmm1, xmm2", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
 		{"blendvps %xmm0, %xmm2, %xmm1", "blendvps RW:XMM0..15, R:XMM0..15, R:xmm0", "zmm1 zmm2 zmm0", "zmm1"},
+		{"movsx rax, DWORD PTR [rdi]", "movsxd W:GPR:64, dword ptr R:MEM(32)", "rdi dword ptr [rdi]", "rax"},
+		{"movsx rax, ecx", "movsxd W:GPR:64, R:GPR:32", "rcx", "rax"},
+		{"sall $3, %eax", "shl RW:GPR:32, IMM(8)", "rax", "rax flags"},
 		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
 	}
 	for _, c := range cases {

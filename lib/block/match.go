@@ -164,6 +164,10 @@ func (t *Forms) match(prefix, mnem string, ops []Operand, att bool, enc []byte) 
 		// xchg is symmetric; the forms put memory and the accumulator first.
 		ops = []Operand{ops[1], ops[0]}
 	}
+	if mnem == "movsx" && len(ops) == 2 && ((ops[1].Kind == isa.KindReg && regWidth(ops[1].Reg) == 32) ||
+		(ops[1].Kind == isa.KindMem && ops[1].Mem.Width == 32)) {
+		mnem = "movsxd" // GNU as takes movsx for the 32-bit source too
+	}
 	var tries []attempt
 	add := func(m string, ops []Operand, hint int) {
 		m = canonical(m)
@@ -592,3 +596,8 @@ func shortFormEncoded(enc []byte, f isa.Form) bool {
 }
 
 func isAccumulator(reg string) bool { return reg == "rax" || reg == "eax" || reg == "ax" }
+
+func regWidth(name string) int {
+	r, _ := isa.LookupRegister(isa.X86, name)
+	return r.Width
+}
