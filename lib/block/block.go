@@ -38,6 +38,9 @@ type Block struct {
 	// Insns are the instructions; labels, directives, comments and blank
 	// lines are not instructions.
 	Insns []Insn
+	// labels maps the labels of the source text to the index of the
+	// instruction that follows them.
+	labels map[string]int
 	// Source names where the block came from: the file of ParseFile,
 	// "hex" for DecodeHex, "BHive CSV line 12" for ReadBHiveCSV, empty for
 	// Parse.
@@ -95,11 +98,13 @@ type Operand struct {
 	Reg string
 	// Mem is the memory reference of a memory operand.
 	Mem MemRef
-	// Imm is the value of a numeric immediate; Symbol names the symbol of
-	// a symbolic immediate ("OFFSET FLAT:.LC0", "$.LC0") or the target of
-	// a branch label.
-	Imm    int64
-	Symbol string
+	// Imm is the value of a numeric immediate, or the target address of a
+	// branch when HasAddr is set (objdump's "jne 401000 <f+0x10>");
+	// Symbol names the symbol of a symbolic immediate ("OFFSET
+	// FLAT:.LC0", "$.LC0") or the target of a branch ("f+0x10", ".L3").
+	Imm     int64
+	HasAddr bool
+	Symbol  string
 	// Mask is the AVX-512 write-mask register ("k1") of the operand,
 	// Zeroing its {z}; Broadcast the N of a memory operand's {1toN}.
 	Mask      string
@@ -236,10 +241,31 @@ func (b *Block) String() string {
 	return sb.String()
 }
 
-// IsLoop reports whether the block ends with a jump, which Parse keeps as
-// the loop branch of a loop body.
+// IsLoop reports whether the block is a loop body: it ends with a jump
+// (Parse keeps it as the loop branch) back to its first instruction. A
+// target the block does not locate (a label it does not define, an
+// address outside it) is taken as the loop head; a target inside the
+// block other than its start is not.
 func (b *Block) IsLoop() bool {
-	return len(b.Insns) > 0 && b.Insns[len(b.Insns)-1].Branch
+	if len(b.Insns) == 0 || !b.Insns[len(b.Insns)-1].Branch {
+		return false
+	}
+	last := b.Insns[len(b.Insns)-1]
+	if len(last.Operands) != 1 || last.Operands[0].Kind != isa.KindLabel {
+		return true // jmp rax: the target is not known
+	}
+	t := last.Operands[0]
+	if i, ok := b.labels[t.Symbol]; ok {
+		return i == 0
+	}
+	if t.HasAddr {
+		for i, in := range b.Insns {
+			if in.Addr == t.Imm {
+				return i == 0
+			}
+		}
+	}
+	return true
 }
 
 // LineError is one line that could not be read or classified.

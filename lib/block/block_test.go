@@ -248,7 +248,7 @@ func TestDecodeHex(t *testing.T) {
 	requireTools(t, "objdump")
 	ctx := context.Background()
 	// add rax, rbx; imul rax, rax; and rax, -16; vaddps zmm0, zmm0, [rdi]; jne back
-	b, err := DecodeHex(ctx, "4801d8 480fafc0 4883e0f0 62f17c485807 75ec")
+	b, err := DecodeHex(ctx, "4801d8 480fafc0 4883e0f0 62f17c485807 75ed")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -758,6 +758,26 @@ func TestLLVMIntelStyle(t *testing.T) {
 	for i := range llvm.Insns {
 		if !reflect.DeepEqual(llvm.Insns[i].Reads, gnu.Insns[i].Reads) {
 			t.Errorf("%q reads %v, %q reads %v", llvm.Insns[i].Text, llvm.Insns[i].Reads, gnu.Insns[i].Text, gnu.Insns[i].Reads)
+		}
+	}
+}
+
+func TestIsLoop(t *testing.T) {
+	cases := []struct {
+		src  string
+		loop bool
+	}{
+		{".L1:\n add rax, 1\n jne .L1\n", true},
+		{".L1:\n add rax, 1\n.L2:\n sub rbx, 1\n jne .L2\n", false}, // jumps into the block
+		{" add rax, 1\n jne .Lelsewhere\n", true},                    // the head is not in the text
+		{" add rax, 1\n jmp rax\n", true},
+		{".L1:\n add rax, 1\n ret\n", false},
+		{"   0:\t48 01 d8 \tadd rax,rbx\n   3:\t75 fb \tjne 0x0\n", true},
+		{"   0:\t48 01 d8 \tadd rax,rbx\n   3:\t75 fe \tjne 0x3\n", false},
+	}
+	for _, c := range cases {
+		if got := mustParse(t, c.src, Auto).IsLoop(); got != c.loop {
+			t.Errorf("%q: IsLoop %v", c.src, got)
 		}
 	}
 }

@@ -54,6 +54,7 @@ var (
 	objdumpHeadRE  = regexp.MustCompile(`^([0-9a-f]+ <.*>:|.*:\s+file format .*|Disassembly of section .*:|\s*\.\.\.|\s*[0-9a-f]+: R_\S+\s.*)\s*$`)
 	aarch64RE      = regexp.MustCompile(`(?i)(^|[\s,\[{])([xw]([12]?[0-9]|30)|v[0-9]+\.[0-9]*[bhsdq]|wzr|xzr)\b|^(b\.[a-z]{2}|cbn?z|tbn?z)\s|elf64-littleaarch64`)
 	labelRE        = regexp.MustCompile(`^([A-Za-z_.$@][\w.$@]*|[0-9]+):`)
+	objdumpFuncRE  = regexp.MustCompile(`^[0-9a-f]+ <(.*)>:\s*$`)
 	mnemonicRE     = regexp.MustCompile(`^[a-z][a-z0-9.]*$`)
 )
 
@@ -75,6 +76,13 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 		text := strings.TrimRight(raw, "\r")
 		text, inComment = stripComments(text, inComment)
 		addr := int64(-1)
+		if m := objdumpFuncRE.FindStringSubmatch(text); m != nil {
+			if b.labels == nil {
+				b.labels = map[string]int{}
+			}
+			b.labels[m[1]] = len(b.Insns)
+			continue
+		}
 		if objdumpHeadRE.MatchString(text) {
 			continue
 		}
@@ -100,6 +108,10 @@ func (t *Forms) parse(src string, syntax Syntax, source string) (*Block, error) 
 				if m == nil || strings.ContainsAny(s[:m[1]], "%") {
 					break
 				}
+				if b.labels == nil {
+					b.labels = map[string]int{}
+				}
+				b.labels[s[:m[1]-1]] = len(b.Insns)
 				s, col = s[m[1]:], col+m[1]
 			}
 			s = strings.TrimRight(s, " \t")
@@ -479,10 +491,7 @@ func parseIntel(s string, branch bool) (Operand, error) {
 	}
 	if branch {
 		o.Kind = isa.KindLabel
-		o.Symbol = s
-		if m := targetRE.FindStringSubmatch(s); m != nil && m[3] != "" {
-			o.Symbol = m[3]
-		}
+		labelTarget(&o, s)
 		return o, nil
 	}
 	if symbolRE.MatchString(s) || strings.ContainsAny(s, "+-") {
@@ -493,6 +502,22 @@ func parseIntel(s string, branch bool) (Operand, error) {
 		return o, err
 	}
 	return o, fmt.Errorf("cannot read operand %q", s)
+}
+
+// labelTarget sets a branch target: a label ("jne .L3"), or an address
+// with objdump's symbolic name ("jne 401000 <f+0x10>", "jne 0x0"), kept
+// in Imm with HasAddr set.
+func labelTarget(o *Operand, s string) {
+	o.Symbol = s
+	if m := targetRE.FindStringSubmatch(s); m != nil {
+		a, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(m[1]), "0x"), 16, 64)
+		if err == nil && (m[3] != "" || strings.HasPrefix(strings.ToLower(m[1]), "0x")) {
+			o.Imm, o.HasAddr = int64(a), true
+		}
+		if m[3] != "" {
+			o.Symbol = m[3]
+		}
+	}
 }
 
 // intelAddress reads "seg:sym+disp[base+index*scale+disp]".
@@ -622,10 +647,8 @@ func parseATT(s string, branch bool) (Operand, error) {
 		return o, nil
 	}
 	if branch && !indirect && !strings.Contains(s, "(") {
-		o.Kind, o.Symbol = isa.KindLabel, s
-		if m := targetRE.FindStringSubmatch(s); m != nil && m[3] != "" {
-			o.Symbol = m[3]
-		}
+		o.Kind = isa.KindLabel
+		labelTarget(&o, s)
 		return o, nil
 	}
 	o.Kind = isa.KindMem
