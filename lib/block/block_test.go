@@ -769,7 +769,7 @@ func TestIsLoop(t *testing.T) {
 	}{
 		{".L1:\n add rax, 1\n jne .L1\n", true},
 		{".L1:\n add rax, 1\n.L2:\n sub rbx, 1\n jne .L2\n", false}, // jumps into the block
-		{" add rax, 1\n jne .Lelsewhere\n", true},                    // the head is not in the text
+		{" add rax, 1\n jne .Lelsewhere\n", true},                   // the head is not in the text
 		{" add rax, 1\n jmp rax\n", true},
 		{".L1:\n add rax, 1\n ret\n", false},
 		{"   0:\t48 01 d8 \tadd rax,rbx\n   3:\t75 fb \tjne 0x0\n", true},
