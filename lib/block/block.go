@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/portmap"
 )
 
 // Syntax is the assembly syntax of a block's text.
@@ -239,6 +240,18 @@ func (b *Block) String() string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
+}
+
+// Experiment returns the block's instructions as a multiset of form keys,
+// the instruction names of port mappings: with a mapping such as
+// dataset.UopsInfo("SKL"), throughput.Bottleneck gives the cycles per
+// iteration that the ports alone allow, before dependencies.
+func (b *Block) Experiment() portmap.Experiment {
+	keys := make([]string, len(b.Insns))
+	for i, in := range b.Insns {
+		keys[i] = in.Form.Key()
+	}
+	return portmap.NewExperiment(keys...)
 }
 
 // IsLoop reports whether the block is a loop body: it ends with a jump

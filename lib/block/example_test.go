@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/throughput"
 )
 
 // A loop body as gcc -O2 -masm=intel compiles a running product: the
@@ -104,4 +106,29 @@ func ExampleReadBHiveCSV() {
 	// 1 91 3 mov W:GPR:64, R:GPR:64
 	// 3 300.5 1 imul RW:GPR:64, R:GPR:64
 	// line 2 not decoded
+}
+
+// The dot-product loop of testdata/loops.c on Skylake's ports (uops.info):
+// the port bound, which the loop-carried addsd chain (4 cycles on Skylake)
+// exceeds.
+func ExampleBlock_Experiment() {
+	b, err := block.ParseFile("testdata/dot.s")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	skl, err := dataset.UopsInfo("SKL")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := throughput.Bottleneck(skl, b.Experiment())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d instructions, %.2f cycles per iteration on ports %s\n",
+		b.Experiment().Len(), r.Cycles, skl.Arch().PortNames(r.Bottleneck))
+	// Output:
+	// 6 instructions, 1.25 cycles per iteration on ports [0 1 5 6]
 }
