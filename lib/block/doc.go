@@ -43,7 +43,9 @@
 // zero the upper half and do not. Zero idioms (xor eax, eax; pxor xmm0,
 // xmm0) read nothing. Block.Deps builds the read-after-write graph, with
 // the loop-carried edges of a loop body, and documents the memory
-// aliasing assumption.
+// aliasing assumption. Block.Experiment gives the instructions as the
+// multiset of form keys that port mappings (package portmap) and their
+// throughput bounds (package throughput) take.
 //
 // Instructions whose implicit operands are not modelled (cpuid, rdtsc,
 // syscall, xsave…) are refused with an error naming the line. AArch64 is
