@@ -407,7 +407,20 @@ func (b *Block) Deps(loop bool) []Dep {
 		return (m.Base == "" || !writtenAnywhere[regLoc(m.Base).Name] || m.Base == "rip") &&
 			(m.Index == "" || !writtenAnywhere[regLoc(m.Index).Name])
 	}
-	var stores []memWrite
+	// Stores by address expression (without displacement and width), so
+	// that a load looks only at the stores it may alias.
+	stores := map[string][]memWrite{}
+	invariantStores := map[string][]memWrite{} // the whole block's, for loop-carried edges
+	if loop {
+		for k, in := range b.Insns {
+			for _, w := range in.Writes {
+				if w.Kind == Mem && !w.Stack && invariant(w.Mem) {
+					key := addrKey(w.Mem, -1, -1)
+					invariantStores[key] = append(invariantStores[key], memWrite{k, w.Mem, -1, -1})
+				}
+			}
+		}
+	}
 	for j, in := range b.Insns {
 		for _, r := range in.Reads {
 			if r.Kind != Mem || r.Stack {
@@ -419,11 +432,12 @@ func (b *Block) Deps(loop bool) []Dep {
 				continue
 			}
 			bv, iv := ver(r.Mem.Base), ver(r.Mem.Index)
+			key := addrKey(r.Mem, bv, iv)
 			found := false
-			for k := len(stores) - 1; k >= 0; k-- {
-				s := stores[k]
-				if s.baseVer == bv && s.indexVer == iv && overlap(s.m, r.Mem) {
-					add(s.insn, j, r, false)
+			list := stores[key]
+			for k := len(list) - 1; k >= 0; k-- {
+				if overlap(list[k].m, r.Mem) {
+					add(list[k].insn, j, r, false)
 					found = true
 					break
 				}
@@ -431,19 +445,19 @@ func (b *Block) Deps(loop bool) []Dep {
 			if found || !loop || bv != -1 || iv != -1 || !invariant(r.Mem) {
 				continue
 			}
-			for k := len(b.Insns) - 1; k >= j; k-- {
-				for _, w := range b.Insns[k].Writes {
-					if w.Kind == Mem && !w.Stack && invariant(w.Mem) && overlap(w.Mem, r.Mem) {
-						add(k, j, r, true)
-						k = -1
-						break
-					}
+			list = invariantStores[key]
+			for k := len(list) - 1; k >= 0 && list[k].insn >= j; k-- {
+				if overlap(list[k].m, r.Mem) {
+					add(list[k].insn, j, r, true)
+					break
 				}
 			}
 		}
 		for _, w := range in.Writes {
 			if w.Kind == Mem && !w.Stack {
-				stores = append(stores, memWrite{j, w.Mem, ver(w.Mem.Base), ver(w.Mem.Index)})
+				bv, iv := ver(w.Mem.Base), ver(w.Mem.Index)
+				key := addrKey(w.Mem, bv, iv)
+				stores[key] = append(stores[key], memWrite{j, w.Mem, bv, iv})
 			}
 		}
 		for _, w := range in.Writes {
@@ -459,6 +473,16 @@ func (b *Block) Deps(loop bool) []Dep {
 		return deps[a].From < deps[c].From
 	})
 	return deps
+}
+
+// addrKey names an address expression with the values of its registers
+// (their last writers), leaving out displacement and width.
+func addrKey(m MemRef, baseVer, indexVer int) string {
+	scale := 0
+	if m.Index != "" {
+		scale = m.Scale
+	}
+	return fmt.Sprintf("%s:%s[%s@%d+%s@%d*%d]", m.Segment, m.Symbol, m.Base, baseVer, m.Index, indexVer, scale)
 }
 
 // overlap reports whether two memory references with the same address
