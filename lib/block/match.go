@@ -14,14 +14,21 @@ import (
 // Forms is the table of instruction forms that Parse matches instructions
 // against, indexed by prefix and mnemonic.
 type Forms struct {
-	byName map[string][]isa.Form
+	byName map[string][]entry
 	n      int
+}
+
+// entry is a form with what matching needs of it precomputed.
+type entry struct {
+	f     isa.Form
+	ex    []isa.Operand // the explicit operands; a mask follows the operand it masks
+	moffs bool
 }
 
 // NewForms returns a table of the given x86-64 forms. A form whose key
 // repeats an earlier one is left out.
 func NewForms(forms []isa.Form) *Forms {
-	t := &Forms{byName: map[string][]isa.Form{}}
+	t := &Forms{byName: map[string][]entry{}}
 	seen := map[string]bool{}
 	for _, f := range forms {
 		if f.ISA != isa.X86 || seen[f.Key()] {
@@ -32,7 +39,7 @@ func NewForms(forms []isa.Form) *Forms {
 		if f.Prefix != "" {
 			name = f.Prefix + " " + name
 		}
-		t.byName[name] = append(t.byName[name], f)
+		t.byName[name] = append(t.byName[name], entry{f, f.Explicit(), moffs(f)})
 		t.n++
 	}
 	return t
@@ -265,18 +272,18 @@ func (s score) less(o score) bool {
 }
 
 // pick returns the best-ranked form of forms that a's operands match.
-func pick(forms []isa.Form, a attempt) (isa.Form, error) {
+func pick(forms []entry, a attempt) (isa.Form, error) {
 	type cand struct {
 		f isa.Form
 		s score
 	}
 	var cands []cand
-	for _, f := range forms {
-		if moffs(f) != a.moffs || !shortFormEncoded(a.enc, f) {
+	for _, e := range forms {
+		if e.moffs != a.moffs || !shortFormEncoded(a.enc, e) {
 			continue
 		}
-		if s, ok := matchForm(f, a); ok {
-			cands = append(cands, cand{f, s})
+		if s, ok := matchForm(e, a); ok {
+			cands = append(cands, cand{e.f, s})
 		}
 	}
 	if len(cands) == 0 {
@@ -334,14 +341,9 @@ func describe(o Operand) string {
 }
 
 // matchForm reports whether the operands of a fit form f, and how well.
-func matchForm(f isa.Form, a attempt) (score, bool) {
+func matchForm(e entry, a attempt) (score, bool) {
 	var s score
-	var fops []isa.Operand // explicit operands; a mask operand follows the one it masks
-	for _, o := range f.Operands {
-		if !o.Implicit {
-			fops = append(fops, o)
-		}
-	}
+	f, fops := e.f, e.ex
 	ops := a.ops
 	if len(ops) == 0 && len(fops) > 0 {
 		// "stosq", "movsb": the string instructions' operands are fixed.
@@ -567,12 +569,13 @@ var accOpcodes = map[byte]bool{0x04: true, 0x05: true, 0x0c: true, 0x0d: true, 0
 // RW:GPR:64"), whose short encoding the assembler prefers but a decoded
 // instruction need not have: the byte before the immediate must be an
 // accumulator opcode, and xchg must be one byte 0x90+r.
-func shortFormEncoded(enc []byte, f isa.Form) bool {
+func shortFormEncoded(enc []byte, e entry) bool {
+	f := e.f
 	if enc == nil || f.Mnemonic == "mov" {
 		return true
 	}
 	acc, accWidth, immBytes := false, 0, -1
-	for _, o := range f.Explicit() {
+	for _, o := range e.ex {
 		switch {
 		case o.Kind == isa.KindMem && o.Fixed != "":
 			return true // a string instruction
