@@ -21,12 +21,15 @@
 //
 // Forms. Every instruction is matched to its instruction form (isa.Form)
 // from DefaultForms: the uops.info scheme list of iwho (Abel & Reineke,
-// "uops.info", ASPLOS 2019), so that Form.Key names the instruction as the
-// uops.info port usage does, plus lib/isa's curated list. The mnemonic
-// and the operands decide: register class and width from the register
-// name, memory width from the size keyword (QWORD PTR), the AT&T suffix
-// or the other operands, the smallest immediate width the value fits, as
-// the assembler chooses. Aliases are resolved: condition codes (jz → je,
+// "uops.info: Characterizing Latency, Throughput, and Port Usage of
+// Instructions on Intel Microarchitectures", ASPLOS 2019), so that
+// Form.Key names the instruction as the uops.info port usage does, plus
+// lib/isa's curated list. The mnemonic and the operands decide: register
+// class and width from the register name, memory width from the size
+// keyword (QWORD PTR), the AT&T suffix or the other operands, the
+// smallest immediate width the value fits and the short accumulator
+// forms, as GNU as chooses; for objdump listings and hex the encoding
+// decides instead (Insn.Encoding). Aliases are resolved: condition codes (jz → je,
 // cmovnb → cmovae), AT&T suffixes and names (addq, movzbl, cltq), sal →
 // shl, a shift by 1 without immediate. A line that cannot be read or
 // matched is never dropped: Parse collects all of them, each with its
