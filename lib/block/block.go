@@ -21,6 +21,7 @@ const (
 	ATT
 )
 
+// String returns "auto", "intel" or "att".
 func (s Syntax) String() string {
 	switch s {
 	case Auto:
@@ -158,6 +159,8 @@ func (r MemRef) String() string {
 	return b.String()
 }
 
+// String returns o in Intel syntax, with its size keyword and AVX-512
+// decorations.
 func (o Operand) String() string {
 	var s string
 	switch o.Kind {
@@ -199,6 +202,7 @@ const (
 	Mem
 )
 
+// String returns "reg", "flags" or "mem".
 func (k LocKind) String() string {
 	switch k {
 	case Reg:
@@ -224,6 +228,7 @@ type Location struct {
 	Stack bool
 }
 
+// String returns the location's Name.
 func (l Location) String() string { return l.Name }
 
 // String lists the block one instruction a line: line number, text, and
@@ -289,6 +294,7 @@ type LineError struct {
 	Msg    string
 }
 
+// String returns "line:column: message: \"text\"".
 func (e LineError) String() string {
 	pos := strconv.Itoa(e.Line)
 	if e.Column > 0 {
@@ -305,6 +311,7 @@ type ParseError struct {
 	Lines  []LineError
 }
 
+// Error lists every bad line, one a line, after a count.
 func (e *ParseError) Error() string {
 	var b strings.Builder
 	src := e.Source

@@ -330,6 +330,8 @@ type Dep struct {
 	LoopCarried bool
 }
 
+// String returns "from -> to location", marked "(loop-carried)" when
+// it is.
 func (d Dep) String() string {
 	s := fmt.Sprintf("%d -> %d %s", d.From, d.To, d.Via)
 	if d.LoopCarried {
