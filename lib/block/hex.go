@@ -73,10 +73,10 @@ func decodeHexString(s string) ([]byte, *LineError) {
 // measured throughput as given in the file (BHive's data give cycles per
 // 100 iterations).
 type BHiveBlock struct {
-	Line   int
-	Hex    string
-	Cycles float64
-	Block  *Block
+	Line   int     // the line in the CSV file, 1-based
+	Hex    string  // the code as written
+	Cycles float64 // the second column
+	Block  *Block  // the decoded instructions
 }
 
 // ReadBHiveCSV reads lines "hex,cycles" (blank lines skipped) and decodes
