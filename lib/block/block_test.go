@@ -583,7 +583,7 @@ func TestMoreForms(t *testing.T) {
 		{"rep stosl", "rep stosd dword ptr W:es:[rdi], R:eax", "rdi rax rcx", "dword ptr es:[rdi] rdi rcx"},
 		{"div rcx", "div R:GPR:64", "rcx rax rdx", "rax rdx flags"},
 		{"mulx rax, rbx, rcx", "mulx W:GPR:64, W:GPR:64, R:GPR:64", "rcx rdx", "rax rbx"},
-		{"call QWORD PTR [rip+0x100]", "call qword ptr R:MEM(64)", "qword ptr [rip+256] rsp", "rsp stack"},
+
 		{"xchg rax, rbx", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
 		{"xchg rbx, rax", "xchg RW:rax, RW:GPR:64", "rax rbx", "rax rbx"},
 		{"xchg rcx, QWORD PTR [rdi]", "xchg qword ptr RW:MEM(64), RW:GPR:64", "rdi qword ptr [rdi] rcx", "qword ptr [rdi] rcx"},
@@ -779,5 +779,25 @@ func TestIsLoop(t *testing.T) {
 		if got := mustParse(t, c.src, Auto).IsLoop(); got != c.loop {
 			t.Errorf("%q: IsLoop %v", c.src, got)
 		}
+	}
+}
+
+// A call reads the argument registers and clobbers the caller-saved ones
+// (System V AMD64 ABI); callee-saved registers pass through.
+func TestCallClobbers(t *testing.T) {
+	b := mustParse(t, "mov rdi, rbx\nmov r12, 1\nmov r10, 2\ncall foo\nadd rax, r12\nadd rcx, r10\n", Intel)
+	ds := b.Deps(false)
+	if !hasDep(ds, 0, 3, "rdi", false) {
+		t.Errorf("the call reads its argument rdi: %v", ds)
+	}
+	if !hasDep(ds, 3, 4, "rax", false) || !hasDep(ds, 1, 4, "r12", false) {
+		t.Errorf("rax comes from the call, r12 from before it: %v", ds)
+	}
+	if !hasDep(ds, 3, 5, "r10", false) || hasDep(ds, 2, 5, "r10", false) {
+		t.Errorf("the call clobbers r10: %v", ds)
+	}
+	in := b.Insns[3]
+	if in.Form.Key() != "call SYM" || len(in.Writes) != 1+1+10+32+8 {
+		t.Errorf("%s writes %d locations: %v", in.Form.Key(), len(in.Writes), in.Writes)
 	}
 }

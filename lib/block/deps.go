@@ -229,7 +229,8 @@ func analyze(in *Insn) error {
 }
 
 // extraImplicit adds the implicit operands lib/isa does not list: the
-// stack pointer and stack of push, pop, call, ret and leave, the counter
+// stack pointer and stack of push, pop, call, ret and leave, the
+// registers a call passes and clobbers (callABI), the counter
 // of loop and jrcxz, the pointers and counter of the string instructions,
 // the accumulator of cmpxchg, the registers of the SSE4.2 string
 // comparisons and the vector registers of vzeroupper and vzeroall.
@@ -247,6 +248,9 @@ func extraImplicit(in *Insn, reads, writes *locs) {
 		writes.add(stackLoc)
 		if m == "pushfq" {
 			reads.add(regLoc("flags"))
+		}
+		if m == "call" {
+			callABI(reads, writes)
 		}
 	case m == "pop" || m == "popfq" || m == "ret":
 		rw("rsp")
@@ -302,6 +306,30 @@ func extraImplicit(in *Insn, reads, writes *locs) {
 		if in.Form.Prefix != "" {
 			rw("rcx")
 		}
+	}
+}
+
+// callABI adds what a called function may read and write under the
+// System V AMD64 ABI (the calling convention of Linux): the argument
+// registers rdi, rsi, rdx, rcx, r8, r9, xmm0–xmm7 and al (the vector
+// count of variadic calls) are read; the registers the callee need not
+// preserve — rax, rcx, rdx, rsi, rdi, r8–r11, all vector and mask
+// registers, the flags — are written, and so is memory through the stack.
+func callABI(reads, writes *locs) {
+	for _, r := range []string{"rdi", "rsi", "rdx", "rcx", "r8", "r9", "rax"} {
+		reads.add(regLoc(r))
+	}
+	for i := 0; i < 8; i++ {
+		reads.add(regLoc(fmt.Sprintf("zmm%d", i)))
+	}
+	for _, r := range []string{"rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "flags"} {
+		writes.add(regLoc(r))
+	}
+	for i := 0; i < 32; i++ {
+		writes.add(regLoc(fmt.Sprintf("zmm%d", i)))
+	}
+	for i := 0; i < 8; i++ {
+		writes.add(regLoc(fmt.Sprintf("k%d", i)))
 	}
 }
 

@@ -40,8 +40,9 @@
 // zmm1), flags and memory each instruction touches: explicit operands by
 // the access mode of the form, implicit operands from the form (flags,
 // the rax:rdx of mul and div) and from this package (the stack pointer of
-// push and pop, the pointers of string instructions), address registers
-// as reads. Writes of 8- and 16-bit registers and legacy-SSE scalar
+// push and pop, the pointers of string instructions, the argument and
+// caller-saved registers of a call under the System V AMD64 ABI), address
+// registers as reads. Writes of 8- and 16-bit registers and legacy-SSE scalar
 // operations merge into the old value and so also read it; 32-bit writes
 // zero the upper half and do not. Zero idioms (xor eax, eax; pxor xmm0,
 // xmm0) read nothing. Block.Deps builds the read-after-write graph, with
