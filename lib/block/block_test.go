@@ -594,6 +594,7 @@ func TestMoreForms(t *testing.T) {
 		{"movsx rax, DWORD PTR [rdi]", "movsxd W:GPR:64, dword ptr R:MEM(32)", "rdi dword ptr [rdi]", "rax"},
 		{"movsx rax, ecx", "movsxd W:GPR:64, R:GPR:32", "rcx", "rax"},
 		{"sall $3, %eax", "shl RW:GPR:32, IMM(8)", "rax", "rax flags"},
+		{"blcfill rax, rbx", "blcfill W:GPR:64, R:GPR:64", "rbx", "rax flags"},
 		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
 	}
 	for _, c := range cases {

@@ -233,7 +233,8 @@ func analyze(in *Insn) error {
 // registers a call passes and clobbers (callABI), the counter
 // of loop and jrcxz, the pointers and counter of the string instructions,
 // the accumulator of cmpxchg, the registers of the SSE4.2 string
-// comparisons and the vector registers of vzeroupper and vzeroall.
+// comparisons, the flags of AMD's TBM instructions and xtest, and the
+// vector registers of vzeroupper and vzeroall.
 func extraImplicit(in *Insn, reads, writes *locs) {
 	m := in.Form.Mnemonic
 	rw := func(names ...string) {
@@ -282,6 +283,8 @@ func extraImplicit(in *Insn, reads, writes *locs) {
 		} else {
 			writes.add(regLoc("xmm0"))
 		}
+	case tbmOrXtest[m]:
+		writes.add(regLoc("flags"))
 	case m == "vzeroupper" || m == "vzeroall":
 		for i := 0; i < 16; i++ {
 			r := fmt.Sprintf("zmm%d", i)
@@ -332,6 +335,10 @@ func callABI(reads, writes *locs) {
 		writes.add(regLoc(fmt.Sprintf("k%d", i)))
 	}
 }
+
+// tbmOrXtest are AMD's TBM bit-manipulation instructions and xtest, which
+// write the flags without lib/isa listing it.
+var tbmOrXtest = words("blcfill blci blcic blcmsk blcs blsfill blsic t1mskc tzmsk xtest")
 
 // fixedMemory reports whether f has a memory operand with a hardwired
 // address: the string instructions ("stosq qword ptr W:es:[rdi], R:rax"),
