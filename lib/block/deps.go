@@ -233,8 +233,8 @@ func analyze(in *Insn) error {
 // registers a call passes and clobbers (callABI), the counter
 // of loop and jrcxz, the pointers and counter of the string instructions,
 // the accumulator of cmpxchg, the registers of the SSE4.2 string
-// comparisons, the flags of AMD's TBM instructions and xtest, and the
-// vector registers of vzeroupper and vzeroall.
+// comparisons, the vector registers of vzeroupper and vzeroall, and the
+// flags of flagWriters.
 func extraImplicit(in *Insn, reads, writes *locs) {
 	m := in.Form.Mnemonic
 	rw := func(names ...string) {
@@ -283,8 +283,6 @@ func extraImplicit(in *Insn, reads, writes *locs) {
 		} else {
 			writes.add(regLoc("xmm0"))
 		}
-	case tbmOrXtest[m]:
-		writes.add(regLoc("flags"))
 	case m == "vzeroupper" || m == "vzeroall":
 		for i := 0; i < 16; i++ {
 			r := fmt.Sprintf("zmm%d", i)
@@ -293,6 +291,9 @@ func extraImplicit(in *Insn, reads, writes *locs) {
 			}
 			writes.add(regLoc(r))
 		}
+	}
+	if flagWriters[m] {
+		writes.add(regLoc("flags"))
 	}
 	if n := len(m); n > 1 && stringOps[m[:n-1]] && fixedMemory(in.Form) {
 		switch m[:n-1] {
@@ -336,9 +337,10 @@ func callABI(reads, writes *locs) {
 	}
 }
 
-// tbmOrXtest are AMD's TBM bit-manipulation instructions and xtest, which
-// write the flags without lib/isa listing it.
-var tbmOrXtest = words("blcfill blci blcic blcmsk blcs blsfill blsic t1mskc tzmsk xtest")
+// flagWriters are instructions that write the flags without lib/isa
+// listing it: AMD's TBM bit-manipulation instructions, xtest, and the
+// SSE4.2 string comparisons with a mask result.
+var flagWriters = words("blcfill blci blcic blcmsk blcs blsfill blsic t1mskc tzmsk xtest pcmpestrm pcmpistrm vpcmpestrm vpcmpistrm")
 
 // fixedMemory reports whether f has a memory operand with a hardwired
 // address: the string instructions ("stosq qword ptr W:es:[rdi], R:rax"),
