@@ -594,6 +594,8 @@ func TestMoreForms(t *testing.T) {
 		{"movsx rax, DWORD PTR [rdi]", "movsxd W:GPR:64, dword ptr R:MEM(32)", "rdi dword ptr [rdi]", "rax"},
 		{"movsx rax, ecx", "movsxd W:GPR:64, R:GPR:32", "rcx", "rax"},
 		{"sall $3, %eax", "shl RW:GPR:32, IMM(8)", "rax", "rax flags"},
+		{"pcmpistrm xmm1, xmm2, 0x40", "pcmpistrm R:XMM0..15, R:XMM0..15, IMM(8)", "zmm1 zmm2", "zmm0 flags"},
+		{"pcmpistri xmm1, XMMWORD PTR [rdi], 0x0c", "pcmpistri R:XMM0..15, xmmword ptr R:MEM(128), IMM(8)", "zmm1 rdi xmmword ptr [rdi]", "flags rcx"},
 		{"blcfill rax, rbx", "blcfill W:GPR:64, R:GPR:64", "rbx", "rax flags"},
 		{"cmovnb eax, ecx", "cmovae W:GPR:32, R:GPR:32", "rax rcx flags", "rax"},
 	}
