@@ -56,3 +56,14 @@ func Example() {
 	// singletons asked 4 experiments
 	// n=200 MAPE=1.51% median APE=0.00% Pearson=1.000 Spearman=0.999 Kendall τ-b=0.995
 }
+
+// What each method needs of a problem: infer.Infer provides it (a replay of
+// the data for queries, the counters switched on) or refuses the problem
+// before anything is asked.
+func ExampleNeeds() {
+	fmt.Println(infer.Needs{Queries: true, Ports: true, UopCounter: true})
+	fmt.Println(infer.Needs{})
+	// Output:
+	// queries, ports, µop counter
+	// nothing
+}

@@ -111,6 +111,24 @@ type Needs struct {
 	PortCounters bool
 }
 
+// String lists what n asks for, e.g. "queries, ports, µop counter";
+// "nothing" when it asks for nothing.
+func (n Needs) String() string {
+	var out []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{n.Queries, "queries"}, {n.Data, "data"}, {n.Ports, "ports"}, {n.UopCounter, "µop counter"}, {n.PortCounters, "per-port counters"}} {
+		if f.on {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		return "nothing"
+	}
+	return strings.Join(out, ", ")
+}
+
 // Method is an inference algorithm.
 type Method interface {
 	// Name is the method's name as Register and the command line know it.
