@@ -118,7 +118,8 @@ func crashReason(crash string) string {
 			}
 			switch {
 			case strings.HasPrefix(next, "runtime.sysMap"), strings.HasPrefix(next, "runtime.(*mheap).grow"),
-				strings.HasPrefix(next, "runtime.(*mheap).sysAlloc"), strings.HasPrefix(next, "runtime.persistentalloc"):
+				strings.HasPrefix(next, "runtime.(*mheap).sysAlloc"), strings.HasPrefix(next, "runtime.persistentalloc"),
+				strings.HasPrefix(next, "runtime.(*mcache).allocLarge"), strings.HasPrefix(next, "runtime.mallocgcLarge"):
 				return "fatal error: runtime: out of memory"
 			case strings.HasPrefix(next, "runtime.newstack"):
 				return "fatal error: stack overflow (unbounded recursion?)"

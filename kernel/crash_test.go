@@ -188,3 +188,22 @@ func TestFatalErrorIsReportedOnRestart(t *testing.T) {
 		t.Errorf("the crash is shown again: %q", got)
 	}
 }
+
+// TestCrashReasonFromTheThrower reads the reason of a fatal error from the
+// function that threw when the runtime's message went to the lost
+// standard error: a huge allocation throws from the heap's growth or, in
+// Go 1.26, from the large-object path of the allocator.
+func TestCrashReasonFromTheThrower(t *testing.T) {
+	for _, c := range []struct{ trace, want string }{
+		{"goroutine 12 [running]:\nruntime.throw({0x1, 0x2})\n\t/go/src/runtime/panic.go:1229 +0x48\nruntime.(*mcache).allocLarge(0x1, 0x400000000000, 0x1)\n\t/go/src/runtime/mcache.go:259\n", "fatal error: runtime: out of memory"},
+		{"goroutine 1 [running]:\nruntime.throw({0x1, 0x2})\n\t/go/src/runtime/panic.go:1229\nruntime.(*mheap).sysAlloc(0x1)\n", "fatal error: runtime: out of memory"},
+		{"goroutine 1 [running]:\nruntime.throw({0x1, 0x2})\n\t/go/src/runtime/panic.go:1229\nruntime.newstack()\n", "fatal error: stack overflow (unbounded recursion?)"},
+		{"goroutine 1 [running]:\nruntime.throw({0x1, 0x2})\n\t/go/src/runtime/panic.go:1229\ninternal/runtime/maps.fatal({0x1, 0x2})\n", "fatal error: concurrent map access"},
+		{"fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n", "fatal error: all goroutines are asleep - deadlock!"},
+		{"goroutine 1 [running]:\nruntime.throw({0x1, 0x2})\nruntime.somethingElse()\n", "a fatal error of the Go runtime"},
+	} {
+		if got := crashReason(c.trace); got != c.want {
+			t.Errorf("crashReason(%q) = %q, want %q", c.trace[:40], got, c.want)
+		}
+	}
+}

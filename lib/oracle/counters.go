@@ -73,7 +73,10 @@ func (s *StoredFirst) CountUops() error {
 			return err
 		}
 	}
-	return s.Middleware.CountUops()
+	if err := s.Middleware.CountUops(); err != nil {
+		return fmt.Errorf("%s: the live oracle: %w", s.Name(), err)
+	}
+	return nil
 }
 
 // CountPortUops switches the live oracle's per-port counters on; the
@@ -85,5 +88,8 @@ func (s *StoredFirst) CountPortUops() error {
 			return err
 		}
 	}
-	return s.Middleware.CountPortUops()
+	if err := s.Middleware.CountPortUops(); err != nil {
+		return fmt.Errorf("%s: the live oracle: %w", s.Name(), err)
+	}
+	return nil
 }

@@ -38,6 +38,9 @@ func (b *batchSizes) MeasureBatch(ctx context.Context, exps []portmap.Experiment
 	return nil
 }
 
+// CountUops: the simulation it wraps counts µops.
+func (b *batchSizes) CountUops() error { return nil }
+
 // TestRepeatsReachTheBenchmarker: with repeats (and the macro-op
 // correction, and a second try with more repeats) every measurement
 // reaches a benchmarker that measures batches as a batch holding all its
