@@ -200,11 +200,26 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	data = append(data, '\n')
+	if err := WriteFileAtomic(path, data); err != nil {
+		return fmt.Errorf("portmap: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory, renamed over path only when complete, so that a crash never
+// leaves a half-written file and concurrent writers do not collide. The
+// file is readable by everyone (mode 0644), as result files are meant to
+// be shared.
+func WriteFileAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("portmap: %w", err)
+		return err
 	}
 	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -213,7 +228,6 @@ func writeJSON(path string, v any) error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
-		return fmt.Errorf("portmap: writing %s: %w", path, err)
 	}
-	return nil
+	return err
 }

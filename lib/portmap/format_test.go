@@ -561,3 +561,20 @@ func TestExperimentSetMethods(t *testing.T) {
 	nan := &ExperimentSet{Measurements: []Measurement{{Experiment: NewExperiment("div"), Cycles: math.NaN()}}}
 	errContains(t, nan.Validate(), "measurement 0")
 }
+
+// TestWrittenFilesAreReadable: result files are shared, so they are
+// written readable by everyone (a temporary file is created 0600).
+func TestWrittenFilesAreReadable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.json")
+	m := MustMapping("m", "0").MustSetUsage("add", "1*p0")
+	if err := WriteMapping(path, m); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o644 {
+		t.Errorf("mode %v, want -rw-r--r--", got)
+	}
+}
