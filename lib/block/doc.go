@@ -7,7 +7,9 @@
 // microarchitectural sensitivity", arXiv:2402.15773, 2024), whose
 // resource-centric simulation follows dependencies and latencies.
 //
-// Input formats. Parse and ParseFile read GNU assembly in Intel syntax
+// # Input formats
+//
+// Parse and ParseFile read GNU assembly in Intel syntax
 // (.intel_syntax noprefix, as gcc -S -masm=intel prints it: "movsd xmm0,
 // QWORD PTR [rdi+rax*8]", "lea rax, -1[rdx]") or AT&T syntax (as gcc -S
 // prints it: "movsd (%rdi,%rax,8), %xmm0", "addq $1, %rax", "movzbl
@@ -19,7 +21,9 @@
 // BHive (one block a line, "hex,cycles"); both decode the bytes with
 // binutils' objdump -D -b binary -m i386:x86-64 -M intel as a subprocess.
 //
-// Forms. Every instruction is matched to its instruction form (isa.Form)
+// # Forms
+//
+// Every instruction is matched to its instruction form (isa.Form)
 // from DefaultForms: the uops.info scheme list of iwho (Abel & Reineke,
 // "uops.info: Characterizing Latency, Throughput, and Port Usage of
 // Instructions on Intel Microarchitectures", ASPLOS 2019), so that
@@ -35,7 +39,9 @@
 // matched is never dropped: Parse collects all of them, each with its
 // line, column and text, into one *ParseError.
 //
-// Dependencies. Insn.Reads and Insn.Writes list the registers (by their
+// # Dependencies
+//
+// Insn.Reads and Insn.Writes list the registers (by their
 // widest alias: al, ax, eax, rax are one register, as are xmm1, ymm1 and
 // zmm1), flags and memory each instruction touches: explicit operands by
 // the access mode of the form, implicit operands from the form (flags,

@@ -9,6 +9,8 @@
 // it took, why it stopped (Status) and a method-specific Report that
 // renders itself.
 //
+// # The prologue
+//
 // A method declares what it needs (Uses returns Needs: an oracle to ask,
 // the number of ports, the total µop counter, per-port µop counters), and
 // Infer does the whole prologue before the method asks anything: it checks
@@ -21,6 +23,8 @@
 // that names what is missing and how to get it. A notebook can therefore
 // run any method on data alone as the command line does.
 //
+// # Limits, status and interruption
+//
 // Infer then counts the queries, applies the settings' limits (TimeLimit
 // as the context's deadline, MaxQueries as a budget that cancels the run
 // when it is spent), times the run, passes progress on in one form
@@ -31,6 +35,8 @@
 // be evaluated; a run stopped by the settings' limits returns its best
 // result without error; a run without a result returns a *StopError with
 // its Status (StatusOf reads it from any of Infer's errors).
+//
+// # Names, settings and reports
 //
 // Methods register under a name (Register, New, Methods): the command
 // line runs them as "portlab infer NAME". A method's settings are the

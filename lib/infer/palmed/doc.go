@@ -6,6 +6,8 @@
 // — the host's hardware, a simulation, a replay — and plugs into package
 // infer as the method "palmed".
 //
+// # The pipeline
+//
 // The pipeline (Fig. 3 of the paper), every step recorded in the result's
 // Trace:
 //
@@ -37,12 +39,16 @@
 //     instruction whose alone cycles are still under-predicted by more
 //     than Config.PrivateTol gets a private resource (the divider).
 //
+// # Noise
+//
 // Noise: with Config.Noise negative (the default) every instruction alone
 // is measured Config.NoiseSamples times and the relative noise σ is
 // estimated from the spread (an exact oracle gives 0); with σ > 0 the
 // tolerances are widened to a few standard deviations of what they compare
 // and LP2 and LPAUX allow a load a slack of σ above a kernel's measured
 // cycles; LPAUX drops loads the noise could explain (Config.Effective).
+//
+// # Failures
 //
 // Kernels the oracle cannot measure are skipped and listed in
 // Result.Skipped. A core that does not fit within Config.FitTol is
@@ -51,6 +57,8 @@
 // missing or timed-out solver, or an infeasible or unbounded LP1, is an
 // error. Result.PortMapping is a port mapping with exactly the resource
 // mapping's throughputs when resource.PortMapping finds one.
+//
+// # Accuracy
 //
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
