@@ -357,7 +357,7 @@ func countUops(o oracle.Oracle) error {
 	if c, ok := o.(oracle.UopCounter); ok {
 		return c.CountUops()
 	}
-	return fmt.Errorf("%w: the oracle (%T) has no µop counter", oracle.ErrNoUopCounter, o)
+	return fmt.Errorf("%w: %s answers cycles only", oracle.ErrNoUopCounter, oracle.NameOf(o))
 }
 
 // countPortUops switches o's per-port µop counters on.
@@ -365,7 +365,7 @@ func countPortUops(o oracle.Oracle) error {
 	if c, ok := o.(oracle.PortUopCounter); ok {
 		return c.CountPortUops()
 	}
-	return fmt.Errorf("%w: the oracle (%T) reads no per-port µop counters (model-specific events portlab does not program); this host: %v", oracle.ErrNoPortCounters, o, pmu.Detect())
+	return fmt.Errorf("%w: %s reads no per-port µop counters (model-specific events portlab does not program); this host: %v", oracle.ErrNoPortCounters, oracle.NameOf(o), pmu.Detect())
 }
 
 // PortNames returns the default names of n ports: "0", "1", ….

@@ -119,7 +119,7 @@ func Repeat(o Oracle, n int) (Oracle, error) {
 	case n == 1:
 		return o, nil
 	case Remembers(o):
-		return nil, fmt.Errorf("oracle: cannot take the median of %d measurements from %s: it answers a repeated experiment from memory, so all %d would be the same value (repeat the oracle it measures with instead)", n, nameOf(o), n)
+		return nil, fmt.Errorf("oracle: cannot take the median of %d measurements from %s: it answers a repeated experiment from memory, so all %d would be the same value (repeat the oracle it measures with instead)", n, NameOf(o), n)
 	}
 	return &repeated{Middleware: Wrap(o, Hooks{}), n: n}, nil
 }

@@ -194,7 +194,7 @@ func (w Middleware) CountUops() error {
 	if c, ok := w.inner.(UopCounter); ok {
 		return c.CountUops()
 	}
-	return fmt.Errorf("oracle: %s: %w", nameOf(w.inner), ErrNoUopCounter)
+	return fmt.Errorf("oracle: %s: %w", NameOf(w.inner), ErrNoUopCounter)
 }
 
 // CountPortUops switches the inner oracle's per-port µop counters on
@@ -203,7 +203,7 @@ func (w Middleware) CountPortUops() error {
 	if c, ok := w.inner.(PortUopCounter); ok {
 		return c.CountPortUops()
 	}
-	return fmt.Errorf("oracle: %s: %w", nameOf(w.inner), ErrNoPortCounters)
+	return fmt.Errorf("oracle: %s: %w", NameOf(w.inner), ErrNoPortCounters)
 }
 
 // JournalError is a failure to keep a result — to append it to a
@@ -236,17 +236,16 @@ func Remembers(o Oracle) bool {
 	return ok && r.Remembers()
 }
 
-// nameOf returns how errors name o: its Name() or Path() (a campaign's
-// file) when it has one, else the name of the oracle it wraps, else its
-// Go type.
-func nameOf(o Oracle) string {
+// NameOf names an oracle for messages: its Name or Path, the name of the
+// oracle an adapter wraps, or else its Go type.
+func NameOf(o Oracle) string {
 	switch x := o.(type) {
 	case interface{ Name() string }:
 		return x.Name()
 	case interface{ Path() string }:
 		return x.Path()
 	case interface{ Unwrap() Oracle }:
-		return nameOf(x.Unwrap())
+		return NameOf(x.Unwrap())
 	}
 	return fmt.Sprintf("%T", o)
 }
