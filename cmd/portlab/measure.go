@@ -58,7 +58,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cpu := fs.String("cpu", "0", cpuUsage)
 	check := fs.Bool("check", false, "self-check of the operand layout")
 	layoutArg := fs.String("layout", "default", "operand layout")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var layout operands.Layout

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// TestHelpAndUsage: help asked for (-h, help, a command's -h) succeeds
+// with the help; no command is exit status 2; an unknown method is one
+// line naming the valid ones; an extra argument is an error naming it.
+func TestHelpAndUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // in stdout+stderr
+	}{
+		{[]string{"-h"}, "Usage:"},
+		{[]string{"help"}, "Usage:"},
+		{[]string{"help", "predict"}, "portlab predict"},
+		{[]string{"reproduce", "-h"}, "portlab reproduce"},
+		{[]string{"data", "-h"}, "download"},
+		{[]string{"infer", "-h"}, "portlab infer NAME"},
+		{[]string{"predict", "-h"}, "-mapping"},
+		{[]string{"measure", "-h"}, "-insns"},
+	} {
+		var buf bytes.Buffer
+		if err := run(t.Context(), c.args, &buf, &buf); err != nil || exitCode(err, false) != 0 {
+			t.Errorf("%q: %v, want success", c.args, err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("%q: output lacks %q:\n%s", c.args, c.want, buf.String())
+		}
+		if strings.Contains(buf.String(), "Bottleneck predictions") {
+			t.Errorf("%q: ran the command instead of printing its help", c.args)
+		}
+	}
+	var buf bytes.Buffer
+	err := run(t.Context(), nil, &buf, &buf)
+	if exitCode(err, false) != 2 || !strings.Contains(buf.String(), "Usage:") {
+		t.Errorf("no command: %v (exit %d), %q", err, exitCode(err, false), buf.String())
+	}
+	buf.Reset()
+	err = run(t.Context(), []string{"infer", "frobnicate"}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), `unknown method "frobnicate"`) || !strings.Contains(err.Error(), "pmevo") || buf.Len() > 0 {
+		t.Errorf("infer frobnicate: %v, printed %d bytes first", err, buf.Len())
+	}
+	for _, args := range [][]string{
+		{"reproduce", "extra"},
+		{"data", "dir", "extra"},
+		{"version", "extra"},
+		{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", "pmevo:SKL/eval_tiny", "extra"},
+		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "extra"},
+		{"measure", "-insns", "curated:2", "-out", filepath.Join(t.TempDir(), "x.jsonl"), "extra"},
+		{"repl", "extra"},
+	} {
+		buf.Reset()
+		err := run(t.Context(), args, &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), `"extra"`) {
+			t.Errorf("%q: %v, want an error naming the extra argument", args, err)
+		}
+	}
+}
+
+// TestExitCodes: main's mapping of run's errors to exit statuses.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		err         error
+		interrupted bool
+		want        int
+	}{
+		{nil, false, 0},
+		{errNoCommand, false, 2},
+		{errors.New("bad"), false, 1},
+		{fmt.Errorf("measure: %w", context.Canceled), true, 130},
+		{context.Canceled, false, 1}, // cancelled without an interrupt: an error
+	} {
+		if got := exitCode(c.err, c.interrupted); got != c.want {
+			t.Errorf("exitCode(%v, %v) = %d, want %d", c.err, c.interrupted, got, c.want)
+		}
+	}
+}
+
+// TestPredictNone: a mapping that names none of the experiments'
+// instructions is an error that says why, not a table with an error in
+// its MAPE column; labels carry no doubled "portlab:" and no "(stored)".
+func TestPredictNone(t *testing.T) {
+	datasettest.Need(t)
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"predict", "-mapping", "uops.info:SKX", "-experiments", "pmevo:SKL/eval_small"}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "predicts none of the 2000 experiments") ||
+		!strings.Contains(err.Error(), "iwho scheme syntax") || !strings.Contains(err.Error(), "PMEvo's") ||
+		!strings.Contains(err.Error(), "0 of the experiments' 310 instructions are in the mapping") || len(err.Error()) > 400 {
+		t.Errorf("uops.info:SKX on pmevo:SKL/eval_small: %v", err)
+	}
+	if exitCode(err, false) == 0 {
+		t.Error("exit status 0")
+	}
+	buf.Reset()
+	err = run(t.Context(), []string{"predict", "-mapping", "portlab:zenplus-like", "-experiments", "pmevo:ZEN/eval_small"}, &buf, &buf)
+	if err == nil || strings.Contains(err.Error(), "portlab:portlab:") || strings.Contains(err.Error(), "(stored)") {
+		t.Errorf("portlab:zenplus-like: %v", err)
+	}
+}
+
+// TestPredictLeftOutBelow: experiments a mapping does not predict are
+// counted in a line under the table, not inside its columns; -out keys
+// a machine's predictions by its name, without a doubled prefix.
+func TestPredictLeftOutBelow(t *testing.T) {
+	datasettest.Need(t)
+	set, err := dataset.Experiments("pmevo:SKL/eval_tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bogus, _ := portmap.ExperimentOf(map[string]int{"bogus": 1})
+	set.Measurements[3].Experiment = bogus
+	set.Arch = nil // the file lists the instructions it uses
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exps.json")
+	if err := portmap.WriteExperiments(path, set); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := run(t.Context(), []string{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if strings.Contains(lines[1], "left out") || !strings.Contains(lines[1], "pmevo:SKL/uops_info  19  ") {
+		t.Errorf("row %q: want n=19 and nothing left out inside the row", lines[1])
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, `pmevo:SKL/uops_info: 1 of 20 experiments left out (not predicted; first: instruction "bogus")`) {
+		t.Errorf("last line %q\n%s", last, out.String())
+	}
+	zen := filepath.Join(dir, "zen.json")
+	if err := run(t.Context(), []string{"predict", "-mapping", "portlab:zenplus-like", "-experiments", "pmevo:ZEN/eval_tiny", "-out", zen}, &out, &errs); err == nil {
+		// pmevo:ZEN names no form the way the machine does: nothing written.
+		t.Errorf("portlab:zenplus-like on pmevo:ZEN/eval_tiny succeeded")
+	}
+	if got := predictionID("portlab:zenplus-like"); got != "portlab:zenplus-like" {
+		t.Errorf("predictionID = %q", got)
+	}
+	if _, err := os.Stat(zen); err == nil {
+		t.Errorf("%s written", zen)
+	}
+}
+
+// TestPredictPeerDefaultCPU: -peer llvm-mca without -mcpu takes the data
+// set's CPU where portlab knows it and says so; elsewhere it asks for it
+// before loading anything.
+func TestPredictPeerDefaultCPU(t *testing.T) {
+	for exps, want := range map[string]string{"pmevo:SKL/eval_small": "skylake", "pmevo:ZEN/eval_tiny": "znver1", "pmevo:A72/eval_small": "cortex-a72"} {
+		if got, ok := mcpuOf(exps); !ok || got != want {
+			t.Errorf("mcpuOf(%q) = %q, %v; want %q", exps, got, ok, want)
+		}
+	}
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"predict", "-peer", "llvm-mca", "-experiments", filepath.Join(t.TempDir(), "none.json")}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "give -mcpu") {
+		t.Errorf("-peer llvm-mca on a file: %v", err)
+	}
+}
