@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/dataset/datasettest"
@@ -165,5 +166,47 @@ func TestPredictPeerDefaultCPU(t *testing.T) {
 	err := run(t.Context(), []string{"predict", "-peer", "llvm-mca", "-experiments", filepath.Join(t.TempDir(), "none.json")}, &buf, &buf)
 	if err == nil || !strings.Contains(err.Error(), "give -mcpu") {
 		t.Errorf("-peer llvm-mca on a file: %v", err)
+	}
+}
+
+// TestMeasureInterrupted: an interrupted campaign says once how many
+// experiments it kept — exactly the lines of its file — and that a rerun
+// resumes; its error is an interrupt (exit status 130).
+func TestMeasureInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"measure", "-insns", "curated:40", "-out", out}, &stdout, &stderr)
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		t.Skipf("not interrupted (%v): the machine measured 40 forms in 3 s", err)
+	}
+	var ie *interruptedError
+	if !errors.As(err, &ie) || exitCode(err, true) != 130 {
+		t.Fatalf("%v (exit %d), want an interrupt with what was kept", err, exitCode(err, true))
+	}
+	data, _ := os.ReadFile(out)
+	lines := bytes.Count(data, []byte("\n"))
+	kept := fmt.Sprintf("interrupted: %d experiment", lines)
+	if !strings.HasPrefix(message(err), kept) || !strings.Contains(message(err), "run the same command again to resume") {
+		t.Errorf("message %q, file has %d lines", message(err), lines)
+	}
+	if all := stdout.String() + stderr.String(); strings.Contains(all, "context") {
+		t.Errorf("output mentions the context:\n%s", all)
+	}
+}
+
+// TestMeasureInfrastructure: with no assembler, measure fails, says that
+// nothing was recorded, and the campaign file holds nothing.
+func TestMeasureInfrastructure(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	t.Setenv("PATH", t.TempDir())
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"measure", "-insns", "curated:3", "-out", out}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "nothing recorded") || !strings.Contains(err.Error(), "binutils") || exitCode(err, false) != 1 {
+		t.Errorf("measure without as: %v", err)
+	}
+	if data, _ := os.ReadFile(out); len(data) > 0 {
+		t.Errorf("%s holds:\n%s", out, data)
 	}
 }

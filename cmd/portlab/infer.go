@@ -106,6 +106,11 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
+	if f.live {
+		if err := checkDefaultCPU(fs); err != nil {
+			return err
+		}
+	}
 	if f.workers < 0 {
 		return fmt.Errorf("infer %s: -workers %d: want ≥ 0 (0: all cores)", method.Name(), f.workers)
 	}
@@ -203,7 +208,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.live, "measure", false, "measure on this machine")
 	fs.StringVar(&f.insns, "insns", "", "instructions to measure with -measure")
 	fs.StringVar(&f.campaign, "campaign", "", "campaign file for -measure")
-	fs.StringVar(&f.cpu, "cpu", "0", cpuUsage+", with -measure")
+	fs.StringVar(&f.cpu, "cpu", defaultCPU(), cpuUsage+", with -measure")
 	fs.StringVar(&f.stored, "stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
 	fs.IntVar(&f.ports, "ports", 0, "number of ports")
 	fs.Float64Var(&f.ipc, "ipc", 0, "front-end bound in instructions per cycle (0: none)")

@@ -86,9 +86,13 @@ func exitCode(err error, interrupted bool) int {
 	return 1
 }
 
-// message is the line printed for err: "interrupted" for a cancelled
-// context, err's text otherwise.
+// message is the line printed for err: what an interrupt kept, or
+// "interrupted" for another cancelled context; err's text otherwise.
 func message(err error) string {
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return ie.Error()
+	}
 	if errors.Is(err, context.Canceled) {
 		return "interrupted"
 	}

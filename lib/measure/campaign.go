@@ -22,7 +22,10 @@ import (
 // most the experiment that was in flight.
 //
 // A failure is stored too, with its reason, and answered from the file as
-// the same failure, unless it was transient (the worker was killed from
+// the same failure — but only a property of the experiment (a fault, a
+// timeout of its kernel, an instruction that cannot be built), never an
+// infrastructure error (InfrastructureError: a worker that cannot start or
+// be pinned, a missing assembler), which is returned and not kept — unless it was transient (the worker was killed from
 // outside, a timeout: see oracle.IsTransient) or RetryErrors is set: then
 // the experiment is measured again.
 //
@@ -194,6 +197,9 @@ func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, boo
 func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.Measurement, err error) (portmap.Measurement, error) {
 	if err != nil && ctx.Err() != nil {
 		return m, ctx.Err()
+	}
+	if oracle.IsInfrastructure(err) {
+		return m, err // the machinery failed, not the experiment: no record
 	}
 	c.mu.Lock()
 	first, again := c.settling[e.Key()]
