@@ -1,10 +1,10 @@
 package measure
 
 import (
-	"errors"
 	"bytes"
 	"context"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
