@@ -19,8 +19,10 @@ import (
 type CBC struct {
 	// Path is the cbc executable; "" looks up "cbc" on PATH.
 	Path string
-	// TimeLimit bounds the solver's time; reaching it without a proven
-	// optimum is ErrTimeout. 0 means no limit beyond the context's.
+	// TimeLimit bounds the solver's time. Reaching it after an integer
+	// solution was found returns the best one found (Solution.Incumbent,
+	// with a Warning); without one it is ErrTimeout. 0 means no limit
+	// beyond the context's.
 	TimeLimit time.Duration
 	// Gap is the relative optimality gap CBC may stop at (0: CBC's default).
 	Gap float64
@@ -104,6 +106,10 @@ func (s *CBC) Solve(ctx context.Context, p *Problem) (*Solution, error) {
 		return nil, fmt.Errorf("solver: cbc: %w (output: %s)", err, lastLines(string(out), 5))
 	}
 	sol.Solver, sol.Elapsed = s.Name(), time.Since(start)
+	if sol.Incumbent {
+		sol.Warning = fmt.Sprintf("cbc: time limit %v reached: the best solution found (objective %g), not proven optimal (%d variables, %d constraints)",
+			s.TimeLimit, sol.Objective, len(p.Vars), len(p.Constraints))
+	}
 	return sol, nil
 }
 
@@ -129,18 +135,24 @@ func readSolution(path string, p *Problem) (*Solution, error) {
 		return nil, errors.New("empty solution file")
 	}
 	status := sc.Text()
+	sol := &Solution{Values: make([]float64, len(p.Vars))}
 	switch {
 	case strings.HasPrefix(status, "Optimal"):
 	case strings.Contains(status, "nfeasible"):
 		return nil, ErrInfeasible
 	case strings.Contains(status, "nbounded"):
 		return nil, ErrUnbounded
+	case strings.HasPrefix(status, "Stopped") && strings.Contains(status, "objective value") &&
+		!strings.Contains(status, "no integer solution") && !strings.Contains(status, "no solution"):
+		// "Stopped on time - objective value 9048179": an integer
+		// solution, the best found. Without one CBC writes "(no integer
+		// solution - continuous used)": the relaxation, infeasible.
+		sol.Incumbent = true
 	case strings.HasPrefix(status, "Stopped"):
 		return nil, fmt.Errorf("%w: %s", ErrTimeout, status)
 	default:
 		return nil, fmt.Errorf("unexpected status %q", status)
 	}
-	sol := &Solution{Values: make([]float64, len(p.Vars))}
 	if i := strings.LastIndex(status, "objective value"); i >= 0 {
 		sol.Objective, _ = strconv.ParseFloat(strings.TrimSpace(status[i+len("objective value"):]), 64)
 	}
