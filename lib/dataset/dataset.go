@@ -81,7 +81,8 @@ func lookup(rel string) (File, error) {
 // Dir returns the local data directory: PORTLAB_DATA if set (an error naming
 // it if it is not an existing directory); else the first shared/data
 // directory holding pmevo-artifact or iwho found by walking up from the
-// working directory; else the download cache directory if it exists. When
+// working directory; else the download cache directory if it holds data
+// (pmevo-artifact or iwho: a failed download leaves none). When
 // none exists the error wraps ErrNotFound.
 func Dir() (string, error) {
 	d, err := localDir()
@@ -92,7 +93,7 @@ func Dir() (string, error) {
 	if cerr != nil {
 		return "", fmt.Errorf("%w (%v; %v)", ErrNotFound, err, cerr)
 	}
-	if isDir(c) {
+	if looksLikeData(c) {
 		return c, nil
 	}
 	return "", fmt.Errorf("%w: no %s, no shared/data beside the working directory or its ancestors, no cache %s (set %s, or call dataset.Download)", ErrNotFound, EnvData, c, EnvData)
@@ -140,6 +141,16 @@ func looksLikeData(d string) bool {
 func isDir(d string) bool {
 	fi, err := os.Stat(d)
 	return err == nil && fi.IsDir()
+}
+
+// removeEmptyDirs removes dir and its ancestors below stop while they are
+// empty (os.Remove refuses a directory that is not).
+func removeEmptyDirs(dir, stop string) {
+	for d := dir; d != stop && len(d) > len(stop); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }
 
 // cacheDir returns PORTLAB_CACHE, or os.UserCacheDir()/portlab/data.
@@ -230,6 +241,7 @@ func fetch(ctx context.Context, f File, progress func(string, int64, int64)) (st
 		return "", fmt.Errorf("dataset: %s: %v", f.Rel, err)
 	}
 	if err := download(ctx, f, p, progress); err != nil {
+		removeEmptyDirs(filepath.Dir(p), filepath.Dir(c)) // no empty cache left that Dir would report
 		return "", err
 	}
 	if fi, err := os.Stat(p); err == nil {
