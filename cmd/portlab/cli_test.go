@@ -210,3 +210,16 @@ func TestMeasureInfrastructure(t *testing.T) {
 		t.Errorf("%s holds:\n%s", out, data)
 	}
 }
+
+// TestMeasureNothingMeasured: a campaign of which no experiment can be
+// measured (every form unknown to this machine's assembler) fails.
+func TestMeasureNothingMeasured(t *testing.T) {
+	dir := t.TempDir()
+	insns := filepath.Join(dir, "insns.txt")
+	os.WriteFile(insns, []byte("frobnicate RW:GPR:64, R:GPR:64\n"), 0o644)
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"measure", "-insns", insns, "-out", filepath.Join(dir, "c.jsonl")}, &buf, &buf)
+	if err == nil || exitCode(err, false) == 0 || !strings.Contains(err.Error(), "no experiment of singletons could be measured") {
+		t.Fatalf("nothing measurable: %v\n%s", err, buf.String())
+	}
+}

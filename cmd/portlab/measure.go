@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/measure"
@@ -111,6 +112,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		bar.update(label, int64(p.Done), int64(p.Total))
 	}
 	all := &portmap.ExperimentSet{}
+	var empty []string // designs of which no experiment could be measured
 	for _, d := range designList {
 		// Designs that measure first (ratio pairs need the singletons) do
 		// it through the campaign, so those are kept and resumed too.
@@ -124,7 +126,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return measureError(ctx, camp, err)
 		}
 		if res.Set.Len() == 0 && len(res.Failures) > 0 {
-			defer fmt.Fprintf(stdout, "%s: no experiment could be measured\n", d)
+			empty = append(empty, d)
 		}
 		fmt.Fprintf(stdout, "%s: %d measured (%d from earlier runs), %d failed", d, res.Set.Len(), res.Resumed, len(res.Failures))
 		if res.Remeasured > 0 {
@@ -146,8 +148,8 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 	}
-	if all.Len() == 0 {
-		return fmt.Errorf("measure: no experiment could be measured (the failures are listed above and kept in %s)", *out)
+	if len(empty) > 0 {
+		return fmt.Errorf("measure: no experiment of %s could be measured (the failures are listed above and kept in %s)", strings.Join(empty, ", "), *out)
 	}
 	return nil
 }

@@ -153,7 +153,19 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			fmt.Fprintf(tw, "%s\n", e)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for i, c := range cols {
+			if n := len(leftOut[i]); n > 0 {
+				why := leftOut[i][0].Reason
+				if insn := leftOut[i][0].Insn; insn != "" {
+					why = fmt.Sprintf("instruction %q", insn)
+				}
+				fmt.Fprintf(stdout, "%s: %d of %d experiments not predicted (NaN above; first: %s)\n", c.name, n, len(preds[i]), why)
+			}
+		}
+		return nil
 	}
 	var evals []*metrics.Evaluation
 	for i, c := range cols {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -158,10 +159,29 @@ func (c *Campaign) stored(key string) (portmap.Record, bool) {
 		return portmap.Record{}, false
 	}
 	r, ok := c.done[key]
-	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors)) {
+	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors || infrastructureReason(r.Error))) {
 		return portmap.Record{}, false
 	}
 	return r, true
+}
+
+// infrastructureReasons are the messages of infrastructure failures that
+// earlier versions journaled as failures of the experiment; a campaign
+// measures such an experiment again instead of answering with them.
+var infrastructureReasons = []string{
+	"sched_setaffinity(", "did not start as a measurement worker", "measure: starting worker",
+	"as failed: exec:", "mmap code", "mprotect code", "no code loaded at that entry",
+}
+
+// infrastructureReason reports whether a stored failure's reason is one of
+// infrastructureReasons.
+func infrastructureReason(reason string) bool {
+	for _, r := range infrastructureReasons {
+		if strings.Contains(reason, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // storedError is a failure read back from a campaign file.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -95,5 +96,32 @@ func TestDefaultCPU(t *testing.T) {
 	t.Setenv(EnvCPU, "one")
 	if _, err := DefaultCPU(); err == nil || !strings.Contains(err.Error(), `PORTLAB_CPU="one"`) {
 		t.Errorf("one: %v", err)
+	}
+}
+
+// TestCampaignRemeasuresJournaledInfrastructureFailures: a file written
+// by an earlier version holds infrastructure failures as results (a
+// worker pinned to a CPU that is not there); they are measured again, not
+// answered as failed.
+func TestCampaignRemeasuresJournaledInfrastructureFailures(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	e := mustExp(t, "add")
+	rec := portmap.FailedRecord(e, `measure: kernel "{add ↦ 1}": sched_setaffinity(cpu 7): invalid argument`, false, time.Now())
+	line, err := rec.MarshalLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := mustExp(t, "mul")
+	kept, _ := portmap.FailedRecord(other, "cannot measure mul", false, time.Now()).MarshalLine()
+	os.WriteFile(path, append(line, kept...), 0o644)
+	o := &countingOracle{Oracle: oracle.Simulate(toyMapping(), 0, 1)}
+	c := openCampaign(t, path, o)
+	res, err := c.Run(t.Context(), []portmap.Experiment{e, other}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Set.Len() != 1 || o.calls.Load() != 1 || res.Resumed != 1 || len(res.Failures) != 1 {
+		t.Errorf("measured %d (oracle asked %d times), resumed %d, failures %v; want the add measured again, the mul failure kept",
+			res.Set.Len(), o.calls.Load(), res.Resumed, res.Failures)
 	}
 }
