@@ -62,6 +62,7 @@ func TestHelpAndUsage(t *testing.T) {
 		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "extra"},
 		{"measure", "-insns", "curated:2", "-out", filepath.Join(t.TempDir(), "x.jsonl"), "extra"},
 		{"repl", "extra"},
+		{"help", "predict", "extra"},
 	} {
 		buf.Reset()
 		err := run(t.Context(), args, &buf, &buf)

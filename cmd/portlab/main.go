@@ -150,6 +150,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, "portlab", version)
 		return nil
 	case "help", "-h", "-help", "--help":
+		if len(args) > 2 {
+			return fmt.Errorf("help: unexpected argument %q", args[2])
+		}
 		if len(args) > 1 {
 			// portlab help CMD: that command's help.
 			return dispatch(ctx, []string{args[1], "-h"}, stdout, stderr)

@@ -33,7 +33,13 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              resumes where it stopped. Experiments whose passes disagree or
              ran contended by more than 10 % are measured once more at the
              end (minutes later: a busy period of a shared machine can last
-             that long) and the result with less doubt is kept
+             that long) and the result with less doubt is kept. Ctrl-C
+             keeps every experiment whose passes are complete, says how
+             many, and exits with status 130; the same command resumes.
+             A failure of the machinery (a worker that cannot start or be
+             pinned, no assembler) is never recorded: the command stops
+             with it (status 1), as it does when no experiment of a
+             design could be measured
   -pmevo     also write the results as a PMEvo ExperimentList
   -cpu       CPU(s) to pin the workers to (default: $PORTLAB_CPU, else 0); "0,1" splits the
              campaign between CPUs 0 and 1, timed at once — about twice as
