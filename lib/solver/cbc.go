@@ -107,10 +107,41 @@ func (s *CBC) Solve(ctx context.Context, p *Problem) (*Solution, error) {
 	}
 	sol.Solver, sol.Elapsed = s.Name(), time.Since(start)
 	if sol.Incumbent {
+		if why := infeasibility(p, sol.Values); why != "" {
+			// Not a solution after all: no answer rather than a wrong one.
+			return nil, fmt.Errorf("solver: cbc: %w: its best point %s", ErrTimeout, why)
+		}
 		sol.Warning = fmt.Sprintf("cbc: time limit %v reached: the best solution found (objective %g), not proven optimal (%d variables, %d constraints)",
 			s.TimeLimit, sol.Objective, len(p.Vars), len(p.Constraints))
 	}
 	return sol, nil
+}
+
+// infeasibility says how values violate p (a bound, integrality or a
+// constraint, beyond a small tolerance), or "" when they satisfy it.
+func infeasibility(p *Problem, values []float64) string {
+	const tol = 1e-6
+	slack := func(v float64) float64 { return tol * max(1, math.Abs(v)) }
+	for j, v := range p.Vars {
+		x := values[j]
+		if x < v.Lower-slack(v.Lower) || x > v.Upper+slack(v.Upper) {
+			return fmt.Sprintf("puts %s = %g outside [%g, %g]", v.Name, x, v.Lower, v.Upper)
+		}
+		if v.Integer && math.Abs(x-math.Round(x)) > 1e-6 {
+			return fmt.Sprintf("puts integer %s = %g", v.Name, x)
+		}
+	}
+	for _, c := range p.Constraints {
+		lhs := 0.0
+		for _, t := range c.Terms {
+			lhs += t.Coeff * values[t.Var]
+		}
+		d := slack(c.RHS)
+		if (c.Sense == LessEq && lhs > c.RHS+d) || (c.Sense == GreaterEq && lhs < c.RHS-d) || (c.Sense == Equal && math.Abs(lhs-c.RHS) > d) {
+			return fmt.Sprintf("violates %s (%g %s %g)", c.Name, lhs, c.Sense, c.RHS)
+		}
+	}
+	return ""
 }
 
 func lastLines(s string, n int) string {

@@ -138,6 +138,12 @@ func TestMissingSolverAndTimeout(t *testing.T) {
 	if err != nil || !sol.Incumbent || sol.Values[0] != 1 || sol.Objective != -5 || !strings.Contains(sol.Warning, "not proven optimal") {
 		t.Errorf("cbc stopped on time with a solution: %+v, %v; want the incumbent with a warning", sol, err)
 	}
+	// A "solution" that violates the problem is no answer.
+	bad := filepath.Join(dir, "infeasible")
+	os.WriteFile(bad, []byte("#!/bin/sh\nfor a; do last=$a; done\nprintf 'Stopped on time - objective value -50\\n      0 x0 10 0\\n' > \"$last\"\n"), 0o755)
+	if _, err := (&CBC{Path: bad, TimeLimit: time.Second}).Solve(context.Background(), chvatal(true)); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "violates r1") {
+		t.Errorf("cbc stopped on time with an infeasible point: %v, want ErrTimeout naming the constraint", err)
+	}
 	if _, err := (&CBC{Path: fake("none", "Stopped on time (no integer solution - continuous used) - objective value -13.5"), TimeLimit: time.Second}).Solve(context.Background(), chvatal(true)); !errors.Is(err, ErrTimeout) {
 		t.Errorf("cbc stopped on time without a solution: %v, want ErrTimeout", err)
 	}
