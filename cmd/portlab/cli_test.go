@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -222,5 +225,30 @@ func TestMeasureNothingMeasured(t *testing.T) {
 	err := run(t.Context(), []string{"measure", "-insns", insns, "-out", filepath.Join(dir, "c.jsonl")}, &buf, &buf)
 	if err == nil || exitCode(err, false) == 0 || !strings.Contains(err.Error(), "no experiment of singletons could be measured") {
 		t.Fatalf("nothing measurable: %v\n%s", err, buf.String())
+	}
+}
+
+// TestDataDownloadFails: a download that fails says so in one line, and
+// data dir then reports no data directory, not an empty cache.
+func TestDataDownloadFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	old := dataset.BaseURL
+	dataset.BaseURL = srv.URL
+	defer func() { dataset.BaseURL = old }()
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv(dataset.EnvCache, cache)
+	t.Setenv(dataset.EnvData, "")
+	t.Chdir(t.TempDir())
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"data", "download"}, &buf, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d of %d files failed", len(dataset.Files()), len(dataset.Files()))) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("data download from nowhere: %v", err)
+	}
+	buf.Reset()
+	if err := run(t.Context(), []string{"data", "dir"}, &buf, &buf); err == nil || strings.Contains(buf.String(), cache) {
+		t.Errorf("data dir after a failed download: %v, %q", err, buf.String())
 	}
 }

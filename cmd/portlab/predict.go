@@ -322,6 +322,11 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		bar := newProgressBar(stderr)
 		err := dataset.Download(ctx, func(file string, done, total int64) { bar.update(file, done, total) })
 		bar.finish()
+		if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) > 1 {
+			// One line, not one per file: they usually fail alike.
+			errs := j.Unwrap()
+			return fmt.Errorf("data download: %d of %d files failed, none of them kept; first: %w", len(errs), len(dataset.Files()), errs[0])
+		}
 		return err
 	default:
 		return fmt.Errorf("unknown data command %q (want dir, list or download)", args[0])
