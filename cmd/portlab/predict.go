@@ -127,8 +127,8 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		if len(pred) > 0 && len(unsupported) == len(pred) {
-			why := ""
-			if m != nil && c.p != nil && i == 0 {
+			why := ": first: " + unsupported[0].Reason
+			if m != nil && i == 0 {
 				why = ": " + coverage(m, set)
 			}
 			return fmt.Errorf("%s predicts none of the %d experiments of %s%s", c.name, len(pred), *exps, why)
