@@ -58,6 +58,14 @@ func TestHelpAndUsage(t *testing.T) {
 		t.Errorf("infer frobnicate: %v, printed %d bytes first", err, buf.Len())
 	}
 	for _, args := range [][]string{
+		{"install", "-user", "-sys-prefix"},
+		{"kernel"},
+	} {
+		if err := run(t.Context(), args, &buf, &buf); err == nil {
+			t.Errorf("%q succeeded", args)
+		}
+	}
+	for _, args := range [][]string{
 		{"reproduce", "extra"},
 		{"data", "dir", "extra"},
 		{"version", "extra"},
@@ -66,6 +74,8 @@ func TestHelpAndUsage(t *testing.T) {
 		{"measure", "-insns", "curated:2", "-out", filepath.Join(t.TempDir(), "x.jsonl"), "extra"},
 		{"repl", "extra"},
 		{"help", "predict", "extra"},
+		{"install", "extra"},
+		{"kernel", "conn.json", "extra"},
 	} {
 		buf.Reset()
 		err := run(t.Context(), args, &buf, &buf)
