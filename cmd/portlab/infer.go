@@ -79,14 +79,17 @@ command then exits with status 1 and the error.
 
 func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	methods := strings.Join(infer.Methods(), ", ")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintf(stdout, inferUsage, methods)
+		return nil
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintf(stderr, inferUsage, methods)
 		return fmt.Errorf("infer: name a method (%s)", methods)
 	}
 	method, err := infer.New(args[0])
 	if err != nil {
-		fmt.Fprintf(stderr, inferUsage, methods)
-		return err
+		return fmt.Errorf("infer: unknown method %q (want %s; portlab infer -h)", args[0], methods)
 	}
 	fs := flag.NewFlagSet("infer "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -100,8 +103,13 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if m, ok := method.(infer.FlagSetter); ok {
 		m.SetFlags(fs)
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
+	}
+	if f.live {
+		if err := checkDefaultCPU(fs); err != nil {
+			return err
+		}
 	}
 	if f.workers < 0 {
 		return fmt.Errorf("infer %s: -workers %d: want ≥ 0 (0: all cores)", method.Name(), f.workers)
@@ -200,7 +208,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.live, "measure", false, "measure on this machine")
 	fs.StringVar(&f.insns, "insns", "", "instructions to measure with -measure")
 	fs.StringVar(&f.campaign, "campaign", "", "campaign file for -measure")
-	fs.StringVar(&f.cpu, "cpu", "0", cpuUsage+", with -measure")
+	fs.StringVar(&f.cpu, "cpu", defaultCPU(), cpuUsage+", with -measure")
 	fs.StringVar(&f.stored, "stored", "", "measurements to answer from before asking the -measure or -simulate oracle")
 	fs.IntVar(&f.ports, "ports", 0, "number of ports")
 	fs.Float64Var(&f.ipc, "ipc", 0, "front-end bound in instructions per cycle (0: none)")

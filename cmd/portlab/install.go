@@ -35,9 +35,11 @@ func cmdInstall(args []string, stdout, stderr io.Writer) error {
 			n++
 		}
 	}
-	if n > 1 || fs.NArg() > 0 {
-		fs.Usage()
-		return flag.ErrHelp
+	if fs.NArg() > 0 {
+		return fmt.Errorf("install: unexpected argument %q (see portlab install -h)", fs.Arg(0))
+	}
+	if n > 1 {
+		return fmt.Errorf("install: give at most one of -user, -sys-prefix and -prefix")
 	}
 	var dataDir string
 	switch {

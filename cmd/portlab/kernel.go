@@ -24,9 +24,13 @@ func cmdKernel(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	switch fs.NArg() {
+	case 0:
 		fs.Usage()
-		return flag.ErrHelp
+		return fmt.Errorf("kernel: name the connection file (Jupyter passes it)")
+	case 1:
+	default:
+		return fmt.Errorf("kernel: unexpected argument %q after the connection file", fs.Arg(1))
 	}
 	// The kernel outlives the command's SIGINT context.
 	signal.Reset(os.Interrupt)

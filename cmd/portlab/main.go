@@ -46,6 +46,13 @@ Usage:
         blocking instructions, per-port counters) or explainable (the
         thesis's Zen+ method, one µop counter); see portlab infer NAME -h
   portlab version
+  portlab help | -h
+        this text
+
+Exit status: 0 when the asked-for result was produced; 1 on an error
+(including results that could not be produced, e.g. no experiment
+predicted or measured); 2 when no command is given; 130 after an
+interrupt (Ctrl-C; what was final is kept: a measure campaign resumes).
 
 ` + dataset.Names + "\n"
 
@@ -54,25 +61,76 @@ func main() {
 	measure.RunWorkerIfRequested()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
-		fmt.Fprintln(os.Stderr, "portlab:", err)
-		os.Exit(1)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := exitCode(err, ctx.Err() != nil)
+	if code != 0 && !errors.Is(err, errNoCommand) {
+		fmt.Fprintln(os.Stderr, "portlab:", message(err))
 	}
+	os.Exit(code)
+}
+
+// errNoCommand is run's error when no command is given (usage printed).
+var errNoCommand = errors.New("no command given")
+
+// exitCode is the exit status for run's error err; interrupted is set
+// when the process got an interrupt (SIGINT).
+func exitCode(err error, interrupted bool) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errNoCommand):
+		return 2
+	case interrupted && errors.Is(err, context.Canceled):
+		return 130
+	}
+	return 1
+}
+
+// message is the line printed for err: what an interrupt kept, or
+// "interrupted" for another cancelled context; err's text otherwise.
+func message(err error) string {
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return ie.Error()
+	}
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
+	return err.Error()
+}
+
+// parseFlags parses args into fs, a command's flags (named after the
+// command), for a command that takes no positional arguments: -h returns
+// flag.ErrHelp after fs.Usage printed the help (run then succeeds), and an
+// argument that is not a flag is an error naming it.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q (it takes flags only; see portlab %s -h)", fs.Name(), fs.Arg(0), fs.Name())
+	}
+	return nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	err := dispatch(ctx, args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the help was asked for and printed
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return flag.ErrHelp
+		return errNoCommand
 	}
 	switch args[0] {
 	case "predict":
 		return cmdPredict(ctx, args[1:], stdout, stderr)
 	case "reproduce":
-		return cmdReproduce(ctx, stdout)
+		return cmdReproduce(ctx, args[1:], stdout, stderr)
 	case "data":
 		return cmdData(ctx, args[1:], stdout, stderr)
 	case "measure":
@@ -86,9 +144,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "repl":
 		return cmdREPL(ctx, args[1:], os.Stdin, stdout, stderr)
 	case "version":
+		if len(args) > 1 {
+			return fmt.Errorf("version: unexpected argument %q", args[1])
+		}
 		fmt.Fprintln(stdout, "portlab", version)
 		return nil
 	case "help", "-h", "-help", "--help":
+		if len(args) > 2 {
+			return fmt.Errorf("help: unexpected argument %q", args[2])
+		}
+		if len(args) > 1 {
+			// portlab help CMD: that command's help.
+			return dispatch(ctx, []string{args[1], "-h"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}

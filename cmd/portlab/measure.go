@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/measure"
@@ -31,9 +33,15 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              resumes where it stopped. Experiments whose passes disagree or
              ran contended by more than 10 % are measured once more at the
              end (minutes later: a busy period of a shared machine can last
-             that long) and the result with less doubt is kept
+             that long) and the result with less doubt is kept. Ctrl-C
+             keeps every experiment whose passes are complete, says how
+             many, and exits with status 130; the same command resumes.
+             A failure of the machinery (a worker that cannot start or be
+             pinned, no assembler) is never recorded: the command stops
+             with it (status 1), as it does when no experiment of a
+             design could be measured
   -pmevo     also write the results as a PMEvo ExperimentList
-  -cpu       CPU(s) to pin the workers to (default 0); "0,1" splits the
+  -cpu       CPU(s) to pin the workers to (default: $PORTLAB_CPU, else 0); "0,1" splits the
              campaign between CPUs 0 and 1, timed at once — about twice as
              fast where they are separate cores (checked first; CPUs that
              slow each other down by more than 25 % are refused) and
@@ -55,10 +63,13 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	design := fs.String("design", "singletons", "experiment design")
 	out := fs.String("out", "", "campaign file (JSON lines)")
 	pmevo := fs.String("pmevo", "", "write a PMEvo ExperimentList here")
-	cpu := fs.String("cpu", "0", cpuUsage)
+	cpu := fs.String("cpu", defaultCPU(), cpuUsage)
 	check := fs.Bool("check", false, "self-check of the operand layout")
 	layoutArg := fs.String("layout", "default", "operand layout")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkDefaultCPU(fs); err != nil {
 		return err
 	}
 	var layout operands.Layout
@@ -107,17 +118,21 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		bar.update(label, int64(p.Done), int64(p.Total))
 	}
 	all := &portmap.ExperimentSet{}
+	var empty []string // designs of which no experiment could be measured
 	for _, d := range designList {
 		// Designs that measure first (ratio pairs need the singletons) do
 		// it through the campaign, so those are kept and resumed too.
 		exps, err := designs.Build(ctx, d, insns, camp)
 		if err != nil {
-			return err
+			return measureError(ctx, camp, err)
 		}
 		res, err := camp.Run(ctx, exps, progress)
 		bar.finish()
 		if err != nil {
-			return err
+			return measureError(ctx, camp, err)
+		}
+		if res.Set.Len() == 0 && len(res.Failures) > 0 {
+			empty = append(empty, d)
 		}
 		fmt.Fprintf(stdout, "%s: %d measured (%d from earlier runs), %d failed", d, res.Set.Len(), res.Resumed, len(res.Failures))
 		if res.Remeasured > 0 {
@@ -135,9 +150,35 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		all.Measurements = append(all.Measurements, res.Set.Measurements...)
 	}
 	if *pmevo != "" {
-		return portmap.WritePMEvoExperiments(*pmevo, all)
+		if err := portmap.WritePMEvoExperiments(*pmevo, all); err != nil {
+			return err
+		}
+	}
+	if len(empty) > 0 {
+		return fmt.Errorf("measure: no experiment of %s could be measured (the failures are listed above and kept in %s)", strings.Join(empty, ", "), *out)
 	}
 	return nil
+}
+
+// interruptedError is an interrupt that says what was kept; it is a
+// context.Canceled (exit status 130).
+type interruptedError struct{ what string }
+
+func (e *interruptedError) Error() string { return "interrupted: " + e.what }
+func (e *interruptedError) Unwrap() error { return context.Canceled }
+
+// measureError is the error of a campaign run that stopped: an interrupt
+// says how many experiments this run kept and that a rerun resumes; an
+// infrastructure failure says that nothing of it was recorded.
+func measureError(ctx context.Context, camp *measure.Campaign, err error) error {
+	switch {
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return &interruptedError{fmt.Sprintf("%s measured in this run kept in %s (every one whose passes were complete); run the same command again to resume",
+			portmap.Count(camp.Measured(), "experiment"), camp.Path())}
+	case oracle.IsInfrastructure(err):
+		return fmt.Errorf("measuring on this machine failed, nothing recorded for it in %s: %w", camp.Path(), err)
+	}
+	return err
 }
 
 // parseMeasureFlags checks -insns and -cpu.

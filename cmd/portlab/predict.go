@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/dataset"
@@ -17,6 +20,18 @@ import (
 	"github.com/portlab/portlab/lib/source"
 )
 
+const predictUsage = `portlab predict — predict inverse throughputs with a port mapping or a peer tool
+
+  portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
+  portlab predict -peer llvm-mca [-mcpu CPU] -experiments E
+
+When the experiments are measured, the predictions are compared with them
+(MAPE, median APE, Pearson, Kendall τ-b); experiments a predictor cannot
+predict are left out and counted below the table. A predictor that
+predicts none of them is an error.
+
+`
+
 func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -27,7 +42,8 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
 	mcpu := fs.String("mcpu", "", "the peer's CPU, e.g. skylake, icelake-server, znver1, cortex-a72, or host (the closest model llvm-mca has for this machine)")
 	mcaBin := fs.String("llvm-mca", "", "the llvm-mca executable (default: llvm-mca or llvm-mca-NN on PATH)")
-	if err := fs.Parse(args); err != nil {
+	fs.Usage = func() { fmt.Fprint(stderr, predictUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if (*mapping == "" && *peer == "") || *exps == "" {
@@ -37,7 +53,12 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *peer != "" && *peer != "llvm-mca":
 		return fmt.Errorf("unknown -peer %q (want llvm-mca)", *peer)
 	case *peer == "llvm-mca" && *mcpu == "":
-		return fmt.Errorf("-peer llvm-mca needs -mcpu, e.g. -mcpu skylake")
+		cpu, ok := mcpuOf(*exps)
+		if !ok {
+			return fmt.Errorf("-peer llvm-mca: -experiments %q is no data set whose CPU portlab knows; give -mcpu, e.g. -mcpu skylake (or host)", *exps)
+		}
+		*mcpu = cpu
+		fmt.Fprintf(stderr, "llvm-mca: -mcpu %s, the CPU of %s (give -mcpu to choose another)\n", cpu, *exps)
 	}
 	src, err := source.ParseExperiments(*exps)
 	if err != nil {
@@ -66,7 +87,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if m != nil {
 		mp := oracle.FromMapping(m)
 		mp.FrontEnd.InstructionsPerCycle = *ipc
-		cols = append(cols, column{*mapping, "portlab:" + *mapping, mp})
+		cols = append(cols, column{*mapping, predictionID(*mapping), mp})
 	}
 	if *peer == "llvm-mca" {
 		mca := llvmmca.New(*mcpu)
@@ -91,6 +112,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// The predictions join the stored ones of each experiment (for -out,
 	// and so that the table compares every column the same way).
 	preds := make([][]float64, len(cols))
+	leftOut := make([][]portmap.Failure, len(cols)) // with the predictor's reasons
 	res := &portmap.ExperimentSet{Arch: set.Arch}
 	for _, mm := range set.Measurements {
 		others := map[string]float64{}
@@ -104,10 +126,14 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
-		if len(unsupported) > 0 {
-			fmt.Fprintf(stderr, "%s: %d of %d experiments not predicted, left out; first: %s\n", c.name, len(unsupported), len(pred), unsupported[0])
+		if len(pred) > 0 && len(unsupported) == len(pred) {
+			why := ": first: " + unsupported[0].Reason
+			if m != nil && i == 0 {
+				why = ": " + coverage(m, set)
+			}
+			return fmt.Errorf("%s predicts none of the %d experiments of %s%s", c.name, len(pred), *exps, why)
 		}
-		preds[i] = pred
+		preds[i], leftOut[i] = pred, unsupported
 		for k, v := range pred {
 			if !math.IsNaN(v) {
 				res.Measurements[k].Others[c.id] = v
@@ -127,11 +153,27 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			fmt.Fprintf(tw, "%s\n", e)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for i, c := range cols {
+			if n := len(leftOut[i]); n > 0 {
+				why := leftOut[i][0].Reason
+				if insn := leftOut[i][0].Insn; insn != "" {
+					why = fmt.Sprintf("instruction %q", insn)
+				}
+				fmt.Fprintf(stdout, "%s: %d of %d experiments not predicted (NaN above; first: %s)\n", c.name, n, len(preds[i]), why)
+			}
+		}
+		return nil
 	}
 	var evals []*metrics.Evaluation
-	for _, c := range cols {
-		evals = append(evals, metrics.Evaluate(ctx, oracle.Stored(res, c.id), res).Titled(c.name))
+	for i, c := range cols {
+		ev := metrics.Evaluate(ctx, oracle.Stored(res, c.id), res).Titled(c.name)
+		if len(ev.Failures) == len(leftOut[i]) {
+			ev.Failures = leftOut[i] // the same experiments, with why
+		}
+		evals = append(evals, ev)
 	}
 	for _, id := range set.OtherIDs() {
 		evals = append(evals, metrics.Evaluate(ctx, oracle.Stored(set, id), set))
@@ -139,11 +181,92 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, ev := range evals {
 		ev.Data = "" // the data set is the command's argument
 	}
-	_, err = io.WriteString(stdout, metrics.Table(evals...).String())
+	table := metrics.Table(evals...)
+	table.LeftOutBelow = true
+	_, err = io.WriteString(stdout, table.String())
 	return err
 }
 
-func cmdReproduce(ctx context.Context, stdout io.Writer) error {
+// predictionID is the key under which -out files keep a mapping's
+// predictions: "portlab:" and the mapping's name, which a machine name
+// ("portlab:zenplus-like") already is.
+func predictionID(mapping string) string {
+	if strings.HasPrefix(mapping, "portlab:") {
+		return mapping
+	}
+	return "portlab:" + mapping
+}
+
+// mcpuOf returns llvm-mca's CPU for the data set an experiments name
+// belongs to, when portlab knows it.
+func mcpuOf(exps string) (string, bool) {
+	for prefix, cpu := range map[string]string{
+		"pmevo:SKL/": "skylake", "pmevo:ZEN/": "znver1", "pmevo:A72/": "cortex-a72",
+	} {
+		if strings.HasPrefix(exps, prefix) {
+			return cpu, true
+		}
+	}
+	return "", false
+}
+
+// coverage says how many of set's instructions m maps and, when none,
+// which naming schemes the two use.
+func coverage(m *portmap.Mapping, set *portmap.ExperimentSet) string {
+	insns := map[string]bool{}
+	for _, e := range set.Experiments() {
+		for _, it := range e.Items() {
+			insns[it.Insn] = true
+		}
+	}
+	mapped := m.Arch().Instructions()
+	known := map[string]bool{}
+	for _, name := range mapped {
+		known[name] = true
+	}
+	in := 0
+	for name := range insns {
+		if known[name] {
+			in++
+		}
+	}
+	s := fmt.Sprintf("%d of the experiments' %d instructions are in the mapping", in, len(insns))
+	if in > 0 || len(mapped) == 0 || len(insns) == 0 {
+		return s
+	}
+	theirs := slices.Sorted(maps.Keys(insns))[0]
+	if a, b := nameScheme(mapped[0]), nameScheme(theirs); a != b && a != "" && b != "" {
+		s = fmt.Sprintf("the mapping names forms in %s (%q), the experiments in %s (%q); %s", a, mapped[0], b, theirs, s)
+	}
+	return s
+}
+
+// nameScheme tells the naming scheme of an instruction form's name:
+// PMEvo's ("ADD_((REG:RW:G:64)),_((REG:R:G:64))"), iwho scheme syntax
+// ("add RW:GPR:64, R:GPR:64") or "" when neither.
+func nameScheme(name string) string {
+	switch {
+	case strings.Contains(name, "(("):
+		return "PMEvo's syntax"
+	case strings.Contains(name, ":") && !strings.Contains(name, "_"):
+		return "iwho scheme syntax"
+	}
+	return ""
+}
+
+const reproduceUsage = `portlab reproduce — the reference table of the PMEvo data: the bottleneck
+predictions of the artifact's mappings (SKL, ZEN, A72) against the measured
+inverse throughputs of its 2,000-experiment evaluation sets, beside the
+stored predictions of IACA, Ithemal and llvm-mca. No flags.
+`
+
+func cmdReproduce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, reproduceUsage) }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "Bottleneck predictions of the PMEvo artifact's mappings vs measured inverse throughput")
 	fmt.Fprintln(stdout, "(2,000 length-5 experiments per architecture; the paper used 40,000)")
 	fmt.Fprintln(stdout)
@@ -162,9 +285,25 @@ func cmdReproduce(ctx context.Context, stdout io.Writer) error {
 	return nil
 }
 
+const dataUsage = `portlab data dir|list|download — the public data sets
+
+  dir       print the data directory in use (PORTLAB_DATA, ../shared/data
+            beside the checkout, or the user cache once downloaded)
+  list      list the pinned data files (path, size, source repository)
+  download  download the pinned files into the user cache (SHA-256 checked)
+`
+
 func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) != 1 {
-		return fmt.Errorf("usage: portlab data dir|list|download")
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprint(stdout, dataUsage)
+		return nil
+	}
+	if len(args) == 0 {
+		fmt.Fprint(stderr, dataUsage)
+		return fmt.Errorf("data: name a command: dir, list or download")
+	}
+	if len(args) > 1 {
+		return fmt.Errorf("data %s: unexpected argument %q", args[0], args[1])
 	}
 	switch args[0] {
 	case "dir":
@@ -183,6 +322,11 @@ func cmdData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		bar := newProgressBar(stderr)
 		err := dataset.Download(ctx, func(file string, done, total int64) { bar.update(file, done, total) })
 		bar.finish()
+		if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) > 1 {
+			// One line, not one per file: they usually fail alike.
+			errs := j.Unwrap()
+			return fmt.Errorf("data download: %d of %d files failed, none of them kept; first: %w", len(errs), len(dataset.Files()), errs[0])
+		}
 		return err
 	default:
 		return fmt.Errorf("unknown data command %q (want dir, list or download)", args[0])

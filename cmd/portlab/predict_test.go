@@ -19,7 +19,7 @@ func TestPredictPeer(t *testing.T) {
 	}{
 		{[]string{"-experiments", "x.json"}, "-mapping or -peer"},
 		{[]string{"-experiments", "pmevo:SKL/eval_tiny", "-peer", "iaca"}, `unknown -peer "iaca"`},
-		{[]string{"-experiments", "pmevo:SKL/eval_tiny", "-peer", "llvm-mca"}, "needs -mcpu"},
+		{[]string{"-experiments", "x.json", "-peer", "llvm-mca"}, "give -mcpu"},
 	} {
 		err := run(t.Context(), append([]string{"predict"}, c.args...), &buf, &buf)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

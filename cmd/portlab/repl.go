@@ -15,7 +15,7 @@ func cmdREPL(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fs.SetOutput(stderr)
 	outDir := fs.String("out", "", "folder for images and HTML the cells show (default: a temporary folder)")
 	histFile := fs.String("history", "", "history `file` (default: portlab/repl_history in the user config folder)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	return repl.Run(ctx, stdin, stdout, stderr, repl.Options{

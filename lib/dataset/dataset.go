@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -81,7 +82,8 @@ func lookup(rel string) (File, error) {
 // Dir returns the local data directory: PORTLAB_DATA if set (an error naming
 // it if it is not an existing directory); else the first shared/data
 // directory holding pmevo-artifact or iwho found by walking up from the
-// working directory; else the download cache directory if it exists. When
+// working directory; else the download cache directory if it holds a
+// file (a failed download leaves none, nor any directory). When
 // none exists the error wraps ErrNotFound.
 func Dir() (string, error) {
 	d, err := localDir()
@@ -92,7 +94,7 @@ func Dir() (string, error) {
 	if cerr != nil {
 		return "", fmt.Errorf("%w (%v; %v)", ErrNotFound, err, cerr)
 	}
-	if isDir(c) {
+	if holdsFiles(c) {
 		return c, nil
 	}
 	return "", fmt.Errorf("%w: no %s, no shared/data beside the working directory or its ancestors, no cache %s (set %s, or call dataset.Download)", ErrNotFound, EnvData, c, EnvData)
@@ -140,6 +142,28 @@ func looksLikeData(d string) bool {
 func isDir(d string) bool {
 	fi, err := os.Stat(d)
 	return err == nil && fi.IsDir()
+}
+
+// holdsFiles reports whether the tree at dir holds a regular file.
+func holdsFiles(dir string) bool {
+	found := errors.New("found")
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			return found
+		}
+		return nil
+	})
+	return err == found
+}
+
+// removeEmptyDirs removes dir and its ancestors below stop while they are
+// empty (os.Remove refuses a directory that is not).
+func removeEmptyDirs(dir, stop string) {
+	for d := dir; d != stop && len(d) > len(stop); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
 }
 
 // cacheDir returns PORTLAB_CACHE, or os.UserCacheDir()/portlab/data.
@@ -230,6 +254,7 @@ func fetch(ctx context.Context, f File, progress func(string, int64, int64)) (st
 		return "", fmt.Errorf("dataset: %s: %v", f.Rel, err)
 	}
 	if err := download(ctx, f, p, progress); err != nil {
+		removeEmptyDirs(filepath.Dir(p), filepath.Dir(c)) // no empty cache left that Dir would report
 		return "", err
 	}
 	if fi, err := os.Stat(p); err == nil {

@@ -715,3 +715,30 @@ func evalOr(p string) string {
 	}
 	return p
 }
+
+// TestFailedDownloadLeavesNoCache: a download that fails leaves no
+// directories in the cache, and an empty cache is not reported as the
+// data directory.
+func TestFailedDownloadLeavesNoCache(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv(EnvCache, cache)
+	t.Setenv(EnvData, "")
+	t.Chdir(t.TempDir()) // no shared/data above
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	old := BaseURL
+	BaseURL = srv.URL
+	defer func() { BaseURL = old }()
+	if err := Download(t.Context(), nil); err == nil {
+		t.Fatal("download from a server that has nothing succeeded")
+	}
+	if entries, err := os.ReadDir(cache); err == nil && len(entries) > 0 {
+		t.Errorf("the failed download left %d entries in %s", len(entries), cache)
+	}
+	os.MkdirAll(filepath.Join(cache, "pmevo-artifact-partial"), 0o755) // an empty cache directory
+	if d, err := Dir(); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Dir with an empty cache: %q, %v; want ErrNotFound", d, err)
+	}
+}

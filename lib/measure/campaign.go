@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +23,10 @@ import (
 // most the experiment that was in flight.
 //
 // A failure is stored too, with its reason, and answered from the file as
-// the same failure, unless it was transient (the worker was killed from
+// the same failure — but only a property of the experiment (a fault, a
+// timeout of its kernel, an instruction that cannot be built), never an
+// infrastructure error (InfrastructureError: a worker that cannot start or
+// be pinned, a missing assembler), which is returned and not kept — unless it was transient (the worker was killed from
 // outside, a timeout: see oracle.IsTransient) or RetryErrors is set: then
 // the experiment is measured again.
 //
@@ -155,10 +159,29 @@ func (c *Campaign) stored(key string) (portmap.Record, bool) {
 		return portmap.Record{}, false
 	}
 	r, ok := c.done[key]
-	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors)) {
+	if !ok || (r.Error != "" && (r.Transient || c.RetryErrors || infrastructureReason(r.Error))) {
 		return portmap.Record{}, false
 	}
 	return r, true
+}
+
+// infrastructureReasons are the messages of infrastructure failures that
+// earlier versions journaled as failures of the experiment; a campaign
+// measures such an experiment again instead of answering with them.
+var infrastructureReasons = []string{
+	"sched_setaffinity(", "did not start as a measurement worker", "measure: starting worker",
+	"as failed: exec:", "mmap code", "mprotect code", "no code loaded at that entry",
+}
+
+// infrastructureReason reports whether a stored failure's reason is one of
+// infrastructureReasons.
+func infrastructureReason(reason string) bool {
+	for _, r := range infrastructureReasons {
+		if strings.Contains(reason, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // storedError is a failure read back from a campaign file.
@@ -194,6 +217,9 @@ func (c *Campaign) answer(e portmap.Experiment) (portmap.Measurement, error, boo
 func (c *Campaign) record(ctx context.Context, e portmap.Experiment, m portmap.Measurement, err error) (portmap.Measurement, error) {
 	if err != nil && ctx.Err() != nil {
 		return m, ctx.Err()
+	}
+	if oracle.IsInfrastructure(err) {
+		return m, err // the machinery failed, not the experiment: no record
 	}
 	c.mu.Lock()
 	first, again := c.settling[e.Key()]

@@ -260,7 +260,7 @@ func (k *killingHardware) MeasureBatch(ctx context.Context, exps []portmap.Exper
 // failure recorded after repeated kills is re-measured by the rerun:
 // TestCampaignRetriesKilledWorker.)
 func TestCampaignWorkerKilledOnHardware(t *testing.T) {
-	h, err := NewHardware(0)
+	h, err := NewHardware(testCPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}

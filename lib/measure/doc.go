@@ -28,4 +28,13 @@
 // interleaved passes over its batch until its two fastest uncontended
 // passes agree (the value is the fastest), and can split batches
 // between workers on several CPUs (NewHardwareOn, checked by Interference).
+// When its context is cancelled it makes final every experiment whose
+// minimum passes are done, so that an interrupted campaign keeps them.
+//
+// A failure of the machinery itself — a worker that cannot start or be
+// pinned to its CPU, an assembler that is not installed — is an
+// *InfrastructureError: it is no property of any experiment, so the run
+// stops with it (oracle.IsInfrastructure) and a Campaign journals nothing
+// for it. The CPU measurements use when none is given is DefaultCPU, the
+// environment variable PORTLAB_CPU (default 0).
 package measure

@@ -422,6 +422,9 @@ func (h *Hardware) MeasureBatch(ctx context.Context, exps []portmap.Experiment, 
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err // once, not once per CPU
+	}
 	return errors.Join(errs...)
 }
 

@@ -42,7 +42,7 @@ func TestCuratedFormsAssemble(t *testing.T) {
 // TestHardwareSanity measures a few forms whose throughput and latency are
 // the same on recent Intel and AMD cores.
 func TestHardwareSanity(t *testing.T) {
-	h, err := NewHardware(0)
+	h, err := NewHardware(testCPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestHardwareSanity(t *testing.T) {
 // The memory alternative, the same code for register-only forms, is not
 // measured for them.
 func TestCheckLayoutsFindsHiddenDependencies(t *testing.T) {
-	h, err := NewHardware(0)
+	h, err := NewHardware(testCPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestSSEAVXMix(t *testing.T) {
 	if hostVector() == NoVector {
 		t.Skip("no AVX on this host")
 	}
-	h, err := NewHardware(0)
+	h, err := NewHardware(testCPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +290,7 @@ func TestHardwareOnTwoCPUs(t *testing.T) {
 		t.Logf("CPUs 0 and 1 interfere (%.0f %%): not comparing the values", 100*slow)
 		return
 	}
-	h1, err := NewHardware(0)
+	h1, err := NewHardware(testCPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}

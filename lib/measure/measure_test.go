@@ -18,7 +18,7 @@ func TestMain(m *testing.M) {
 // TestLatencyChains measures dependency chains whose latency is the same on
 // every x86-64 core of the last decade: add = 1 cycle, imul r64 = 3.
 func TestLatencyChains(t *testing.T) {
-	tm := NewTimer(0)
+	tm := NewTimer(testCPU(t))
 	defer tm.Close()
 	kernels := []Kernel{
 		{Name: "add chain", Body: Repeat([]string{"add rax, 1"}, 64)},
@@ -45,7 +45,7 @@ func TestLatencyChains(t *testing.T) {
 }
 
 func TestFaultsDoNotStopTheRun(t *testing.T) {
-	tm := NewTimer(0)
+	tm := NewTimer(testCPU(t))
 	defer tm.Close()
 	tm.Runner.Timeout = time.Second
 	kernels := []Kernel{
@@ -123,7 +123,7 @@ func hostVector() Vector {
 // error that names the missing call instead.
 func TestWorkerThatMeasuresIsRefused(t *testing.T) {
 	t.Setenv(EnvWorker, "1")
-	tm := NewTimer(0)
+	tm := NewTimer(testCPU(t))
 	defer tm.Close()
 	ctx := context.Background()
 	if err := tm.Load(ctx, []Kernel{{Name: "add", Body: []string{"add rax, rbx"}}}, NoVector); err != nil {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/pmu"
 	"github.com/portlab/portlab/lib/portmap"
 )
@@ -34,7 +35,11 @@ const (
 // is final when it has at least minPasses timings and its two fastest
 // differ by at most agreement, or after maxPasses; final is then called
 // with its timings. An error of time(i) makes item i final with that
-// error; inPasses returns early only when ctx is cancelled.
+// error; inPasses returns early only when ctx is cancelled or with an
+// infrastructure error (oracle.IsInfrastructure). When ctx is cancelled,
+// every item not yet final that has at least minPasses timings is made
+// final with them first (its Spread shows whether they agreed), so that
+// an interrupt keeps every item whose passes are complete.
 func inPasses(ctx context.Context, n, minPasses, maxPasses int, agreement float64, seed uint64,
 	time func(i int) (Timing, error), final func(i int, ts []Timing, err error)) error {
 	minPasses = max(1, minPasses)
@@ -45,24 +50,45 @@ func inPasses(ctx context.Context, n, minPasses, maxPasses int, agreement float6
 		pending[i] = i
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x706f72746c6162))
+	// interrupted makes final every pending item that has its minPasses
+	// timings — as if its last pass had been the last allowed — so that
+	// an interrupt loses only the items whose passes are incomplete.
+	var done []bool
+	interrupted := func(pending, next []int) error {
+		for _, list := range [][]int{next, pending} {
+			for _, i := range list {
+				if !done[i] && len(timings[i]) >= minPasses {
+					done[i] = true
+					final(i, timings[i], nil)
+				}
+			}
+		}
+		return ctx.Err()
+	}
+	done = make([]bool, n)
 	for pass := 0; pass < maxPasses && len(pending) > 0; pass++ {
 		rng.Shuffle(len(pending), func(a, b int) { pending[a], pending[b] = pending[b], pending[a] })
 		var next []int
 		for _, i := range pending {
 			if err := ctx.Err(); err != nil {
-				return err
+				return interrupted(pending, next)
 			}
 			t, err := time(i)
 			if err != nil {
 				if ctx.Err() != nil {
-					return ctx.Err()
+					return interrupted(pending, next)
 				}
+				done[i] = true
 				final(i, timings[i], err)
+				if oracle.IsInfrastructure(err) {
+					return err // every other item would fail alike
+				}
 				continue
 			}
 			timings[i] = append(timings[i], t)
 			u := uncontended(timings[i])
 			if pass+1 >= minPasses && (pass+1 == maxPasses || minPasses == 1 || len(u) >= 2 && agrees(u, agreement)) {
+				done[i] = true
 				final(i, timings[i], nil)
 				continue
 			}

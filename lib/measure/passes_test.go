@@ -145,3 +145,48 @@ func TestContendedPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestInPassesInterrupted: an interrupt makes final every item that has
+// its minimum number of passes (the values its passes gave), and no item
+// with fewer; nothing is made final twice.
+func TestInPassesInterrupted(t *testing.T) {
+	const n, minPasses = 6, 2
+	for _, stopAfter := range []int{n + 3, 2*n + 2} { // in the second pass; in the third
+		ctx, cancel := context.WithCancel(t.Context())
+		calls := 0
+		visits := make([]int, n)
+		timeOne := func(i int) (Timing, error) {
+			calls++
+			if calls > stopAfter {
+				cancel()
+				return Timing{}, ctx.Err()
+			}
+			visits[i]++
+			// Passes that never agree: 1.0, 1.5, 2.0, …
+			return Timing{Cycles: 1 + 0.5*float64(visits[i]-1)}, nil
+		}
+		finals := map[int]int{}
+		err := inPasses(ctx, n, minPasses, 6, 0.01, 1, timeOne, func(i int, ts []Timing, err error) {
+			finals[i]++
+			if err != nil || len(ts) < minPasses {
+				t.Errorf("stop after %d: item %d final with %d timings, %v", stopAfter, i, len(ts), err)
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("stop after %d: %v", stopAfter, err)
+		}
+		for i := range n {
+			want := 0
+			if visits[i] >= minPasses {
+				want = 1
+			}
+			if finals[i] != want {
+				t.Errorf("stop after %d: item %d with %d passes final %d times, want %d", stopAfter, i, visits[i], finals[i], want)
+			}
+		}
+		if stopAfter > 2*n && len(finals) != n {
+			t.Errorf("stop in the third pass: %d of %d items kept", len(finals), n)
+		}
+	}
+}

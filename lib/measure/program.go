@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -102,6 +103,11 @@ func Assemble(ctx context.Context, kernels []Kernel, vec Vector) (*Object, error
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			// as did not run: the machinery is missing, not the code wrong.
+			return nil, infra(fmt.Errorf("measure: running the assembler: %w (install GNU as: Debian package binutils)", err))
 		}
 		return nil, asmError(stderr.String(), lineOf, kernels, err)
 	}

@@ -132,7 +132,7 @@ func (r *Runner) run(ctx context.Context, k int, iters uint64, reps int) (*respo
 	}
 	if r.cmd == nil {
 		if err := r.start(); err != nil {
-			return nil, err
+			return nil, infra(err)
 		}
 	}
 	if !r.loaded {
@@ -184,7 +184,9 @@ func (r *Runner) call(ctx context.Context, req *request, kernel string) (*respon
 			return nil, &FaultError{Kernel: kernel, Signal: sig, Privileged: privileged, Detail: detail}
 		}
 		if res.resp.Err != "" {
-			return nil, fmt.Errorf("measure: kernel %q: %s", kernel, res.resp.Err)
+			// The worker refused the request (pinning, loading, counters):
+			// the machinery failed, not the kernel.
+			return nil, infra(fmt.Errorf("measure: worker on CPU %d, kernel %q: %s", r.CPU, kernel, res.resp.Err))
 		}
 		return &res.resp, nil
 	case <-timer.C:

@@ -207,6 +207,10 @@ func (ev *Evaluation) Markdown() string { return Table(ev).Markdown() }
 // table of a paper's evaluation section. Build it with Table.
 type Comparison struct {
 	Rows []*Evaluation
+	// LeftOutBelow moves the number of experiments each row left out
+	// from its n column ("2000 (5 left out)") to a line of its own under
+	// the table (String only), with the first reason.
+	LeftOutBelow bool
 }
 
 // Table returns the comparison of evals, one row each, in order. When any
@@ -232,7 +236,7 @@ func (c *Comparison) cells() ([]string, [][]string) {
 	var rows [][]string
 	for _, ev := range c.Rows {
 		n := strconv.Itoa(ev.Len())
-		if len(ev.Failures) > 0 {
+		if len(ev.Failures) > 0 && !c.LeftOutBelow {
 			n += fmt.Sprintf(" (%d left out)", len(ev.Failures))
 		}
 		if ev.err != nil {
@@ -285,6 +289,20 @@ func (c *Comparison) String() string {
 			}
 		}
 		b.WriteString("\n")
+	}
+	if c.LeftOutBelow {
+		for _, ev := range c.Rows {
+			if len(ev.Failures) == 0 {
+				continue
+			}
+			f := ev.Failures[0]
+			why := f.Reason
+			if f.Insn != "" {
+				why = fmt.Sprintf("instruction %q", f.Insn)
+			}
+			fmt.Fprintf(&b, "%s: %d of %d experiments left out (not predicted; first: %s)\n",
+				ev.name(), len(ev.Failures), len(ev.Failures)+ev.Len(), why)
+		}
 	}
 	return b.String()
 }

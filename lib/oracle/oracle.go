@@ -83,7 +83,8 @@ type BatchMeasurer interface {
 // MeasureAll measures exps with o and returns the measurements of those
 // that succeeded (in the order of exps) and the failures (Index is the
 // position in exps). progress, when not nil, is called after every
-// experiment. An experiment whose measurement fails with a transient error
+// experiment. An infrastructure error (IsInfrastructure) is no failure of
+// the experiment: MeasureAll stops and returns it. An experiment whose measurement fails with a transient error
 // (see IsTransient) is measured once more before it counts as failed. When
 // ctx is cancelled MeasureAll stops and returns what it has together with
 // ctx's error.
@@ -103,6 +104,9 @@ func MeasureAll(ctx context.Context, o Oracle, exps []portmap.Experiment, progre
 	finish := func(i int, m portmap.Measurement, err error) (*portmap.Measurement, error) {
 		if err != nil && ctx.Err() != nil {
 			return nil, ctx.Err() // interrupted, not a property of the experiment
+		}
+		if IsInfrastructure(err) {
+			return nil, err // every other experiment would fail alike
 		}
 		var keep *portmap.Measurement
 		if err != nil {
@@ -195,6 +199,16 @@ func MeasureAll(ctx context.Context, o Oracle, exps []portmap.Experiment, progre
 func IsTransient(err error) bool {
 	var t interface{ Transient() bool }
 	return errors.As(err, &t) && t.Transient()
+}
+
+// IsInfrastructure reports whether err is a failure of the measuring
+// machinery — a worker that cannot start or be pinned to its CPU, a
+// missing assembler — rather than a property of the experiment: it is no
+// result, MeasureAll stops with it, and a journal does not keep it. Such
+// errors implement Infrastructure() bool (measure.InfrastructureError).
+func IsInfrastructure(err error) bool {
+	var t interface{ Infrastructure() bool }
+	return errors.As(err, &t) && t.Infrastructure()
 }
 
 // InsnError is an error caused by one instruction of an experiment.

@@ -19,8 +19,10 @@ import (
 type CBC struct {
 	// Path is the cbc executable; "" looks up "cbc" on PATH.
 	Path string
-	// TimeLimit bounds the solver's time; reaching it without a proven
-	// optimum is ErrTimeout. 0 means no limit beyond the context's.
+	// TimeLimit bounds the solver's time. Reaching it after an integer
+	// solution was found returns the best one found (Solution.Incumbent,
+	// with a Warning); without one it is ErrTimeout. 0 means no limit
+	// beyond the context's.
 	TimeLimit time.Duration
 	// Gap is the relative optimality gap CBC may stop at (0: CBC's default).
 	Gap float64
@@ -104,7 +106,42 @@ func (s *CBC) Solve(ctx context.Context, p *Problem) (*Solution, error) {
 		return nil, fmt.Errorf("solver: cbc: %w (output: %s)", err, lastLines(string(out), 5))
 	}
 	sol.Solver, sol.Elapsed = s.Name(), time.Since(start)
+	if sol.Incumbent {
+		if why := infeasibility(p, sol.Values); why != "" {
+			// Not a solution after all: no answer rather than a wrong one.
+			return nil, fmt.Errorf("solver: cbc: %w: its best point %s", ErrTimeout, why)
+		}
+		sol.Warning = fmt.Sprintf("cbc: time limit %v reached: the best solution found (objective %g), not proven optimal (%d variables, %d constraints)",
+			s.TimeLimit, sol.Objective, len(p.Vars), len(p.Constraints))
+	}
 	return sol, nil
+}
+
+// infeasibility says how values violate p (a bound, integrality or a
+// constraint, beyond a small tolerance), or "" when they satisfy it.
+func infeasibility(p *Problem, values []float64) string {
+	const tol = 1e-6
+	slack := func(v float64) float64 { return tol * max(1, math.Abs(v)) }
+	for j, v := range p.Vars {
+		x := values[j]
+		if x < v.Lower-slack(v.Lower) || x > v.Upper+slack(v.Upper) {
+			return fmt.Sprintf("puts %s = %g outside [%g, %g]", v.Name, x, v.Lower, v.Upper)
+		}
+		if v.Integer && math.Abs(x-math.Round(x)) > 1e-6 {
+			return fmt.Sprintf("puts integer %s = %g", v.Name, x)
+		}
+	}
+	for _, c := range p.Constraints {
+		lhs := 0.0
+		for _, t := range c.Terms {
+			lhs += t.Coeff * values[t.Var]
+		}
+		d := slack(c.RHS)
+		if (c.Sense == LessEq && lhs > c.RHS+d) || (c.Sense == GreaterEq && lhs < c.RHS-d) || (c.Sense == Equal && math.Abs(lhs-c.RHS) > d) {
+			return fmt.Sprintf("violates %s (%g %s %g)", c.Name, lhs, c.Sense, c.RHS)
+		}
+	}
+	return ""
 }
 
 func lastLines(s string, n int) string {
@@ -129,18 +166,24 @@ func readSolution(path string, p *Problem) (*Solution, error) {
 		return nil, errors.New("empty solution file")
 	}
 	status := sc.Text()
+	sol := &Solution{Values: make([]float64, len(p.Vars))}
 	switch {
 	case strings.HasPrefix(status, "Optimal"):
 	case strings.Contains(status, "nfeasible"):
 		return nil, ErrInfeasible
 	case strings.Contains(status, "nbounded"):
 		return nil, ErrUnbounded
+	case strings.HasPrefix(status, "Stopped") && strings.Contains(status, "objective value") &&
+		!strings.Contains(status, "no integer solution") && !strings.Contains(status, "no solution"):
+		// "Stopped on time - objective value 9048179": an integer
+		// solution, the best found. Without one CBC writes "(no integer
+		// solution - continuous used)": the relaxation, infeasible.
+		sol.Incumbent = true
 	case strings.HasPrefix(status, "Stopped"):
 		return nil, fmt.Errorf("%w: %s", ErrTimeout, status)
 	default:
 		return nil, fmt.Errorf("unexpected status %q", status)
 	}
-	sol := &Solution{Values: make([]float64, len(p.Vars))}
 	if i := strings.LastIndex(status, "objective value"); i >= 0 {
 		sol.Objective, _ = strconv.ParseFloat(strings.TrimSpace(status[i+len("objective value"):]), 64)
 	}

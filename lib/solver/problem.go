@@ -116,12 +116,19 @@ func (p *Problem) Check() error {
 	return nil
 }
 
-// Solution is an optimal solution.
+// Solution is an optimal solution, or — when a time limit stopped the
+// solver after it had found an integer-feasible solution — the best one
+// found (Incumbent, with Warning saying so).
 type Solution struct {
 	Values    []float64 // by variable index
 	Objective float64
 	Solver    string // "gonum simplex" or "cbc"
 	Elapsed   time.Duration
+	// Incumbent is set when the solution is feasible but not proven
+	// optimal: the time limit stopped the solver first. Warning says so
+	// in a sentence for a report or trace ("" for a proven optimum).
+	Incumbent bool
+	Warning   string
 }
 
 // Errors the solvers wrap.

@@ -3,7 +3,9 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,15 +122,30 @@ func TestMissingSolverAndTimeout(t *testing.T) {
 	if !errors.Is(err, ErrNoSolver) || !strings.Contains(err.Error(), "coinor-cbc") {
 		t.Errorf("missing cbc: %v; want ErrNoSolver naming the package", err)
 	}
-	// A fake cbc that stops on its time limit, as CBC reports it.
+	// Fake cbcs that stop on their time limit, as CBC reports it: with an
+	// integer solution (the best found is the answer, with a warning) and
+	// without one (the relaxation's values are no answer: ErrTimeout).
 	dir := t.TempDir()
-	fake := filepath.Join(dir, "cbc")
-	script := "#!/bin/sh\nfor a; do last=$a; done\nprintf 'Stopped on time - objective value 3\\n      0 x0 1 0\\n' > \"$last\"\n"
-	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
+	fake := func(name, status string) string {
+		path := filepath.Join(dir, name)
+		script := "#!/bin/sh\nfor a; do last=$a; done\nprintf '" + status + "\\n      0 x0 1 0\\n' > \"$last\"\n"
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
 	}
-	if _, err := (&CBC{Path: fake, TimeLimit: time.Second}).Solve(context.Background(), chvatal(true)); !errors.Is(err, ErrTimeout) {
-		t.Errorf("cbc stopped on time: %v, want ErrTimeout", err)
+	sol, err := (&CBC{Path: fake("incumbent", "Stopped on time - objective value -5"), TimeLimit: time.Second}).Solve(context.Background(), chvatal(true))
+	if err != nil || !sol.Incumbent || sol.Values[0] != 1 || sol.Objective != -5 || !strings.Contains(sol.Warning, "not proven optimal") {
+		t.Errorf("cbc stopped on time with a solution: %+v, %v; want the incumbent with a warning", sol, err)
+	}
+	// A "solution" that violates the problem is no answer.
+	bad := filepath.Join(dir, "infeasible")
+	os.WriteFile(bad, []byte("#!/bin/sh\nfor a; do last=$a; done\nprintf 'Stopped on time - objective value -50\\n      0 x0 10 0\\n' > \"$last\"\n"), 0o755)
+	if _, err := (&CBC{Path: bad, TimeLimit: time.Second}).Solve(context.Background(), chvatal(true)); !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "violates r1") {
+		t.Errorf("cbc stopped on time with an infeasible point: %v, want ErrTimeout naming the constraint", err)
+	}
+	if _, err := (&CBC{Path: fake("none", "Stopped on time (no integer solution - continuous used) - objective value -13.5"), TimeLimit: time.Second}).Solve(context.Background(), chvatal(true)); !errors.Is(err, ErrTimeout) {
+		t.Errorf("cbc stopped on time without a solution: %v, want ErrTimeout", err)
 	}
 	// A context deadline that has passed.
 	needCBC(t)
@@ -216,5 +233,59 @@ func TestLongRows(t *testing.T) {
 	sol, err := (&CBC{}).Solve(t.Context(), p)
 	if err != nil || math.Abs(sol.Objective+best) > 1e-6 {
 		t.Errorf("%v, %v; want objective %v", sol, err, -best)
+	}
+}
+
+// hardMIP is a 0/1 problem CBC does not solve in a few milliseconds: an
+// equality with large random coefficients (feasible solutions are rare)
+// beside a knapsack constraint.
+func hardMIP() *Problem {
+	rng := rand.New(rand.NewPCG(3, 5))
+	p := &Problem{}
+	var w, c []Term
+	sum := 0.0
+	for i := range 40 {
+		x := p.AddBinary(fmt.Sprintf("x%d", i))
+		wi := float64(100000 + rng.IntN(900000))
+		sum += wi
+		w = append(w, Term{x, wi})
+		c = append(c, Term{x, float64(1 + rng.IntN(1000000))})
+		p.Objective = append(p.Objective, Term{x, -wi - float64(rng.IntN(1000))})
+	}
+	p.AddConstraint("knapsack", w, LessEq, math.Floor(sum/2))
+	p.AddConstraint("equality", c, Equal, 10000001)
+	return p
+}
+
+// TestTimeLimitNeverPanics: a time-limited CBC ends in a feasible best
+// solution with a warning, a proven optimum, or ErrTimeout — under a
+// limit of 10 ms (usually no integer solution yet) and of 1 s.
+func TestTimeLimitNeverPanics(t *testing.T) {
+	needCBC(t)
+	for _, limit := range []time.Duration{10 * time.Millisecond, time.Second} {
+		p := hardMIP()
+		sol, err := (&CBC{TimeLimit: limit}).Solve(t.Context(), p)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrTimeout) {
+				t.Errorf("limit %v: %v, want ErrTimeout or a solution", limit, err)
+			}
+		case sol.Incumbent:
+			if !strings.Contains(sol.Warning, "not proven optimal") {
+				t.Errorf("limit %v: incumbent without a warning: %q", limit, sol.Warning)
+			}
+			fallthrough
+		default:
+			for _, c := range p.Constraints {
+				lhs := 0.0
+				for _, tm := range c.Terms {
+					lhs += tm.Coeff * sol.Values[tm.Var]
+				}
+				if ok := (c.Sense == Equal && math.Abs(lhs-c.RHS) < 1e-6) || (c.Sense == LessEq && lhs <= c.RHS+1e-6); !ok {
+					t.Errorf("limit %v: constraint %s violated: %v vs %v", limit, c.Name, lhs, c.RHS)
+				}
+			}
+		}
+		t.Logf("limit %v: incumbent %v, err %v", limit, sol != nil && sol.Incumbent, err)
 	}
 }

@@ -467,7 +467,10 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 		return nil, fmt.Errorf("palmed: LP1 has no shape: %w", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("palmed: LP1: %w", err)
+		return nil, fmt.Errorf("palmed: LP1: %w%s", err, timeLimitHint(err))
+	}
+	if sol.Warning != "" {
+		r.step("LP1", "warning: %s", sol.Warning)
 	}
 	var shape []users
 	for j, c := range cand {
@@ -665,7 +668,10 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 	}
 	sol, err := solver.Solve(ctx, p, r.cfg.SolverTimeLimit)
 	if err != nil {
-		return nil, fmt.Errorf("palmed: LP2 (MILP): %w", err)
+		return nil, fmt.Errorf("palmed: LP2 (MILP): %w%s", err, timeLimitHint(err))
+	}
+	if sol.Warning != "" {
+		r.step("LP2", "warning: %s", sol.Warning)
 	}
 	return values(sol, w), nil
 }
@@ -805,4 +811,13 @@ func short(s string) string {
 		return string(r[:23]) + "…"
 	}
 	return s
+}
+
+// timeLimitHint is what to do about a solver's time limit (err wraps
+// solver.ErrTimeout), or "".
+func timeLimitHint(err error) string {
+	if errors.Is(err, solver.ErrTimeout) {
+		return " (no feasible solution within Config.SolverTimeLimit, -solver-time: raise it)"
+	}
+	return ""
 }

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/portlab/portlab/lib/dataset"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// TestHelpAndUsage: help asked for (-h, help, a command's -h) succeeds
+// with the help; no command is exit status 2; an unknown method is one
+// line naming the valid ones; an extra argument is an error naming it.
+func TestHelpAndUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // in stdout+stderr
+	}{
+		{[]string{"-h"}, "Usage:"},
+		{[]string{"help"}, "Usage:"},
+		{[]string{"help", "predict"}, "portlab predict"},
+		{[]string{"reproduce", "-h"}, "portlab reproduce"},
+		{[]string{"data", "-h"}, "download"},
+		{[]string{"infer", "-h"}, "portlab infer NAME"},
+		{[]string{"predict", "-h"}, "-mapping"},
+		{[]string{"measure", "-h"}, "-insns"},
+	} {
+		var buf bytes.Buffer
+		if err := run(t.Context(), c.args, &buf, &buf); err != nil || exitCode(err, false) != 0 {
+			t.Errorf("%q: %v, want success", c.args, err)
+		}
+		if !strings.Contains(buf.String(), c.want) {
+			t.Errorf("%q: output lacks %q:\n%s", c.args, c.want, buf.String())
+		}
+		if strings.Contains(buf.String(), "Bottleneck predictions") {
+			t.Errorf("%q: ran the command instead of printing its help", c.args)
+		}
+	}
+	var buf bytes.Buffer
+	err := run(t.Context(), nil, &buf, &buf)
+	if exitCode(err, false) != 2 || !strings.Contains(buf.String(), "Usage:") {
+		t.Errorf("no command: %v (exit %d), %q", err, exitCode(err, false), buf.String())
+	}
+	buf.Reset()
+	err = run(t.Context(), []string{"infer", "frobnicate"}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), `unknown method "frobnicate"`) || !strings.Contains(err.Error(), "pmevo") || buf.Len() > 0 {
+		t.Errorf("infer frobnicate: %v, printed %d bytes first", err, buf.Len())
+	}
+	for _, args := range [][]string{
+		{"install", "-user", "-sys-prefix"},
+		{"kernel"},
+	} {
+		if err := run(t.Context(), args, &buf, &buf); err == nil {
+			t.Errorf("%q succeeded", args)
+		}
+	}
+	for _, args := range [][]string{
+		{"reproduce", "extra"},
+		{"data", "dir", "extra"},
+		{"version", "extra"},
+		{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", "pmevo:SKL/eval_tiny", "extra"},
+		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "extra"},
+		{"measure", "-insns", "curated:2", "-out", filepath.Join(t.TempDir(), "x.jsonl"), "extra"},
+		{"repl", "extra"},
+		{"help", "predict", "extra"},
+		{"install", "extra"},
+		{"kernel", "conn.json", "extra"},
+	} {
+		buf.Reset()
+		err := run(t.Context(), args, &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), `"extra"`) {
+			t.Errorf("%q: %v, want an error naming the extra argument", args, err)
+		}
+	}
+}
+
+// TestExitCodes: main's mapping of run's errors to exit statuses.
+func TestExitCodes(t *testing.T) {
+	for _, c := range []struct {
+		err         error
+		interrupted bool
+		want        int
+	}{
+		{nil, false, 0},
+		{errNoCommand, false, 2},
+		{errors.New("bad"), false, 1},
+		{fmt.Errorf("measure: %w", context.Canceled), true, 130},
+		{context.Canceled, false, 1}, // cancelled without an interrupt: an error
+	} {
+		if got := exitCode(c.err, c.interrupted); got != c.want {
+			t.Errorf("exitCode(%v, %v) = %d, want %d", c.err, c.interrupted, got, c.want)
+		}
+	}
+}
+
+// TestPredictNone: a mapping that names none of the experiments'
+// instructions is an error that says why, not a table with an error in
+// its MAPE column; labels carry no doubled "portlab:" and no "(stored)".
+func TestPredictNone(t *testing.T) {
+	datasettest.Need(t)
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"predict", "-mapping", "uops.info:SKX", "-experiments", "pmevo:SKL/eval_small"}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "predicts none of the 2000 experiments") ||
+		!strings.Contains(err.Error(), "iwho scheme syntax") || !strings.Contains(err.Error(), "PMEvo's") ||
+		!strings.Contains(err.Error(), "0 of the experiments' 310 instructions are in the mapping") || len(err.Error()) > 400 {
+		t.Errorf("uops.info:SKX on pmevo:SKL/eval_small: %v", err)
+	}
+	if exitCode(err, false) == 0 {
+		t.Error("exit status 0")
+	}
+	buf.Reset()
+	err = run(t.Context(), []string{"predict", "-mapping", "portlab:zenplus-like", "-experiments", "pmevo:ZEN/eval_small"}, &buf, &buf)
+	if err == nil || strings.Contains(err.Error(), "portlab:portlab:") || strings.Contains(err.Error(), "(stored)") {
+		t.Errorf("portlab:zenplus-like: %v", err)
+	}
+}
+
+// TestPredictLeftOutBelow: experiments a mapping does not predict are
+// counted in a line under the table, not inside its columns; -out keys
+// a machine's predictions by its name, without a doubled prefix.
+func TestPredictLeftOutBelow(t *testing.T) {
+	datasettest.Need(t)
+	set, err := dataset.Experiments("pmevo:SKL/eval_tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bogus, _ := portmap.ExperimentOf(map[string]int{"bogus": 1})
+	set.Measurements[3].Experiment = bogus
+	set.Arch = nil // the file lists the instructions it uses
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exps.json")
+	if err := portmap.WriteExperiments(path, set); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	if err := run(t.Context(), []string{"predict", "-mapping", "pmevo:SKL/uops_info", "-experiments", path}, &out, &errs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if strings.Contains(lines[1], "left out") || !strings.Contains(lines[1], "pmevo:SKL/uops_info  19  ") {
+		t.Errorf("row %q: want n=19 and nothing left out inside the row", lines[1])
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, `pmevo:SKL/uops_info: 1 of 20 experiments left out (not predicted; first: instruction "bogus")`) {
+		t.Errorf("last line %q\n%s", last, out.String())
+	}
+	zen := filepath.Join(dir, "zen.json")
+	if err := run(t.Context(), []string{"predict", "-mapping", "portlab:zenplus-like", "-experiments", "pmevo:ZEN/eval_tiny", "-out", zen}, &out, &errs); err == nil {
+		// pmevo:ZEN names no form the way the machine does: nothing written.
+		t.Errorf("portlab:zenplus-like on pmevo:ZEN/eval_tiny succeeded")
+	}
+	if got := predictionID("portlab:zenplus-like"); got != "portlab:zenplus-like" {
+		t.Errorf("predictionID = %q", got)
+	}
+	if _, err := os.Stat(zen); err == nil {
+		t.Errorf("%s written", zen)
+	}
+}
+
+// TestPredictPeerDefaultCPU: -peer llvm-mca without -mcpu takes the data
+// set's CPU where portlab knows it and says so; elsewhere it asks for it
+// before loading anything.
+func TestPredictPeerDefaultCPU(t *testing.T) {
+	for exps, want := range map[string]string{"pmevo:SKL/eval_small": "skylake", "pmevo:ZEN/eval_tiny": "znver1", "pmevo:A72/eval_small": "cortex-a72"} {
+		if got, ok := mcpuOf(exps); !ok || got != want {
+			t.Errorf("mcpuOf(%q) = %q, %v; want %q", exps, got, ok, want)
+		}
+	}
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"predict", "-peer", "llvm-mca", "-experiments", filepath.Join(t.TempDir(), "none.json")}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "give -mcpu") {
+		t.Errorf("-peer llvm-mca on a file: %v", err)
+	}
+}
+
+// TestMeasureInterrupted: an interrupted campaign says once how many
+// experiments it kept — exactly the lines of its file — and that a rerun
+// resumes; its error is an interrupt (exit status 130).
+func TestMeasureInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"measure", "-insns", "curated:40", "-out", out}, &stdout, &stderr)
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		t.Skipf("not interrupted (%v): the machine measured 40 forms in 3 s", err)
+	}
+	var ie *interruptedError
+	if !errors.As(err, &ie) || exitCode(err, true) != 130 {
+		t.Fatalf("%v (exit %d), want an interrupt with what was kept", err, exitCode(err, true))
+	}
+	data, _ := os.ReadFile(out)
+	lines := bytes.Count(data, []byte("\n"))
+	kept := fmt.Sprintf("interrupted: %d experiment", lines)
+	if !strings.HasPrefix(message(err), kept) || !strings.Contains(message(err), "run the same command again to resume") {
+		t.Errorf("message %q, file has %d lines", message(err), lines)
+	}
+	if all := stdout.String() + stderr.String(); strings.Contains(all, "context") {
+		t.Errorf("output mentions the context:\n%s", all)
+	}
+}
+
+// TestMeasureInfrastructure: with no assembler, measure fails, says that
+// nothing was recorded, and the campaign file holds nothing.
+func TestMeasureInfrastructure(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	t.Setenv("PATH", t.TempDir())
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"measure", "-insns", "curated:3", "-out", out}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "nothing recorded") || !strings.Contains(err.Error(), "binutils") || exitCode(err, false) != 1 {
+		t.Errorf("measure without as: %v", err)
+	}
+	if data, _ := os.ReadFile(out); len(data) > 0 {
+		t.Errorf("%s holds:\n%s", out, data)
+	}
+}
+
+// TestMeasureNothingMeasured: a campaign of which no experiment can be
+// measured (every form unknown to this machine's assembler) fails.
+func TestMeasureNothingMeasured(t *testing.T) {
+	dir := t.TempDir()
+	insns := filepath.Join(dir, "insns.txt")
+	os.WriteFile(insns, []byte("frobnicate RW:GPR:64, R:GPR:64\n"), 0o644)
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"measure", "-insns", insns, "-out", filepath.Join(dir, "c.jsonl")}, &buf, &buf)
+	if err == nil || exitCode(err, false) == 0 || !strings.Contains(err.Error(), "no experiment of singletons could be measured") {
+		t.Fatalf("nothing measurable: %v\n%s", err, buf.String())
+	}
+}
+
+// TestDataDownloadFails: a download that fails says so in one line, and
+// data dir then reports no data directory, not an empty cache.
+func TestDataDownloadFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "gone", http.StatusNotFound)
+	}))
+	defer srv.Close()
+	old := dataset.BaseURL
+	dataset.BaseURL = srv.URL
+	defer func() { dataset.BaseURL = old }()
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv(dataset.EnvCache, cache)
+	t.Setenv(dataset.EnvData, "")
+	t.Chdir(t.TempDir())
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"data", "download"}, &buf, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d of %d files failed", len(dataset.Files()), len(dataset.Files()))) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("data download from nowhere: %v", err)
+	}
+	buf.Reset()
+	if err := run(t.Context(), []string{"data", "dir"}, &buf, &buf); err == nil || strings.Contains(buf.String(), cache) {
+		t.Errorf("data dir after a failed download: %v, %q", err, buf.String())
+	}
+}
