@@ -46,6 +46,7 @@ func init() {
 		"UopsInfoArchitectures": reflect.ValueOf(portmap.UopsInfoArchitectures),
 		"UopsInfoMapping":       reflect.ValueOf(portmap.UopsInfoMapping),
 		"WriteExperiments":      reflect.ValueOf(portmap.WriteExperiments),
+		"WriteFileAtomic":       reflect.ValueOf(portmap.WriteFileAtomic),
 		"WriteMapping":          reflect.ValueOf(portmap.WriteMapping),
 		"WritePMEvoExperiments": reflect.ValueOf(portmap.WritePMEvoExperiments),
 		"WritePMEvoMapping":     reflect.ValueOf(portmap.WritePMEvoMapping),
