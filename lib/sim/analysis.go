@@ -11,7 +11,8 @@ import (
 )
 
 // Sensitivity is the effect of one Change on a block: Gus's speed-up
-// s_{w,r} (Pompougnac et al., arXiv:2402.15773, §3.2), the cycles per
+// s_{w,r} (Dutilleul, Pompougnac et al., "Performance debugging through
+// microarchitectural sensitivity and causality analysis", 2024, §3.2), the cycles per
 // iteration before the change over those after it. Above 1 the block got
 // faster: the changed resource or latency limits it; 1 means it is
 // insensitive to it.

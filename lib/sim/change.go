@@ -7,7 +7,8 @@ import (
 )
 
 // Change scales the capacity of the simulated machine, as the sensitivity
-// analysis of Gus (Pompougnac et al., arXiv:2402.15773, §3.2) does: a
+// analysis of Gus (Dutilleul, Pompougnac et al., "Performance debugging through
+// microarchitectural sensitivity and causality analysis", 2024, §3.2) does: a
 // resource's throughput, or the latencies of a form or of all forms.
 type Change struct {
 	// Resources names the resources whose throughput changes: ports of
