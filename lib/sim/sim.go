@@ -623,8 +623,13 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 //
 // The steady state is a period: the smallest p ≤ MaxPeriod such that the
 // retirement times of iterations i and i−p differ by the same amount for
-// the last max(4p, 16) iterations, after at least enough iterations to
-// fill the reorder buffer four times. Cycles is that amount divided by p.
+// the last max(4p, 16) iterations (rounded up to a multiple of p), after
+// at least enough iterations to fill the reorder buffer four times; and no
+// part of the machine's state — a resource's next free time, a value's
+// ready time, the front end, each taken as at least the next issue time —
+// grew by more than the retirement (plus its largest single latency or
+// cost) since a checkpoint at least half as old as the simulation (a part that grows faster would overtake the retirement
+// later). Cycles is that amount divided by p.
 // When MaxIterations pass without one, Cycles is the average of the
 // second half and Result.Converged is false.
 func (s *Simulator) Simulate(b *block.Block) (*Result, error) {
@@ -657,21 +662,40 @@ func (s *Simulator) run(p *program) *Result {
 	minIt := min(s.minIterations(p), maxIt)
 	st := newState(p, s.rob, maxIt)
 	res := &Result{}
+	// Checkpoints of the machine's state (resources, values, front end)
+	// at iterations 2^k−1: nothing in it may grow faster than the
+	// retirement since the last but one, or it would overtake it later.
+	width := len(st.res) + len(st.vals) + 2
+	cur := make([]float64, width)
+	ckpt := [2][]float64{make([]float64, width), make([]float64, width)}
+	ckptAt := [2]int{-1, -1}
+	slack := s.slack(p, width)
 	for n := 0; n < maxIt; n++ {
 		st.retired = append(st.retired, s.iterate(p, st))
 		if n == 0 {
 			res.FirstPass = st.retired[0]
 		}
+		if n&(n+1) == 0 { // n+1 is a power of two
+			st.snapshot(ckpt[0])
+			ckpt[0], ckpt[1] = ckpt[1], ckpt[0]
+			ckptAt[0], ckptAt[1] = ckptAt[1], n
+		}
 		if n+1 < minIt {
 			continue
 		}
-		if per, win, ok := period(st.retired, maxP); ok {
-			last := len(st.retired) - 1
-			res.Cycles = (st.retired[last] - st.retired[last-per]) / float64(per)
-			res.Iterations, res.Period, res.Window, res.Converged = n+1, per, win, true
-			res.Detection = fmt.Sprintf("period %d over the last %d of %d iterations", per, win, n+1)
-			return res
+		per, win, ok := period(st.retired, maxP)
+		if !ok || ckptAt[0] < 0 {
+			continue
 		}
+		st.snapshot(cur)
+		if !bounded(cur, ckpt[0], st.retired[n]-st.retired[ckptAt[0]], slack) {
+			continue
+		}
+		last := len(st.retired) - 1
+		res.Cycles = (st.retired[last] - st.retired[last-per]) / float64(per)
+		res.Iterations, res.Period, res.Window, res.Converged = n+1, per, win, true
+		res.Detection = fmt.Sprintf("period %d over the last %d of %d iterations", per, win, n+1)
+		return res
 	}
 	half := maxIt / 2
 	r := st.retired
@@ -681,13 +705,76 @@ func (s *Simulator) run(p *program) *Result {
 	return res
 }
 
+// window is the number of iterations over which a period p must hold: a
+// multiple of p, at least 4p and 16.
+func window(p int) int {
+	return p * max(4, (16+p-1)/p)
+}
+
+// snapshot copies the state's resources, values and front end into x,
+// each at least the next issue time: anything earlier acts as it.
+func (st *state) snapshot(x []float64) {
+	front := max(st.feI, st.feU)
+	k := 0
+	for _, v := range st.res {
+		x[k] = max(v, front)
+		k++
+	}
+	for _, v := range st.vals {
+		x[k] = max(v, front)
+		k++
+	}
+	x[k], x[k+1] = front, front
+}
+
+// slack returns, for each part of a snapshot, how much further than the
+// issue front one use can push it: a resource's largest cost, a value's
+// largest latency, the front end's largest cost. A part may jump by that
+// much more than the retirement without growing faster.
+func (s *Simulator) slack(p *program, width int) []float64 {
+	sl := make([]float64, width)
+	for _, u := range p.uses {
+		for c := u.lo; c < u.hi; c++ {
+			r := p.choices[c]
+			sl[r] = max(sl[r], u.cost*s.resScale[r])
+		}
+	}
+	for k := range p.ops {
+		o := &p.ops[k]
+		nw := o.writes1 - o.writes0
+		nr := o.reads1 - o.reads0
+		for w := int32(0); w < nw; w++ {
+			i := p.nres + int(o.writes0+w)
+			sl[i] = max(sl[i], p.base[o.base0+w])
+			for r := int32(0); r < nr; r++ {
+				sl[i] = max(sl[i], p.lat[o.lat0+r*nw+w])
+			}
+		}
+		sl[width-2] = max(sl[width-2], o.feCost, o.feUopCost)
+	}
+	sl[width-1] = sl[width-2]
+	return sl
+}
+
+// bounded reports whether no part of the state grew by more than grown
+// (and its slack) between the snapshots old and cur.
+func bounded(cur, old []float64, grown float64, slack []float64) bool {
+	tol := 1e-9 * math.Max(1, math.Abs(grown))
+	for i, x := range cur {
+		if x-old[i] > grown+slack[i]+tol {
+			return false
+		}
+	}
+	return true
+}
+
 // period looks for the smallest p ≤ maxP such that r[j]−r[j−p] is the
-// same for the last max(4p, 16) iterations j.
+// same for the last window(p) iterations j.
 func period(r []float64, maxP int) (int, int, bool) {
 	n := len(r)
 	for p := 1; p <= maxP; p++ {
-		win := max(4*p, 16)
-		if n < win+p {
+		win := window(p)
+		if n < win+p+1 {
 			return 0, 0, false
 		}
 		d := r[n-1] - r[n-1-p]

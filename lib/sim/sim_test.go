@@ -1,11 +1,14 @@
 package sim
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/resource"
 	"github.com/portlab/portlab/lib/throughput"
 )
@@ -181,5 +184,80 @@ func TestTestMachine(t *testing.T) {
 	m := TestMachine()
 	if m.Name != TestMachineName || len(m.Latencies) != m.Mapping.Len() {
 		t.Errorf("test machine %s: %d latencies for %d forms", m.Name, len(m.Latencies), m.Mapping.Len())
+	}
+}
+
+// Random mixes of independent instructions run at the bound of package
+// throughput: the port bound, or the front end's where it is higher —
+// also without front end and reorder buffer, where the queues grow
+// without bound and the steady state is slow to come.
+func TestIndependentMixesRunAtTheBound(t *testing.T) {
+	t.Run("test machine", func(t *testing.T) { independentMixes(t, TestMachine()) })
+	m := TestMachine()
+	m.FrontEnd = machine.FrontEnd{}
+	m.ReorderBuffer, m.IssueWidth, m.RetireWidth = 0, 0, 0
+	t.Run("unbounded", func(t *testing.T) { independentMixes(t, m) })
+}
+
+func independentMixes(t *testing.T, m *machine.Machine) {
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := throughput.NewModel(m.Mapping).WithFrontEnd(m.FrontEnd.Bound())
+	// Without a reorder buffer the load ports' queue leads for about 20
+	// iterations before the store data port's overtakes it.
+	slow := "vmulps ymm8, ymm14, ymm15\nmov r9, [rdi]\nvmulps ymm10, ymm14, ymm15\nvmulps ymm11, ymm14, ymm15\nvmovups ymm12, [rsi]\njne .L13\nmov [rsi+48], rdi\nvmovups ymm15, [rsi]\nmov [rsi+64], rdi"
+	sb := parse(t, slow)
+	want, err := model.Cycles(sb.Experiment())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Simulate(sb); err != nil || !near(r.Cycles, want) {
+		t.Errorf("two stores: %v, %v; want the bound %v", r, err, want)
+	}
+	forms := []string{"vaddps ymm%d, ymm14, ymm15", "vmovups ymm%d, [rsi]", "lea r%d, [rdi+8]", "vmulps ymm%d, ymm14, ymm15",
+		"mov r%d, [rdi]", "mov [rsi+%d], rdi", "jne .L%d", "xor r%dd, r%[1]dd"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := 0; k < 200; k++ {
+		var lines []string
+		for i := range 2 + rng.IntN(10) {
+			j, x := rng.IntN(len(forms)), 8+i%6
+			if j == 5 {
+				x = 8 * i // distinct addresses: no memory dependency
+			}
+			lines = append(lines, fmt.Sprintf(forms[j], x))
+		}
+		b := parse(t, strings.Join(lines, "\n"))
+		r, err := s.Simulate(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := model.Cycles(b.Experiment())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Converged || math.Abs(r.Cycles-want) > 1e-9*want {
+			t.Errorf("%q: %v, want the bound %v", strings.Join(lines, "; "), r, want)
+		}
+	}
+}
+
+// Without a reorder buffer, a load of latency 200 retires later than the
+// stores for about 130 iterations, at its port's rate; then port 4's
+// queue of stores overtakes it. The early rate is no steady state.
+func TestSlowTransient(t *testing.T) {
+	m := TestMachine()
+	m.FrontEnd = machine.FrontEnd{}
+	m.ReorderBuffer, m.IssueWidth, m.RetireWidth = 0, 0, 0
+	const load = "vmovups W:YMM0..15, ymmword ptr R:MEM(256)"
+	m.Latencies[load] = machine.Latency{Cycles: 200}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := simulate(t, s, "vmovups ymm1, [rsi]\nmov [rdi], rax\nmov [rdi+8], rax")
+	if !near(r.Cycles, 2) || r.Iterations < 130 {
+		t.Errorf("%v, want 2 cycles/iteration (two stores on port 4), found after the stores overtake the load", r)
 	}
 }
