@@ -202,10 +202,8 @@ type op struct {
 	base0                int32 // into program.base: latency per write without inputs
 	feCost, feUopCost    float64
 	retCost              float64
-	form                 string
 	text                 string
 	resourceNames        string
-	hasProducerlessReads bool
 }
 
 // program is a block compiled for a simulator.
@@ -242,7 +240,7 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		key := in.Form.Key()
-		o := op{form: key, text: in.Text}
+		o := op{text: in.Text}
 		o.uses0 = int32(len(p.uses))
 		var names []string
 		if s.opt.Resources != nil {
@@ -638,6 +636,25 @@ func (s *Simulator) Simulate(b *block.Block) (*Result, error) {
 		return nil, err
 	}
 	return s.run(p), nil
+}
+
+// Timeline simulates exactly n iterations of b, without looking for a
+// steady state, and returns when each iteration's last instruction
+// retires, in cycles from the start: the warm-up and the steady state as
+// a curve.
+func (s *Simulator) Timeline(b *block.Block, n int) ([]float64, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("sim: timeline of %d iterations (want at least 1)", n)
+	}
+	p, err := s.compile(b)
+	if err != nil {
+		return nil, err
+	}
+	st := newState(p, s.rob, n)
+	for range n {
+		st.retired = append(st.retired, s.iterate(p, st))
+	}
+	return st.retired, nil
 }
 
 // minIterations is the number of iterations simulated before looking for

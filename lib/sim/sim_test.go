@@ -261,3 +261,21 @@ func TestSlowTransient(t *testing.T) {
 		t.Errorf("%v, want 2 cycles/iteration (two stores on port 4), found after the stores overtake the load", r)
 	}
 }
+
+// The timeline of the FMA chain: one FMA every 4 cycles from the first.
+func TestTimeline(t *testing.T) {
+	s := newSim(t, Options{})
+	tl, err := s.Timeline(parse(t, fmaLoop), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range tl {
+		if !near(x, 4*float64(i+1)) {
+			t.Errorf("timeline %v, want 4, 8, 12, 16, 20", tl)
+			break
+		}
+	}
+	if _, err := s.Timeline(parse(t, fmaLoop), 0); err == nil {
+		t.Error("0 iterations accepted")
+	}
+}
