@@ -121,8 +121,12 @@ type CriticalShare struct {
 	// Share is the fraction of the time on the critical path spent on
 	// this instruction: Latency (waiting for its result), Resource (its
 	// µops holding a port another instruction waited for), FrontEnd (its
-	// issue slot), ROB (its reorder-buffer entries), Retire (its
-	// retirement slot).
+	// issue slot), ROB (waiting for a reorder-buffer entry beyond the
+	// retirement that freed it: the path then goes on through the
+	// instruction that held the entry, so ROB itself is mostly 0 and a
+	// full reorder buffer shows as the shares of that path), Retire (its
+	// retirement slot). Where two causes tie, the walk prefers
+	// retirement, then latency, then ports, then the front end.
 	Share                                    float64
 	Latency, Resource, FrontEnd, ROB, Retire float64
 }
@@ -168,24 +172,28 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 		shares[k] = CriticalShare{Index: k, Text: o.text, Resources: o.resourceNames}
 	}
 	// Walk back: stage 0 retire, 1 complete, 2 start, 3 issue.
+	// span is the part of [next, t] inside the window.
+	span := func(t, next float64) float64 { return math.Max(0, t-math.Max(next, from)) }
 	d, stage, t := int32(len(ev)-1), 0, end
-	for t > from && d >= 0 {
+	// Every step goes to an earlier instruction or a later stage of the
+	// same one; steps bounds the walk all the same.
+	for steps := 4*len(ev) + 4; t > from && d >= 0 && steps > 0; steps-- {
 		e := &ev[d]
 		c := &shares[int(d)%n]
 		switch stage {
 		case 0:
 			if e.retireByPrev && d > 0 {
 				prev := math.Min(ev[d-1].retire, t)
-				c.Retire += t - prev
+				c.Retire += span(t, prev)
 				d, t = d-1, prev
 			} else {
 				in := math.Min(e.complete, t)
-				c.Retire += t - in
+				c.Retire += span(t, in)
 				stage, t = 1, in
 			}
 		case 1:
 			in := math.Min(e.valueIn, t)
-			c.Latency += t - in
+			c.Latency += span(t, in)
 			t = in
 			if e.valueBy >= 0 && e.valueIn > e.start {
 				d, stage = e.valueBy, 1
@@ -197,7 +205,7 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 			case e.startKind == byResource && e.startBy >= 0 && e.start > e.issue:
 				u := e.startBy
 				tu := math.Min(ev[u].start, t)
-				shares[int(u)%n].Resource += t - tu
+				shares[int(u)%n].Resource += span(t, tu)
 				d, t = u, tu
 			default:
 				stage, t = 3, math.Min(e.issue, t)
@@ -207,12 +215,12 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 			case e.issueKind == byFrontEnd && e.issueBy >= 0:
 				u := e.issueBy
 				tu := math.Min(ev[u].issue, t)
-				shares[int(u)%n].FrontEnd += t - tu
+				shares[int(u)%n].FrontEnd += span(t, tu)
 				d, t = u, tu
 			case e.issueKind == byROB && e.issueBy >= 0:
 				u := e.issueBy
 				tu := math.Min(ev[u].retire, t)
-				c.ROB += t - tu
+				c.ROB += span(t, tu)
 				d, stage, t = u, 0, tu
 			default:
 				d = -1
@@ -320,8 +328,11 @@ func (s *Simulator) iterateTraced(p *program, st *state, tr *tracer, ev []event)
 				complete = ready
 				e.valueIn, e.valueBy = in0, by
 			}
-			vals[o.writes0+w] = ready
-			tr.slotWriter[o.writes0+w] = tr.dyn
+			st.tmp[w] = ready
+		}
+		copy(vals[o.writes0:o.writes1], st.tmp[:nw])
+		for w := o.writes0; w < o.writes1; w++ {
+			tr.slotWriter[w] = tr.dyn
 		}
 		e.complete = complete
 		retire := st.ret

@@ -94,3 +94,52 @@ func TestCritical(t *testing.T) {
 		t.Errorf("port-bound mix: resources %.2f of the critical path\n%s", res, CriticalTable(shares))
 	}
 }
+
+// The shares add up to the whole window, also when the reorder buffer
+// or the front end binds, and an instruction that reads what it writes
+// (imul rax, rax writes rax and the flags) does not wait for itself.
+func TestCriticalSharesAddUp(t *testing.T) {
+	m := TestMachine()
+	m.ReorderBuffer = 8
+	small, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []struct {
+		s   *Simulator
+		src string
+	}{
+		{newSim(t, Options{}), benchBody},
+		{small, "imul rax, rax\n" + strings.Repeat("mov rbx, [rsi]\n", 8)},
+		{newSim(t, Options{}), "lea rax, [rdi+8]\nlea rbx, [rdi+8]\nxor ecx, ecx\nxor edx, edx\nxor esi, esi"},
+		{newSim(t, Options{}), imulChain},
+	} {
+		shares, r, err := x.s.Critical(parse(t, x.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, c := range shares {
+			sum += c.Share
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Errorf("%q: %v: shares add up to %v\n%s", x.src, r, sum, CriticalTable(shares))
+		}
+	}
+	shares, _, err := newSim(t, Options{}).Critical(parse(t, imulChain))
+	if err != nil || !near(shares[0].Latency, 1) {
+		t.Errorf("imul chain: %v\n%s", err, CriticalTable(shares))
+	}
+}
+
+// imul rax, rax completes with its result: 3 cycles after it starts, not
+// 3 more for the flags computed from the new rax.
+func TestOwnWritesAreNotInputs(t *testing.T) {
+	tl, err := newSim(t, Options{}).Timeline(parse(t, imulChain), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(tl[0], 3) || !near(tl[1], 6) {
+		t.Errorf("imul chain retires at %v, want 3, 6", tl)
+	}
+}

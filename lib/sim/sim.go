@@ -512,6 +512,7 @@ type state struct {
 	ret      float64   // retirement: next retire
 	uopCount int
 	retired  []float64 // per iteration: retirement of its last instruction
+	tmp      []float64 // an instruction's outputs before they are stored
 }
 
 func newState(p *program, rob, iterations int) *state {
@@ -520,6 +521,11 @@ func newState(p *program, rob, iterations int) *state {
 		vals:    make([]float64, p.nslots),
 		retired: make([]float64, 0, iterations),
 	}
+	most := 0
+	for _, o := range p.ops {
+		most = max(most, int(o.writes1-o.writes0))
+	}
+	st.tmp = make([]float64, most)
 	if rob > 0 {
 		st.rob = make([]float64, rob)
 	}
@@ -529,7 +535,7 @@ func newState(p *program, rob, iterations int) *state {
 // iterate simulates one iteration of p on st and returns the retirement
 // time of its last instruction. It allocates nothing.
 func (s *Simulator) iterate(p *program, st *state) float64 {
-	res, vals, choices, uses, reads, lat, base := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base
+	res, vals, choices, uses, reads, lat, base, tmp := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp
 	resScale := s.resScale
 	rob := st.rob
 	nrob := len(rob)
@@ -597,8 +603,9 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 			if ready > complete {
 				complete = ready
 			}
-			vals[o.writes0+w] = ready
+			tmp[w] = ready // not vals yet: the instruction may read what it writes
 		}
+		copy(vals[o.writes0:o.writes1], tmp[:nw])
 		// Retirement: in order, limited by the retire width.
 		retire = st.ret
 		if complete > retire {
