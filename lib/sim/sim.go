@@ -194,16 +194,16 @@ type use struct {
 
 // op is an instruction of the compiled program.
 type op struct {
-	uops                 int32
-	uses0, uses1         int32 // into program.uses
-	reads0, reads1       int32 // into program.reads: value slots read
-	writes0, writes1     int32 // the value slots written (contiguous); writes0 is the completion slot
-	lat0                 int32 // into program.lat: (reads1-reads0) × (writes1-writes0), row per read
-	base0                int32 // into program.base: latency per write without inputs
-	feCost, feUopCost    float64
-	retCost              float64
-	text                 string
-	resourceNames        string
+	uops              int32
+	uses0, uses1      int32 // into program.uses
+	reads0, reads1    int32 // into program.reads: value slots read
+	writes0, writes1  int32 // the value slots written (contiguous); writes0 is the completion slot
+	lat0              int32 // into program.lat: (reads1-reads0) × (writes1-writes0), row per read
+	base0             int32 // into program.base: latency per write without inputs
+	feCost, feUopCost float64
+	retCost           float64
+	text              string
+	resourceNames     string
 }
 
 // program is a block compiled for a simulator.
