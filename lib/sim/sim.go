@@ -53,8 +53,8 @@ type Options struct {
 	Changes []Change
 }
 
-// Simulator simulates blocks and loop bodies on one machine. It is safe
-// for use by one goroutine at a time; Clone gives another.
+// Simulator simulates blocks and loop bodies on one machine. Its methods
+// do not change it: one Simulator may serve several goroutines.
 type Simulator struct {
 	m   *machine.Machine
 	opt Options

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/portlab/portlab/lib/block"
@@ -278,4 +279,21 @@ func TestTimeline(t *testing.T) {
 	if _, err := s.Timeline(parse(t, fmaLoop), 0); err == nil {
 		t.Error("0 iterations accepted")
 	}
+}
+
+// One Simulator serves several goroutines (run with -race to check).
+func TestConcurrentUse(t *testing.T) {
+	s := newSim(t, Options{})
+	b := parse(t, memChain)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if r, err := s.Simulate(b); err != nil || !near(r.Cycles, 6) {
+				t.Errorf("%v, %v", r, err)
+			}
+		}()
+	}
+	wg.Wait()
 }
