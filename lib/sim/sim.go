@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/portlab/portlab/lib/block"
@@ -177,6 +178,9 @@ type Result struct {
 	Converged bool
 	// Detection says how the steady state was found.
 	Detection string
+	// Defaulted lists the forms of the block the machine gives no latency
+	// for, which took the defaults (DefaultLatency and its kin), sorted.
+	Defaulted []string
 }
 
 // String returns "4 cycles/iteration (period 1 over 16 iterations, 40
@@ -217,6 +221,8 @@ type program struct {
 	nslots  int
 	uops    int
 	nres    int
+	// defaulted are the forms without a latency in the machine.
+	defaulted []string
 }
 
 // compile turns b into a program: µops with their resources, value slots
@@ -329,6 +335,9 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			p.reads = append(p.reads, src)
 		}
 		o.reads1 = int32(len(p.reads))
+		if _, ok := s.m.Latencies[in.Form.Key()]; !ok && !slices.Contains(p.defaulted, in.Form.Key()) {
+			p.defaulted = append(p.defaulted, in.Form.Key())
+		}
 		lat, base, err := s.latencies(in)
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
@@ -338,6 +347,7 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		o.base0 = int32(len(p.base))
 		p.base = append(p.base, base...)
 	}
+	slices.Sort(p.defaulted)
 	return p, nil
 }
 
@@ -685,7 +695,7 @@ func (s *Simulator) run(p *program) *Result {
 	}
 	minIt := min(s.minIterations(p), maxIt)
 	st := newState(p, s.rob, maxIt)
-	res := &Result{}
+	res := &Result{Defaulted: p.defaulted}
 	// Checkpoints of the machine's state (resources, values, front end)
 	// at iterations 2^k−1: nothing in it may grow faster than the
 	// retirement since the last but one, or it would overtake it later.

@@ -297,3 +297,28 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A machine without latencies (the built-in Zen+-like one) is simulated
+// with the documented defaults, and the result names the forms that took
+// them: a chain of add through a load runs at 1 + 4 cycles.
+func TestDefaultLatencies(t *testing.T) {
+	m, err := machine.Lookup(machine.ZenPlusLikeName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := simulate(t, s, "add rax, rbx")
+	if !near(r.Cycles, DefaultLatency) || len(r.Defaulted) != 1 || r.Defaulted[0] != "add RW:GPR:64, R:GPR:64" {
+		t.Errorf("add chain: %v, defaulted %v", r, r.Defaulted)
+	}
+	r = simulate(t, s, "mov rax, [rax]")
+	if !near(r.Cycles, DefaultLatency+DefaultLoadLatency) {
+		t.Errorf("pointer chasing: %v, want %d", r, DefaultLatency+DefaultLoadLatency)
+	}
+	if r := simulate(t, newSim(t, Options{}), fmaLoop); len(r.Defaulted) != 0 {
+		t.Errorf("the test machine has every latency, yet %v defaulted", r.Defaulted)
+	}
+}
