@@ -315,6 +315,10 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	depsTo := make([][]block.Dep, len(b.Insns))
+	for _, d := range deps {
+		depsTo[d.To] = append(depsTo[d.To], d)
+	}
 	// Reads: the producer's slot of each read location.
 	for i := range b.Insns {
 		in := &b.Insns[i]
@@ -322,8 +326,8 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		o.reads0 = int32(len(p.reads))
 		for _, r := range in.Reads {
 			var src int32 // 0: nobody writes it
-			for _, d := range deps {
-				if d.To != i || d.Via != r.Name {
+			for _, d := range depsTo[i] {
+				if d.Via != r.Name {
 					continue
 				}
 				if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
