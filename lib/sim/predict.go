@@ -136,8 +136,10 @@ func Evaluate(ctx context.Context, p BlockPredictor, set *BlockSet) *metrics.Eva
 	}
 	ev := metrics.EvaluationOf(p.Name(), set.Cycles, pred)
 	ev.Data = data
-	if ev.Err() == nil {
+	if len(failures) == len(ev.Failures) {
 		ev.Failures = failures // the predictor's reasons rather than "no prediction"
+	}
+	if ev.Err() == nil {
 		for i, b := range set.Blocks {
 			if !math.IsNaN(pred[i]) {
 				ev.Experiments = append(ev.Experiments, b.Experiment())

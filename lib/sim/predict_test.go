@@ -22,6 +22,12 @@ const bhive = `c4e275b8c2,400
 4829d8,100
 `
 
+// Both predictors are BlockPredictors.
+var (
+	_ BlockPredictor = (*Simulator)(nil)
+	_ BlockPredictor = (*llvmmca.Predictor)(nil)
+)
+
 func readSet(t *testing.T) *BlockSet {
 	t.Helper()
 	if _, err := exec.LookPath("objdump"); err != nil {
