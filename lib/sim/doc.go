@@ -25,7 +25,9 @@
 //   - takes, for each µop, the port of its port set that is free
 //     earliest (ties to the first port of the mapping; deterministic),
 //     from its issue time on, for one cycle (Algorithm 1's UsedBy with
-//     tmin the dispatch time); with a conjunctive resource mapping
+//     tmin the dispatch time: a resource counts uses to bound throughput,
+//     it is not held in the cycle the µop waiting for its inputs finally
+//     executes in); with a conjunctive resource mapping
 //     (PALMED: Derumigny et al., CGO 2022, §2.2–2.3; Options.Resources) it
 //     uses every resource it loads, each for its normalised load;
 //   - produces each output at the latest over its inputs of max(input
