@@ -96,6 +96,18 @@ func EvaluationOf(name string, measured, predicted []float64) *Evaluation {
 	return ev
 }
 
+// FailedEvaluation returns the evaluation of a predictor that could not
+// be compared at all (the prediction failed as a whole, no data): err is
+// reported by Err and by every rendering, as Evaluate does for its own
+// failures. Evaluations of other kinds of input (blocks, package sim)
+// build on EvaluationOf and this.
+func FailedEvaluation(name, data string, err error) *Evaluation {
+	if err == nil {
+		err = fmt.Errorf("metrics: evaluating %s: failed without a reason", name)
+	}
+	return &Evaluation{Predictor: name, Data: data, err: err}
+}
+
 func (ev *Evaluation) summarize() {
 	if len(ev.Measured) == 0 {
 		ev.err = fmt.Errorf("metrics: %s predicted none of the %d experiments", ev.Predictor, len(ev.Failures))

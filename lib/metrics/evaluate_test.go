@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -89,5 +90,13 @@ func TestTable(t *testing.T) {
 	}
 	if h := Table(b).HTML(); strings.Contains(h, "(ref.)") || !strings.Contains(h, "<td style=\"text-align:right\">8.33%</td>") {
 		t.Errorf("html: %s", h)
+	}
+}
+
+func TestFailedEvaluation(t *testing.T) {
+	cause := errors.New("llvm-mca not found")
+	ev := FailedEvaluation("p", "blocks", cause)
+	if !errors.Is(ev.Err(), cause) || ev.Len() != 0 || !strings.Contains(ev.String(), "llvm-mca not found") {
+		t.Errorf("FailedEvaluation: err %v, %d rows, renders %q", ev.Err(), ev.Len(), ev.String())
 	}
 }

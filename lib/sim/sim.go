@@ -1,0 +1,832 @@
+package sim
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/machine"
+	"github.com/portlab/portlab/lib/resource"
+)
+
+// The defaults of Options.
+const (
+	// DefaultLatency is the latency in cycles of a form the machine gives
+	// none for, from each input to each output.
+	DefaultLatency = 1
+	// DefaultLoadLatency is added to DefaultLatency on the paths from a
+	// memory input (the loaded value and the address registers) of a form
+	// the machine gives no latency for.
+	DefaultLoadLatency = 4
+	// DefaultStoreLatency is the latency into a memory output of a form
+	// the machine gives no latency for: the share of store-to-load
+	// forwarding before the load's own latency.
+	DefaultStoreLatency = 1
+	// DefaultMaxIterations bounds the iterations simulated while looking
+	// for the steady state.
+	DefaultMaxIterations = 4000
+	// DefaultMaxPeriod is the longest period of the per-iteration time
+	// the steady-state detection looks for.
+	DefaultMaxPeriod = 32
+)
+
+// Options tune a Simulator. The zero value uses the machine's port mapping
+// and the defaults above.
+type Options struct {
+	// Resources, when set, replaces the machine's port mapping by a
+	// conjunctive resource mapping (PALMED, package resource): every
+	// instruction uses every resource it loads, for its load in cycles.
+	Resources *resource.Mapping
+	// DefaultLatency, LoadLatency and StoreLatency replace the package's
+	// defaults for forms the machine gives no latency for (0: default).
+	DefaultLatency, LoadLatency, StoreLatency float64
+	// MaxIterations bounds the iterations simulated (0:
+	// DefaultMaxIterations); MaxPeriod the period looked for (0:
+	// DefaultMaxPeriod).
+	MaxIterations, MaxPeriod int
+	// Changes scale resources' throughputs and forms' latencies, for the
+	// sensitivity analysis (see Change). They apply in order.
+	Changes []Change
+}
+
+// Simulator simulates blocks and loop bodies on one machine. Its methods
+// do not change it: one Simulator may serve several goroutines.
+type Simulator struct {
+	m   *machine.Machine
+	opt Options
+	// resources: ports of the mapping or resources of Options.Resources.
+	resNames []string
+	resIndex map[string]int
+	resScale []float64 // cycles per use multiplier of each resource (1/throughput factor)
+	feScale  float64   // front-end cost multiplier
+	invIPC   float64   // front-end cycles per instruction (0: no bound)
+	invUPC   float64   // issue cycles per µop (0: no bound)
+	invRet   float64   // retire cycles per µop (0: no bound)
+	rob      int
+	portMask map[string]int // port name → index in the mapping
+}
+
+// New returns a simulator of m. m needs a mapping of the forms of the
+// blocks it will simulate (or Options.Resources); its latencies, front
+// end, reorder buffer and issue and retire widths are used where given.
+func New(m *machine.Machine, opt Options) (*Simulator, error) {
+	if m == nil || m.Mapping == nil {
+		return nil, errors.New("sim: a machine with a port mapping is needed")
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if opt.DefaultLatency < 0 || opt.LoadLatency < 0 || opt.StoreLatency < 0 {
+		return nil, errors.New("sim: latencies must not be negative")
+	}
+	s := &Simulator{m: m, opt: opt, rob: m.ReorderBuffer, feScale: 1}
+	if opt.Resources != nil {
+		s.resNames = opt.Resources.Resources()
+	} else {
+		s.resNames = m.Mapping.Ports()
+	}
+	s.resIndex = map[string]int{}
+	s.resScale = make([]float64, len(s.resNames))
+	for i, n := range s.resNames {
+		s.resIndex[n] = i
+		s.resScale[i] = 1
+	}
+	ipc := m.InstructionsPerCycle
+	if d := float64(m.DecodeWidth); d > 0 && (ipc == 0 || d < ipc) {
+		ipc = d
+	}
+	if ipc > 0 {
+		s.invIPC = 1 / ipc
+	}
+	upc := m.UopsPerCycle
+	if w := float64(m.IssueWidth); w > 0 && (upc == 0 || w < upc) {
+		upc = w
+	}
+	if upc > 0 {
+		s.invUPC = 1 / upc
+	}
+	if m.RetireWidth > 0 {
+		s.invRet = 1 / float64(m.RetireWidth)
+	}
+	for _, c := range opt.Changes {
+		if err := s.applyThroughput(c); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Machine returns the simulated machine.
+func (s *Simulator) Machine() *machine.Machine { return s.m }
+
+// Options returns the simulator's options.
+func (s *Simulator) Options() Options { return s.opt }
+
+// Name names the simulator: "sim:" and the machine's name, with the
+// resource mapping's name when one is used.
+func (s *Simulator) Name() string {
+	n := "sim:" + s.m.Name
+	if s.opt.Resources != nil {
+		n += " (resources " + s.opt.Resources.Name() + ")"
+	}
+	return n
+}
+
+//go:embed testdata/skylake-like.json
+var testMachine []byte
+
+// TestMachineName is the name of the machine TestMachine returns.
+const TestMachineName = "portlab:sim-test-skylake-like"
+
+// TestMachine returns a small machine with latencies for tests and
+// examples (testdata/skylake-like.json): eight Skylake-like ports, a front
+// end of 4 instructions per cycle, latencies for its 14 forms, a
+// 224-µop reorder buffer. It is no description of any host.
+func TestMachine() *machine.Machine {
+	m, err := machine.Parse(testMachine, "testdata/skylake-like.json")
+	if err != nil {
+		panic(err) // the embedded file is checked by the tests
+	}
+	return m
+}
+
+// Result is the outcome of a simulation.
+type Result struct {
+	// Cycles is the number of cycles per iteration in the steady state
+	// (for a block: per execution of the block run back to back).
+	Cycles float64
+	// FirstPass is the number of cycles from the start of the simulation
+	// to the retirement of the first iteration's last instruction: one
+	// pass through an empty machine.
+	FirstPass float64
+	// Iterations is the number of iterations simulated.
+	Iterations int
+	// Period is the period p of the steady state: the retirement of
+	// iteration i and i−p differ by p·Cycles for the last Window
+	// iterations. 0 when no period was found.
+	Period int
+	// Window is the number of iterations over which the period held.
+	Window int
+	// Converged reports whether a steady state was found; when it was
+	// not, Cycles is the average over the second half of the iterations
+	// simulated and Detection says so.
+	Converged bool
+	// Detection says how the steady state was found.
+	Detection string
+	// Defaulted lists the forms of the block the machine gives no latency
+	// for, which took the defaults (DefaultLatency and its kin), sorted.
+	Defaulted []string
+}
+
+// String returns "4 cycles/iteration (period 1 over 16 iterations, 40
+// simulated)".
+func (r *Result) String() string {
+	return fmt.Sprintf("%.4g cycles/iteration (%s)", r.Cycles, r.Detection)
+}
+
+// use is one µop's claim on a resource: one of choices[lo:hi], busy for
+// cost cycles (times the resource's scale).
+type use struct {
+	lo, hi int32
+	cost   float64
+}
+
+// op is an instruction of the compiled program.
+type op struct {
+	uops              int32
+	uses0, uses1      int32 // into program.uses
+	reads0, reads1    int32 // into program.reads: value slots read
+	writes0, writes1  int32 // the value slots written (contiguous); writes0 is the completion slot
+	lat0              int32 // into program.lat: (reads1-reads0) × (writes1-writes0), row per read
+	base0             int32 // into program.base: latency per write without inputs
+	feCost, feUopCost float64
+	retCost           float64
+	text              string
+	resourceNames     string
+}
+
+// program is a block compiled for a simulator.
+type program struct {
+	ops     []op
+	uses    []use
+	choices []int32
+	reads   []int32
+	lat     []float64
+	base    []float64
+	nslots  int
+	uops    int
+	nres    int
+	// defaulted are the forms without a latency in the machine.
+	defaulted []string
+}
+
+// compile turns b into a program: µops with their resources, value slots
+// (slot 0 is the value nobody writes, ready at time 0), per instruction a
+// completion slot and one per written location, and the latency from
+// every read to every written slot.
+func (s *Simulator) compile(b *block.Block) (*program, error) {
+	if b == nil || len(b.Insns) == 0 {
+		return nil, errors.New("sim: empty block")
+	}
+	p := &program{nres: len(s.resNames)}
+	deps := b.Deps(true)
+	slot := 1
+	type wkey struct {
+		insn int
+		name string
+	}
+	slotOf := map[wkey]int32{}
+	firstMem := map[int]int32{}
+	var missing []string
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		key := in.Form.Key()
+		o := op{text: in.Text}
+		o.uses0 = int32(len(p.uses))
+		var names []string
+		if s.opt.Resources != nil {
+			loads, ok := s.opt.Resources.Loads(key)
+			if !ok {
+				missing = append(missing, fmt.Sprintf("line %d %q (form %q)", in.Line, in.Text, key))
+				continue
+			}
+			for r, l := range loads {
+				if l > 0 {
+					p.uses = append(p.uses, use{lo: int32(len(p.choices)), hi: int32(len(p.choices) + 1), cost: l})
+					p.choices = append(p.choices, int32(r))
+					names = append(names, fmt.Sprintf("%s:%.3g", s.resNames[r], l))
+				}
+			}
+			o.uops = 1
+		} else {
+			uops, ok := s.m.Mapping.Uops(key)
+			if !ok {
+				missing = append(missing, fmt.Sprintf("line %d %q (form %q)", in.Line, in.Text, key))
+				continue
+			}
+			for _, u := range uops {
+				lo := int32(len(p.choices))
+				var ports []string
+				for _, q := range u.Ports.Indices() {
+					p.choices = append(p.choices, int32(q))
+					ports = append(ports, s.resNames[q])
+				}
+				for range u.Count {
+					p.uses = append(p.uses, use{lo: lo, hi: int32(len(p.choices)), cost: 1})
+				}
+				o.uops += int32(u.Count)
+				names = append(names, fmt.Sprintf("%d*p%s", u.Count, strings.Join(ports, "")))
+			}
+		}
+		o.resourceNames = strings.Join(names, "+")
+		o.uses1 = int32(len(p.uses))
+		if s.rob > 0 && int(o.uops) > s.rob {
+			return nil, fmt.Errorf("sim: line %d %q: %d µops do not fit the reorder buffer of %d", in.Line, in.Text, o.uops, s.rob)
+		}
+		o.feCost = s.feScale * s.invIPC
+		o.feUopCost = s.feScale * float64(o.uops) * s.invUPC
+		o.retCost = float64(o.uops) * s.invRet
+		p.uops += int(o.uops)
+		// Writes: the completion slot, then one per written location.
+		o.writes0 = int32(slot)
+		slot++
+		for _, w := range in.Writes {
+			slotOf[wkey{i, w.Name}] = int32(slot)
+			if w.Kind == block.Mem {
+				if _, ok := firstMem[i]; !ok {
+					firstMem[i] = int32(slot)
+				}
+			}
+			slot++
+		}
+		o.writes1 = int32(slot)
+		p.ops = append(p.ops, o)
+	}
+	if len(missing) > 0 {
+		what := "the machine's mapping " + s.m.Mapping.Name()
+		if s.opt.Resources != nil {
+			what = "the resource mapping " + s.opt.Resources.Name()
+		}
+		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
+	}
+	p.nslots = slot
+	depsTo := make([][]block.Dep, len(b.Insns))
+	for _, d := range deps {
+		depsTo[d.To] = append(depsTo[d.To], d)
+	}
+	// Reads: the producer's slot of each read location.
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		o := &p.ops[i]
+		o.reads0 = int32(len(p.reads))
+		for _, r := range in.Reads {
+			var src int32 // 0: nobody writes it
+			for _, d := range depsTo[i] {
+				if d.Via != r.Name {
+					continue
+				}
+				if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
+					src = sl
+				} else if sl, ok := firstMem[d.From]; ok && r.Kind == block.Mem {
+					src = sl // a store of another width that overlaps
+				}
+			}
+			p.reads = append(p.reads, src)
+		}
+		o.reads1 = int32(len(p.reads))
+		if _, ok := s.m.Latencies[in.Form.Key()]; !ok && !slices.Contains(p.defaulted, in.Form.Key()) {
+			p.defaulted = append(p.defaulted, in.Form.Key())
+		}
+		lat, base, err := s.latencies(in)
+		if err != nil {
+			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
+		}
+		o.lat0 = int32(len(p.lat))
+		p.lat = append(p.lat, lat...)
+		o.base0 = int32(len(p.base))
+		p.base = append(p.base, base...)
+	}
+	slices.Sort(p.defaulted)
+	return p, nil
+}
+
+// operandIndex returns, for each of in's reads and writes, the index of
+// the form operands it belongs to (explicit operands in order, then
+// implicit ones, as isa.ParseScheme lists them), none when it belongs to
+// none. An address register belongs to its memory operand; a register
+// that is also an explicit operand (add rax, [rax]) belongs to both.
+func operandIndex(in *block.Insn) (reads, writes [][]int) {
+	f := in.Form
+	byName := map[string][]int{}
+	add := func(name string, idx int) { byName[name] = append(byName[name], idx) }
+	memIdx := -1
+	k := 0 // concrete operand
+	for idx, o := range f.Operands {
+		if o.Implicit {
+			if o.Kind == isa.KindReg && o.Fixed != "" {
+				add(alias(o.Fixed), idx)
+			}
+			continue
+		}
+		if o.Mask {
+			continue
+		}
+		if k >= len(in.Operands) {
+			continue
+		}
+		c := in.Operands[k]
+		k++
+		switch c.Kind {
+		case isa.KindReg:
+			add(alias(c.Reg), idx)
+			if c.Mask != "" {
+				add(alias(c.Mask), idx)
+			}
+		case isa.KindMem:
+			memIdx = idx
+			for _, r := range []string{c.Mem.Base, c.Mem.Index} {
+				if r != "" {
+					add(alias(r), idx)
+				}
+			}
+		}
+	}
+	find := func(l block.Location) []int {
+		if l.Kind == block.Mem {
+			if l.Stack || memIdx < 0 {
+				return nil
+			}
+			return []int{memIdx}
+		}
+		return byName[l.Name]
+	}
+	for _, r := range in.Reads {
+		reads = append(reads, find(r))
+	}
+	for _, w := range in.Writes {
+		writes = append(writes, find(w))
+	}
+	return reads, writes
+}
+
+func alias(reg string) string {
+	r, ok := isa.LookupRegister(isa.X86, reg)
+	if !ok {
+		return reg
+	}
+	if r.Class == isa.Flags {
+		return "flags"
+	}
+	return r.Alias
+}
+
+// latencies returns the latency table of in: a row per read, a column
+// per written slot (the completion first), and the latency of each slot
+// when the instruction reads nothing.
+//
+// A form the machine gives a latency for: the operand pair's cycles where
+// given, the form's Cycles otherwise. A form it gives none for:
+// DefaultLatency, plus LoadLatency from a memory input and its address
+// registers, and StoreLatency into a memory output.
+func (s *Simulator) latencies(in *block.Insn) (lat, base []float64, err error) {
+	key := in.Form.Key()
+	def := s.opt.DefaultLatency
+	if def == 0 {
+		def = DefaultLatency
+	}
+	load := s.opt.LoadLatency
+	if load == 0 {
+		load = DefaultLoadLatency
+	}
+	store := s.opt.StoreLatency
+	if store == 0 {
+		store = DefaultStoreLatency
+	}
+	l, known := s.m.Latencies[key]
+	rIdx, wIdx := operandIndex(in)
+	memRead := map[int]bool{}
+	for k, r := range in.Reads {
+		if r.Kind == block.Mem {
+			for _, i := range rIdx[k] {
+				memRead[i] = true
+			}
+		}
+	}
+	nw := len(in.Writes) + 1
+	pair := func(from, to int, toMem bool) float64 {
+		if known {
+			for _, o := range l.Operands {
+				if o.From == from && o.To == to {
+					return float64(o.Cycles)
+				}
+			}
+			return float64(l.Cycles)
+		}
+		if toMem {
+			return store
+		}
+		if memRead[from] {
+			return def + load
+		}
+		return def
+	}
+	// one is the latency from a read to a write: the largest over the
+	// operands each belongs to.
+	one := func(from, to []int, toMem bool) float64 {
+		if len(from) == 0 {
+			from = []int{-1}
+		}
+		if len(to) == 0 {
+			to = []int{-1}
+		}
+		best := math.Inf(-1)
+		for _, f := range from {
+			for _, t := range to {
+				best = math.Max(best, pair(f, t, toMem))
+			}
+		}
+		return best
+	}
+	for k := range in.Reads {
+		for w := 0; w < nw; w++ {
+			toMem := w > 0 && in.Writes[w-1].Kind == block.Mem
+			var to []int
+			if w > 0 {
+				to = wIdx[w-1]
+			}
+			lat = append(lat, s.scaleLatency(key, one(rIdx[k], to, toMem)))
+		}
+	}
+	for w := 0; w < nw; w++ {
+		toMem := w > 0 && in.Writes[w-1].Kind == block.Mem
+		c := def
+		switch {
+		case known:
+			c = float64(l.Cycles)
+		case toMem:
+			c = store
+		}
+		base = append(base, s.scaleLatency(key, c))
+	}
+	return lat, base, nil
+}
+
+// state is the simulated machine's state: when each resource and value
+// is next available.
+type state struct {
+	res      []float64 // resource → time it is next free
+	vals     []float64 // value slot → time the value is ready
+	rob      []float64 // reorder-buffer ring: retirement time per µop
+	feI, feU float64   // front end: next instruction, next µop issue
+	ret      float64   // retirement: next retire
+	uopCount int
+	retired  []float64 // per iteration: retirement of its last instruction
+	tmp      []float64 // an instruction's outputs before they are stored
+}
+
+func newState(p *program, rob, iterations int) *state {
+	st := &state{
+		res:     make([]float64, p.nres),
+		vals:    make([]float64, p.nslots),
+		retired: make([]float64, 0, iterations),
+	}
+	most := 0
+	for _, o := range p.ops {
+		most = max(most, int(o.writes1-o.writes0))
+	}
+	st.tmp = make([]float64, most)
+	if rob > 0 {
+		st.rob = make([]float64, rob)
+	}
+	return st
+}
+
+// iterate simulates one iteration of p on st and returns the retirement
+// time of its last instruction. It allocates nothing.
+func (s *Simulator) iterate(p *program, st *state) float64 {
+	res, vals, choices, uses, reads, lat, base, tmp := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp
+	resScale := s.resScale
+	rob := st.rob
+	nrob := len(rob)
+	var retire float64
+	for k := range p.ops {
+		o := &p.ops[k]
+		// Issue: in order, limited by the front end and by the reorder
+		// buffer entry of the instruction's last µop.
+		t := st.feI
+		if st.feU > t {
+			t = st.feU
+		}
+		if nrob > 0 {
+			last := st.uopCount + int(o.uops) - 1
+			if last >= nrob {
+				if r := rob[last%nrob]; r > t {
+					t = r
+				}
+			}
+		}
+		st.feI = t + o.feCost
+		st.feU = t + o.feUopCost
+		// Resources: each µop takes the earliest free of its choices.
+		start := t
+		for u := o.uses0; u < o.uses1; u++ {
+			us := &uses[u]
+			best := choices[us.lo]
+			bt := res[best]
+			for c := us.lo + 1; c < us.hi; c++ {
+				if r := choices[c]; res[r] < bt {
+					best, bt = r, res[r]
+				}
+			}
+			if bt < t {
+				bt = t
+			}
+			res[best] = bt + us.cost*resScale[best]
+			if bt > start {
+				start = bt
+			}
+		}
+		// Values: every written slot is ready at the latest input's
+		// time plus its latency to it.
+		nw := o.writes1 - o.writes0
+		nr := o.reads1 - o.reads0
+		complete := start
+		for w := int32(0); w < nw; w++ {
+			var ready float64
+			if nr == 0 {
+				ready = start + base[o.base0+w]
+			} else {
+				ready = math.Inf(-1)
+				row := o.lat0 + w
+				for r := o.reads0; r < o.reads1; r++ {
+					in := vals[reads[r]]
+					if in < start {
+						in = start
+					}
+					if x := in + lat[row]; x > ready {
+						ready = x
+					}
+					row += nw
+				}
+			}
+			if ready > complete {
+				complete = ready
+			}
+			tmp[w] = ready // not vals yet: the instruction may read what it writes
+		}
+		copy(vals[o.writes0:o.writes1], tmp[:nw])
+		// Retirement: in order, limited by the retire width.
+		retire = st.ret
+		if complete > retire {
+			retire = complete
+		}
+		st.ret = retire + o.retCost
+		if nrob > 0 {
+			for u := 0; u < int(o.uops); u++ {
+				rob[(st.uopCount+u)%nrob] = retire
+			}
+		}
+		st.uopCount += int(o.uops)
+	}
+	return retire
+}
+
+// Simulate runs b as a loop body (or a block repeated back to back, as
+// BHive measures it: the same thing for the simulator) until the time per
+// iteration reaches a steady state, and returns the cycles per iteration.
+//
+// The steady state is a period: the smallest p ≤ MaxPeriod such that the
+// retirement times of iterations i and i−p differ by the same amount for
+// the last max(4p, 16) iterations (rounded up to a multiple of p), after
+// at least enough iterations to fill the reorder buffer four times; and no
+// part of the machine's state — a resource's next free time, a value's
+// ready time, the front end, each taken as at least the next issue time —
+// grew by more than the retirement (plus its largest single latency or
+// cost) since a checkpoint at least half as old as the simulation (a part that grows faster would overtake the retirement
+// later). Cycles is that amount divided by p.
+// When MaxIterations pass without one, Cycles is the average of the
+// second half and Result.Converged is false.
+func (s *Simulator) Simulate(b *block.Block) (*Result, error) {
+	p, err := s.compile(b)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(p), nil
+}
+
+// Timeline simulates exactly n iterations of b, without looking for a
+// steady state, and returns when each iteration's last instruction
+// retires, in cycles from the start: the warm-up and the steady state as
+// a curve.
+func (s *Simulator) Timeline(b *block.Block, n int) ([]float64, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("sim: timeline of %d iterations (want at least 1)", n)
+	}
+	p, err := s.compile(b)
+	if err != nil {
+		return nil, err
+	}
+	st := newState(p, s.rob, n)
+	for range n {
+		st.retired = append(st.retired, s.iterate(p, st))
+	}
+	return st.retired, nil
+}
+
+// minIterations is the number of iterations simulated before looking for
+// the steady state.
+func (s *Simulator) minIterations(p *program) int {
+	n := 16
+	if s.rob > 0 && p.uops > 0 {
+		n = max(n, 4*s.rob/p.uops+4)
+	}
+	return n
+}
+
+func (s *Simulator) run(p *program) *Result {
+	maxIt := s.opt.MaxIterations
+	if maxIt <= 0 {
+		maxIt = DefaultMaxIterations
+	}
+	maxP := s.opt.MaxPeriod
+	if maxP <= 0 {
+		maxP = DefaultMaxPeriod
+	}
+	minIt := min(s.minIterations(p), maxIt)
+	st := newState(p, s.rob, maxIt)
+	res := &Result{Defaulted: p.defaulted}
+	// Checkpoints of the machine's state (resources, values, front end)
+	// at iterations 2^k−1: nothing in it may grow faster than the
+	// retirement since the last but one, or it would overtake it later.
+	width := len(st.res) + len(st.vals) + 2
+	cur := make([]float64, width)
+	ckpt := [2][]float64{make([]float64, width), make([]float64, width)}
+	ckptAt := [2]int{-1, -1}
+	slack := s.slack(p, width)
+	for n := 0; n < maxIt; n++ {
+		st.retired = append(st.retired, s.iterate(p, st))
+		if n == 0 {
+			res.FirstPass = st.retired[0]
+		}
+		if n&(n+1) == 0 { // n+1 is a power of two
+			st.snapshot(ckpt[0])
+			ckpt[0], ckpt[1] = ckpt[1], ckpt[0]
+			ckptAt[0], ckptAt[1] = ckptAt[1], n
+		}
+		if n+1 < minIt {
+			continue
+		}
+		per, win, ok := period(st.retired, maxP)
+		if !ok || ckptAt[0] < 0 {
+			continue
+		}
+		st.snapshot(cur)
+		if !bounded(cur, ckpt[0], st.retired[n]-st.retired[ckptAt[0]], slack) {
+			continue
+		}
+		last := len(st.retired) - 1
+		res.Cycles = (st.retired[last] - st.retired[last-per]) / float64(per)
+		res.Iterations, res.Period, res.Window, res.Converged = n+1, per, win, true
+		res.Detection = fmt.Sprintf("period %d over the last %d of %d iterations", per, win, n+1)
+		return res
+	}
+	half := maxIt / 2
+	r := st.retired
+	res.Cycles = (r[len(r)-1] - r[half-1]) / float64(len(r)-half)
+	res.Iterations = maxIt
+	res.Detection = fmt.Sprintf("no period ≤ %d found in %d iterations: average of iterations %d–%d", maxP, maxIt, half+1, maxIt)
+	return res
+}
+
+// window is the number of iterations over which a period p must hold: a
+// multiple of p, at least 4p and 16.
+func window(p int) int {
+	return p * max(4, (16+p-1)/p)
+}
+
+// snapshot copies the state's resources, values and front end into x,
+// each at least the next issue time: anything earlier acts as it.
+func (st *state) snapshot(x []float64) {
+	front := max(st.feI, st.feU)
+	k := 0
+	for _, v := range st.res {
+		x[k] = max(v, front)
+		k++
+	}
+	for _, v := range st.vals {
+		x[k] = max(v, front)
+		k++
+	}
+	x[k], x[k+1] = front, front
+}
+
+// slack returns, for each part of a snapshot, how much further than the
+// issue front one use can push it: a resource's largest cost, a value's
+// largest latency, the front end's largest cost. A part may jump by that
+// much more than the retirement without growing faster.
+func (s *Simulator) slack(p *program, width int) []float64 {
+	sl := make([]float64, width)
+	for _, u := range p.uses {
+		for c := u.lo; c < u.hi; c++ {
+			r := p.choices[c]
+			sl[r] = max(sl[r], u.cost*s.resScale[r])
+		}
+	}
+	for k := range p.ops {
+		o := &p.ops[k]
+		nw := o.writes1 - o.writes0
+		nr := o.reads1 - o.reads0
+		for w := int32(0); w < nw; w++ {
+			i := p.nres + int(o.writes0+w)
+			sl[i] = max(sl[i], p.base[o.base0+w])
+			for r := int32(0); r < nr; r++ {
+				sl[i] = max(sl[i], p.lat[o.lat0+r*nw+w])
+			}
+		}
+		sl[width-2] = max(sl[width-2], o.feCost, o.feUopCost)
+	}
+	sl[width-1] = sl[width-2]
+	return sl
+}
+
+// bounded reports whether no part of the state grew by more than grown
+// (and its slack) between the snapshots old and cur.
+func bounded(cur, old []float64, grown float64, slack []float64) bool {
+	tol := 1e-9 * math.Max(1, math.Abs(grown))
+	for i, x := range cur {
+		if x-old[i] > grown+slack[i]+tol {
+			return false
+		}
+	}
+	return true
+}
+
+// period looks for the smallest p ≤ maxP such that r[j]−r[j−p] is the
+// same for the last window(p) iterations j.
+func period(r []float64, maxP int) (int, int, bool) {
+	n := len(r)
+	for p := 1; p <= maxP; p++ {
+		win := window(p)
+		if n < win+p+1 {
+			return 0, 0, false
+		}
+		d := r[n-1] - r[n-1-p]
+		tol := 1e-9 * math.Max(1, math.Abs(d))
+		ok := true
+		for j := n - 2; j >= n-win; j-- {
+			if math.Abs(r[j]-r[j-p]-d) > tol {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return p, win, true
+		}
+	}
+	return 0, 0, false
+}
