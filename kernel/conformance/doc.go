@@ -30,7 +30,8 @@
 //     reports it as an error).
 //   - refusal: the session refused the program before it printed anything,
 //     with a message — a compile or syntax error, or a panic of yaegi's
-//     compiler ("CFG post-order panic") in the defining cell.
+//     compiler in the defining cell ("CFG post-order panic", or a message
+//     with a line:column position, such as a constant overflow).
 //   - wrong: the program ran and printed something else, or the session
 //     returned an error (a runtime panic, os.Exit(1) of a failed check)
 //     where the compiled program succeeded.

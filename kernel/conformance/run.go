@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -343,17 +344,22 @@ func compare(got proc, want []byte) (Class, string) {
 
 // refused reports whether the session's error is a refusal to compile:
 // a compile or syntax error, or a panic of the interpreter's compiler
-// (yaegi's "CFG pre-order/post-order panic"), in the cell that defines
-// the program.
+// (yaegi's "CFG pre-order/post-order panic", or a message with a position)
+// in the cell that defines the program.
 func refused(st *status) bool {
 	switch st.ErrName {
 	case "CompileError", "SyntaxError":
 		return true
 	case "Panic":
-		return st.Cell == "define" && strings.Contains(st.ErrValue, "CFG ")
+		return st.Cell == "define" && (strings.Contains(st.ErrValue, "CFG ") || compilePos.MatchString(st.ErrValue))
 	}
 	return false
 }
+
+// compilePos matches the position the interpreter's compiler puts before
+// its messages ("55:24: constant … overflows int64"); a panic while the
+// defining cell runs (an init function) has none.
+var compilePos = regexp.MustCompile(`^\d+:\d+: `)
 
 // diff names the first line where got and want differ.
 func diff(got, want []byte) string {
