@@ -390,7 +390,7 @@ func clip(s string) string {
 // crash picks the line that says why a process died.
 func crash(out []byte) string {
 	lines := strings.Split(string(out), "\n")
-	for _, prefix := range []string{"fatal error:", "panic:", "runtime:", "SIGSEGV", "unexpected signal"} {
+	for _, prefix := range []string{"fatal error:", "panic:", "runtime:", "SIG", "unexpected signal"} {
 		for _, l := range lines {
 			if strings.HasPrefix(strings.TrimSpace(l), prefix) {
 				return firstLine(l)
