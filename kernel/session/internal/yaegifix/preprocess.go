@@ -24,6 +24,9 @@ type Chunk struct {
 	// call marks the call of such a piece, which has no value to show.
 	ints func(string) bool
 	call bool
+	// block marks the function declaration splitBlocks made of a
+	// top-level statement: its defer statements are the cell's.
+	block bool
 	// LastStep is the number of the chunk's last top-level statement in
 	// the cell, from 1 (statement chunks only).
 	LastStep int
@@ -287,8 +290,13 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
-				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, false)...)
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block)...)
 			}
+			loops, err := loopEdits(fset, f, 10, c.Src)
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, loops...)
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -359,6 +367,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			ints = c.ints
 		}
 		edits := rangeEdits(fset, f, off, c.Src, ints)
+		loops, err := loopEdits(fset, f, off, c.Src)
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, loops...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
@@ -559,7 +572,10 @@ func splitBlocks(chunks []Chunk, isInt func(string) bool) []Chunk {
 			} else {
 				name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
 				out = append(out,
-					Chunk{Decl: true, Src: "func " + name + "() { " + c.Src[b:e] + " }", Line: lineAt(b), ints: ints},
+					// The function's header takes the line above, and
+					// spaces keep the statement's columns.
+					Chunk{Decl: true, Src: "func " + name + "() {\n" + strings.Repeat(" ", b-strings.LastIndex(c.Src[:b], "\n")-1) + c.Src[b:e] + "\n}",
+						Line: lineAt(b) - 1, ints: ints, block: true},
 					Chunk{Src: name + "()", Line: lineAt(e), call: true})
 			}
 			start = e
@@ -642,12 +658,37 @@ func needsFunction(st ast.Stmt) bool {
 			return true
 		}
 	}
+	// Every compound statement runs inside a function: at top level, yaegi
+	// v0.16.1 gives a block no scope of its own (x := 2 in an if body
+	// overwrites the global x; i := i in a loop body re-creates the loop
+	// variable as zero, so the loop never ends), leaves the names of a
+	// multi-value definition in a block undefined, and keeps the block's
+	// variables alive for the rest of the session.
 	switch st.(type) {
 	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
-		return hasNestedMultiDefine(st)
+		return !hasGoto(st)
 	}
 	return false
+}
+
+// hasGoto reports whether st holds a goto statement, which may leave the
+// statement for a label elsewhere at top level: such a statement stays at
+// top level.
+func hasGoto(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // hasNestedMultiDefine reports whether st defines several names from one

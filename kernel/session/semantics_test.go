@@ -1,0 +1,78 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// out runs a cell that must succeed and returns its standard output.
+func out(t *testing.T, s *Session, code string) string {
+	t.Helper()
+	_, rec := run(t, s, code)
+	return rec.text("stdout")
+}
+
+// fails runs a cell that must fail within 10 s and returns its error.
+func fails(t *testing.T, s *Session, code string) *Error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r := s.Execute(ctx, code, &recorder{})
+	if r.Err == nil {
+		t.Fatalf("cell %q ran without error", code)
+	}
+	return r.Err
+}
+
+func TestBlockScopeAtTopLevel(t *testing.T) {
+	s := newSession(t)
+	if got := out(t, s, "x := 1\nif true {\n\tx := 2\n\t_ = x\n}\nfor i := 0; i < 2; i++ {\n\tx := 3\n\t_ = x\n}\n{\n\tx := 4\n\t_ = x\n}\nfmt.Println(x)"); got != "1\n" {
+		t.Errorf("outer x after blocks defining their own: %q, want 1", got)
+	}
+	if got := out(t, s, "if true {\n\tx = 5\n}\nfmt.Println(x)"); got != "5\n" {
+		t.Errorf("assignment in a block: %q, want 5", got)
+	}
+}
+
+func TestPerIterationLoopVariables(t *testing.T) {
+	s := newSession(t)
+	cases := map[string]string{
+		"var fs []func()\nfor i := range 3 {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}": "0 1 2 ",
+		"var fs []func()\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}": "0 1 2 ",
+		"var ps []*int\nfor _, v := range []int{4, 5} {\n\tps = append(ps, &v)\n}\nfmt.Print(*ps[0], *ps[1])": "4 5",
+		"func g() {\n\tvar wg sync.WaitGroup\n\tres := make([]int, 3)\n\tfor i := 0; i < 3; i++ {\n\t\twg.Add(1)\n\t\tgo func() { defer wg.Done(); res[i] = i }()\n\t}\n\twg.Wait()\n\tfmt.Print(res)\n}\ng()": "[0 1 2]",
+		"n := 0\nfor i := 0; i < 3; i++ {\n\ti := i\n\tn += i\n}\nfmt.Print(n)": "3",
+	}
+	run(t, s, `import "sync"`)
+	for code, want := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		rec := &recorder{}
+		r := s.Execute(ctx, code, rec)
+		cancel()
+		if r.Err != nil || rec.text("stdout") != want {
+			t.Errorf("cell %q: output %q, error %v; want %q", code, rec.text("stdout"), r.Err, want)
+		}
+	}
+	e := fails(t, s, "for i := 0; i < 3; i++ {\n\tdefer func() { fmt.Print(i) }()\n\ti++\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "1:1") || !strings.Contains(e.Value, "copy it") {
+		t.Errorf("loop changing a captured variable: %v", e)
+	}
+}
+
+func TestBreakLabelOutOfSelect(t *testing.T) {
+	s := newSession(t)
+	code := "ch := make(chan int, 10)\nfor i := 0; i < 5; i++ {\n\tch <- i\n}\nn := 0\nL:\nfor {\n\tselect {\n\tcase v := <-ch:\n\t\tn += v\n\tdefault:\n\t\tbreak L\n\t}\n}\nfmt.Println(n)"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "10\n" {
+		t.Errorf("break L in a select case: %q, %v", rec.text("stdout"), r.Err)
+	}
+	code = "func f() int {\n\tch := make(chan int)\n\tn := 0\nL:\n\tfor {\n\t\tselect {\n\t\tcase <-ch:\n\t\tdefault:\n\t\t\tn++\n\t\t\tif n < 3 {\n\t\t\t\tcontinue L\n\t\t\t}\n\t\t\tbreak L\n\t\t}\n\t}\n\treturn n\n}\nfmt.Println(f())"
+	rec = &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "3\n" {
+		t.Errorf("break L in a select case in a function: %q, %v", rec.text("stdout"), r.Err)
+	}
+}
