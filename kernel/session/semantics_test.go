@@ -39,11 +39,11 @@ func TestBlockScopeAtTopLevel(t *testing.T) {
 func TestPerIterationLoopVariables(t *testing.T) {
 	s := newSession(t)
 	cases := map[string]string{
-		"var fs []func()\nfor i := range 3 {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}": "0 1 2 ",
-		"var fs []func()\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}": "0 1 2 ",
-		"var ps []*int\nfor _, v := range []int{4, 5} {\n\tps = append(ps, &v)\n}\nfmt.Print(*ps[0], *ps[1])": "4 5",
+		"var fs []func()\nfor i := range 3 {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}":                                                                          "0 1 2 ",
+		"var fs []func()\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}":                                                                    "0 1 2 ",
+		"var ps []*int\nfor _, v := range []int{4, 5} {\n\tps = append(ps, &v)\n}\nfmt.Print(*ps[0], *ps[1])":                                                                                                  "4 5",
 		"func g() {\n\tvar wg sync.WaitGroup\n\tres := make([]int, 3)\n\tfor i := 0; i < 3; i++ {\n\t\twg.Add(1)\n\t\tgo func() { defer wg.Done(); res[i] = i }()\n\t}\n\twg.Wait()\n\tfmt.Print(res)\n}\ng()": "[0 1 2]",
-		"n := 0\nfor i := 0; i < 3; i++ {\n\ti := i\n\tn += i\n}\nfmt.Print(n)": "3",
+		"n := 0\nfor i := 0; i < 3; i++ {\n\ti := i\n\tn += i\n}\nfmt.Print(n)":                                                                                                                                "3",
 	}
 	run(t, s, `import "sync"`)
 	for code, want := range cases {
