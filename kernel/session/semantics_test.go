@@ -76,3 +76,30 @@ func TestBreakLabelOutOfSelect(t *testing.T) {
 		t.Errorf("break L in a select case in a function: %q, %v", rec.text("stdout"), r.Err)
 	}
 }
+
+func TestStringAndErrorMethodsOfCellTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type V struct{ n int }\nfunc (v V) String() string { return fmt.Sprint(\"V\", v.n) }\ntype E struct{ c int }\nfunc (e *E) Error() string { return fmt.Sprint(\"error \", e.c) }")
+	if got := out(t, s, "fmt.Printf(\"%v %s|\", V{1}, V{2})\nfmt.Print(fmt.Sprintf(\"%v|\", V{3}))\nfmt.Fprintf(os.Stdout, \"%v\", &E{4})"); got != "V1 V2|V3|error 4" {
+		t.Errorf("Printf of cell Stringers and errors: %q", got)
+	}
+	r, _ := run(t, s, "var err error = &E{7}\nerr")
+	if got := value(r); got != "error: error 7" {
+		t.Errorf("an error as the last expression shows %q, want its Error text", got)
+	}
+}
+
+func TestUnboundedRecursionIsAnError(t *testing.T) {
+	s := newSession(t)
+	start := time.Now()
+	e := fails(t, s, "func rec(n int) int { return rec(n+1) + 1 }\nrec(0)")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the error took %v", d)
+	}
+	if !strings.Contains(e.Value, "stack overflow") {
+		t.Errorf("error %v", e)
+	}
+	if r, _ := run(t, s, "1 + 1"); value(r) != "2" {
+		t.Errorf("next cell: %s", value(r))
+	}
+}

@@ -318,6 +318,7 @@ func (s *Session) exports() interp.Exports {
 		reflect.TypeOf((*display.PNGer)(nil)).Elem(),
 		reflect.TypeOf((*display.Markdowner)(nil)).Elem(),
 		reflect.TypeOf((*display.JSONer)(nil)).Elem(),
+		reflect.TypeOf((*yaegifix.CellError)(nil)).Elem(),
 		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
 	}
 	pub := publisher{s}
@@ -538,8 +539,19 @@ func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v ref
 		}
 	}()
 	before := runtime.NumGoroutine()
-	v, err = s.interp.ExecuteWithContext(ctx, prog)
+	cctx, cancel := context.WithCancelCause(ctx)
+	stop := yaegifix.WatchStack(func() { cancel(yaegifix.ErrDeepRecursion) })
+	v, err = s.interp.ExecuteWithContext(cctx, prog)
+	stop()
+	overflow := ctx.Err() == nil && context.Cause(cctx) == yaegifix.ErrDeepRecursion
+	cancel(nil)
 	yaegifix.ForgetCompiled(s.interp)
+	if overflow {
+		// The interpreter unwinds the deep stack after it was stopped: wait
+		// for it longer than for an interrupt.
+		settleFor(before, 5*time.Second)
+		return reflect.Value{}, yaegifix.ErrDeepRecursion
+	}
 	if ctx.Err() != nil {
 		settle(before)
 	}
@@ -559,8 +571,11 @@ func (s *Session) evalChunk(ctx context.Context, c yaegifix.Chunk) (reflect.Valu
 // interrupted evaluation has ended: the interpreter returns at once when
 // the context is cancelled, while the interpreted code stops at its next
 // step, and the next cell must not run beside it.
-func settle(goroutines int) {
-	deadline := time.Now().Add(500 * time.Millisecond)
+func settle(goroutines int) { settleFor(goroutines, 500*time.Millisecond) }
+
+// settleFor is settle with another limit.
+func settleFor(goroutines int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
 	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
@@ -585,6 +600,10 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
 			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}
+	}
+	if errors.Is(err, yaegifix.ErrDeepRecursion) {
+		msg := err.Error()
+		return &Error{Name: "Panic", Value: msg, Traceback: []string{"panic: " + msg}}
 	}
 	var p interp.Panic
 	if errors.As(err, &p) {
