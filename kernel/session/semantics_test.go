@@ -103,3 +103,32 @@ func TestUnboundedRecursionIsAnError(t *testing.T) {
 		t.Errorf("next cell: %s", value(r))
 	}
 }
+
+func TestMessagesNameTheCellLineAndGoWording(t *testing.T) {
+	s := newSession(t)
+	tb := func(e *Error) string { return strings.Join(e.Traceback, "\n") }
+	if e := fails(t, s, "x := 1\n_ = x\npanic(\"boom\")"); !strings.Contains(tb(e), "line 3 of the cell") {
+		t.Errorf("top-level panic: %q", tb(e))
+	}
+	run(t, s, "func f(n int) int {\n\tif n > 0 {\n\t\tpanic(\"deep\")\n\t}\n\treturn f(n + 1)\n}")
+	if e := fails(t, s, "x := 2\n\nf(0)"); !strings.Contains(tb(e), "in f (declared at line 1 of cell [") || !strings.Contains(tb(e), "line 3 of the cell") || strings.Contains(tb(e), "2:5") {
+		t.Errorf("panic in a function: %q", tb(e))
+	}
+	for code, want := range map[string]string{
+		"type P struct{ X int }\nvar p *P\nfmt.Println(p.X)": "Panic: runtime error: invalid memory address or nil pointer dereference",
+		"y := undefinedName + 1":                             "CompileError: 1:6: undefined: undefinedName",
+		"func h(c context.Context) {}":                       `CompileError: 1:10: undefined: context (import "context")`,
+		`import "github.com/foo/bar"`:                        "CompileError: 1:9: package github.com/foo/bar is not available",
+		"a := 1\nb := a.X":                                   "CompileError: 2:8: undefined selector X",
+		"var g func()\ng()":                                  "Panic: runtime error: invalid memory address or nil pointer dereference",
+	} {
+		e := fails(t, s, code)
+		if !strings.HasPrefix(e.Error(), want) || strings.Contains(e.Error(), "GOPATH") {
+			t.Errorf("cell %q: %q, want %q", code, e.Error(), want)
+		}
+	}
+	e := fails(t, s, "import \"slices\"\nslices.Insert([]int{1, 2}, 9, 2)")
+	if m := position.FindStringSubmatch(e.Value); m != nil {
+		t.Errorf("a position outside a 2-line cell: %q", e.Value)
+	}
+}

@@ -127,6 +127,10 @@ type Session struct {
 	methods  map[string]map[string]yaegifix.CellMethod
 	varTypes map[string]string
 	embeds   map[string][]string // struct type → the types it embeds
+	// plan is the running cell's; funcWhere says where the functions
+	// cells declared are ("line 2 of cell [4]").
+	plan      *yaegifix.Plan
+	funcWhere map[string]string
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -295,6 +299,7 @@ func (s *Session) reset() error {
 	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
 	s.embeds = map[string][]string{}
+	s.funcWhere = map[string]string{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
@@ -433,6 +438,8 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkUnassigned(p, code); e != nil {
 		return nil, e
 	}
+	s.plan = p
+	defer func() { s.plan = nil }()
 	before := map[string]bool{}
 	for name := range s.interp.Globals() {
 		before[name] = true
@@ -456,7 +463,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 			s.syncFrame()
 			s.steps.Store(0)
 			s.forgetUnassigned(p, before, s.count)
-			return nil, s.cellError(ctx, err, c)
+			return nil, s.compileError(ctx, err, c)
 		}
 		s.addImports(c.Imports)
 		progs[i] = prog
@@ -486,6 +493,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
+	}
+	for name, line := range p.FuncLines {
+		s.funcWhere[name] = fmt.Sprintf("line %d of cell [%d]", line, s.count)
 	}
 	s.learnTypes(p)
 	if cellErr != nil {
@@ -616,7 +626,27 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		s.outMu.Lock()
 		frames := append([]string(nil), s.panics...)
 		s.outMu.Unlock()
+		value = yaegifix.ExplainPanic(value)
 		tb := []string{"panic: " + value}
+		// The interpreter's positions of the frames are those of some
+		// node of the same kind (yaegi v0.16.1 finds the node by its
+		// function): the traceback names the functions and where they
+		// are declared, and the cell's statement by the checkpoints.
+		var last string
+		repeat := 0
+		addFrame := func() {
+			if last == "" {
+				return
+			}
+			line := "    in " + last
+			if where, ok := s.funcWhere[strings.SplitN(last, ".", 2)[0]]; ok {
+				line += " (declared at " + where + ")"
+			}
+			if repeat > 1 {
+				line += fmt.Sprintf(", %d calls deep", repeat)
+			}
+			tb = append(tb, line)
+		}
 		for _, f := range frames {
 			m := yaegifix.Noise.FindStringSubmatch(f)
 			if m == nil || m[1] == "" {
@@ -624,10 +654,21 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 			}
 			fn := f[strings.Index(f, "panic: ")+len("panic: "):]
 			fn = strings.TrimPrefix(strings.TrimSuffix(fn, "(...)"), "main.")
-			if fn == "main" {
-				continue // the cell itself: the interpreter reports only where it starts
+			if fn == "main" || strings.HasPrefix(fn, "_portlab") {
+				continue // the cell itself: its line comes from the checkpoints
 			}
-			tb = append(tb, fmt.Sprintf("    in %s, at %s of the cell that declares it", fn, cellLines(m[1]+":"+m[2])))
+			if fn == last {
+				repeat++
+				continue
+			}
+			addFrame()
+			last, repeat = fn, 1
+		}
+		addFrame()
+		if s.plan != nil && (!c.Decl || c.Call()) {
+			if n := int(s.steps.Load()); n < len(s.plan.StepLines) {
+				tb = append(tb, fmt.Sprintf("    at line %d of the cell", s.plan.StepLines[n]))
+			}
 		}
 		if len(frames) == 0 && !isRuntimeValue(p.Value) {
 			tb = append(tb, "    (inside the interpreter; the session keeps its state)")
@@ -640,6 +681,79 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 	}
 	msg := yaegifix.ExplainCompileError(cellLines(err.Error()))
 	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+}
+
+// compileError is cellError for a chunk that failed to compile: it names
+// an undefined name where the interpreter's message does not (see
+// yaegifix.UndefinedName), and words the messages of an import that is not
+// available and of positions outside the cell for a Go programmer.
+func (s *Session) compileError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
+	msg := err.Error()
+	var p interp.Panic
+	isPanic := errors.As(err, &p)
+	if isPanic && yaegifix.IsRangePanic(p.Value) {
+		return s.cellError(ctx, err, c)
+	}
+	if isPanic || strings.Contains(msg, "constant definition loop") {
+		if name, line, col, ok := yaegifix.UndefinedName(c, s.knownName); ok {
+			text := fmt.Sprintf("%d:%d: undefined: %s", line, col, name)
+			if _, std := stdlib.Symbols[name+"/"+name]; std {
+				text += fmt.Sprintf(" (import %q)", name)
+			}
+			return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+		}
+	}
+	if isPanic {
+		e := s.cellError(ctx, err, c)
+		e.Name = "CompileError"
+		e.Value = "the interpreter failed to compile the cell: " + e.Value
+		e.Traceback = append([]string{"CompileError: " + e.Value}, e.Traceback[1:]...)
+		return e
+	}
+	if m := unavailableImport.FindStringSubmatch(msg); m != nil {
+		text := fmt.Sprintf("%s: package %s is not available in this kernel: cells can import the standard library (of Go 1.22), "+
+			"display and the packages the kernel was built with (%%help lists them)", cellLines(m[1]), m[2])
+		return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+	}
+	if m := undefinedSelector.FindStringSubmatch(msg); m != nil {
+		if line, col, ok := yaegifix.SelectorPos(c, m[1]); ok {
+			text := fmt.Sprintf("%d:%d: undefined selector %s", line, col, m[1])
+			return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+		}
+	}
+	e := s.cellError(ctx, err, c)
+	if s.plan != nil {
+		if m := position.FindStringSubmatchIndex(e.Value); m != nil && m[0] == 0 {
+			if line, _ := strconv.Atoi(e.Value[m[2]:m[3]]); line > s.plan.Lines {
+				e.Value = strings.TrimPrefix(e.Value[m[1]:], ": ") +
+					" (at a line of the interpreter's source of a generic standard library function the cell calls)"
+				e.Traceback = []string{e.Name + ": " + e.Value}
+			}
+		}
+	}
+	return e
+}
+
+// unavailableImport matches the interpreter's message for an import it
+// cannot find, which suggests setting GOPATH.
+var unavailableImport = regexp.MustCompile(`^((?:_\.go:)?\d+:\d+): import "([^"]+)" error: unable to find source`)
+
+// undefinedSelector matches the interpreter's message for a selector its
+// operand lacks.
+var undefinedSelector = regexp.MustCompile(`undefined selector:? (?:\w+\.)?(\w+)$`)
+
+// knownName reports whether name is a global of the session, a package
+// the session imports or a name of the prelude.
+func (s *Session) knownName(name string) bool {
+	if preludeNames[name] || s.funcs[name] != "" || s.isGlobal(name) {
+		return true
+	}
+	for is := range s.imports {
+		if is.Name == name || is.Name == "" && yaegifix.DefaultName(is.Path) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func isRuntimeValue(v any) bool {

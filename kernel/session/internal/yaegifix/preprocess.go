@@ -32,6 +32,10 @@ type Chunk struct {
 	LastStep int
 }
 
+// Call reports whether the chunk is the call of a top-level statement that
+// splitBlocks made a function of.
+func (c Chunk) Call() bool { return c.call }
+
 // A Plan is a cell prepared for the interpreter.
 type Plan struct {
 	Chunks []Chunk
@@ -49,6 +53,13 @@ type Plan struct {
 	Methods []CellMethod
 	Types   [][2]string
 	Embeds  [][2]string // a struct type and a type it embeds
+	// StepLines holds the cell line of each top-level statement, by its
+	// number from 1 at index number-1: where a panic of the cell is.
+	StepLines []int
+	// FuncLines holds the cell line of each function the cell declares.
+	FuncLines map[string]int
+	// Lines is the number of lines of the cell.
+	Lines int
 }
 
 // A CellMethod is a method declared in a cell, for completion and
@@ -269,7 +280,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	for k, v := range imported {
 		known[k] = v
 	}
-	p := &Plan{}
+	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1}
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	for ci := range chunks {
@@ -337,6 +348,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 				case *ast.FuncDecl:
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.Defined = append(p.Defined, d.Name.Name)
+						p.FuncLines[d.Name.Name] = c.Line + fset.Position(d.Pos()).Line - 2
 					}
 					if recv := receiverName(d); recv != "" && d.Body != nil {
 						begin := fset.Position(d.Pos()).Offset - 10
@@ -378,6 +390,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		}
 		for _, st := range body.List {
 			step++
+			p.StepLines = append(p.StepLines, c.Line+fset.Position(st.Pos()).Line-2)
 			if name, typ := definedType(st); name != "" {
 				p.Types = append(p.Types, [2]string{name, typ})
 			}
@@ -576,7 +589,7 @@ func splitBlocks(chunks []Chunk, isInt func(string) bool) []Chunk {
 					// spaces keep the statement's columns.
 					Chunk{Decl: true, Src: "func " + name + "() {\n" + strings.Repeat(" ", b-strings.LastIndex(c.Src[:b], "\n")-1) + c.Src[b:e] + "\n}",
 						Line: lineAt(b) - 1, ints: ints, block: true},
-					Chunk{Src: name + "()", Line: lineAt(e), call: true})
+					Chunk{Src: name + "()", Line: lineAt(b), call: true})
 			}
 			start = e
 		}
