@@ -441,9 +441,12 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
-	for name := range s.interp.Globals() {
+	oldValues := map[string]reflect.Value{}
+	for name, v := range s.interp.Globals() {
 		before[name] = true
+		oldValues[name] = v
 	}
+	defer s.freeRebound(p, oldValues, yaegifix.FrameLen(s.interp))
 	s.results = nil
 	// The whole cell compiles before any of it runs: a cell that fails to
 	// compile has no effect but the declarations the interpreter keeps.
@@ -510,6 +513,34 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	b := display.Values(vs...)
 	return &b, nil
+}
+
+// freeRebound zeroes the old variables of the names the cell defined again,
+// and the temporaries of its rewriting: yaegi v0.16.1 gives a redefined
+// global a new slot of its frame and keeps the old one, so that each
+// re-run of data := <10 MB> kept another 10 MB alive (see yaegifix doc).
+// Functions compiled before the redefinition that use the name still read
+// the old slot (like yaegi#1673): they now see its zero value.
+func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, frameLen int) {
+	yaegifix.ClearTemporaries(s.interp, frameLen)
+	now := s.interp.Globals()
+	zero := func(v reflect.Value) {
+		if v.IsValid() && v.CanSet() && !v.IsZero() {
+			v.SetZero()
+		}
+	}
+	for _, name := range p.Defined {
+		o, had := old[name]
+		n, has := now[name]
+		if had && has && o.CanAddr() && n.CanAddr() && o.UnsafeAddr() != n.UnsafeAddr() {
+			zero(o)
+		}
+	}
+	for name, v := range now {
+		if strings.HasPrefix(name, yaegifix.TempPrefix) {
+			zero(v)
+		}
+	}
 }
 
 // addImports records imports the interpreter has evaluated.

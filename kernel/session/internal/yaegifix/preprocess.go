@@ -629,6 +629,10 @@ func redefinition(fset *token.FileSet, st ast.Stmt, off int, src string) (first,
 // tempPrefix starts the names of redefineEdits' temporaries.
 const tempPrefix = "_portlabTmp"
 
+// TempPrefix starts the names of the temporaries of the rewriting, which
+// the session clears after each cell.
+const TempPrefix = tempPrefix
+
 // rhsMentions reports whether the right-hand side of a definition uses a
 // name it defines.
 func rhsMentions(as *ast.AssignStmt) bool {
