@@ -132,3 +132,25 @@ func TestMessagesNameTheCellLineAndGoWording(t *testing.T) {
 		t.Errorf("a position outside a 2-line cell: %q", e.Value)
 	}
 }
+
+func TestTypeRedefinedWithOtherFieldsIsRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type T struct{ A int }")
+	run(t, s, "type T struct {\n\tA int\n}") // the same type again
+	e := fails(t, s, "type T struct{ A, B int }\nx := T{B: 1}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "type T is already declared differently") {
+		t.Errorf("redefined type: %v", e)
+	}
+}
+
+func TestPackageNameCannotBeShadowed(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, `strings := "a,b"`)
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "strings already declared through import of package strings") {
+		t.Errorf("shadowing a package: %v", e)
+	}
+	if r, _ := run(t, s, `strings.ToUpper("ok")`); value(r) != `"OK"` {
+		t.Errorf("the package after the refusal: %s", value(r))
+	}
+	run(t, s, "func f() string {\n\tstrings := \"local\"\n\treturn strings\n}\nf()")
+}

@@ -131,6 +131,7 @@ type Session struct {
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
 	funcWhere map[string]string
+	typeSrc   map[string]typeDecl // the types cells declared
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -300,6 +301,7 @@ func (s *Session) reset() error {
 	s.varTypes = map[string]string{}
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
+	s.typeSrc = map[string]typeDecl{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
@@ -438,6 +440,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkUnassigned(p, code); e != nil {
 		return nil, e
 	}
+	if e := s.checkNames(p); e != nil {
+		return nil, e
+	}
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -497,6 +502,11 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
 	}
+	if cellErr == nil {
+		for name, src := range p.TypeSrcs {
+			s.typeSrc[name] = typeDecl{src, fmt.Sprintf("line %d of cell [%d]", p.TypeLines[name], s.count)}
+		}
+	}
 	for name, line := range p.FuncLines {
 		s.funcWhere[name] = fmt.Sprintf("line %d of cell [%d]", line, s.count)
 	}
@@ -513,6 +523,36 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	b := display.Values(vs...)
 	return &b, nil
+}
+
+// A typeDecl is the source of a type a cell declared and where.
+type typeDecl struct{ src, where string }
+
+// checkNames refuses a cell that declares at top level the name of a
+// package the session imports (Go rejects it too: the name is declared
+// by the import; yaegi v0.16.1 lets the variable hide the package for
+// the rest of the session, and a new import cannot undo it), and one that
+// declares again a type with another definition (yaegi v0.16.1 keeps the
+// first silently).
+func (s *Session) checkNames(p *yaegifix.Plan) *Error {
+	refuse := func(msg string) *Error {
+		return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+	}
+	for _, name := range p.Defined {
+		for is := range s.imports {
+			if is.Name == name || is.Name == "" && yaegifix.DefaultName(is.Path) == name {
+				return refuse(fmt.Sprintf("%s already declared through import of package %s (%q): a variable, function or type of that name "+
+					"would hide the package for the rest of the session; choose another name", name, name, is.Path))
+			}
+		}
+	}
+	for name, src := range p.TypeSrcs {
+		if old, ok := s.typeSrc[name]; ok && old.src != src {
+			return refuse(fmt.Sprintf("%d: type %s is already declared differently (at %s: %s); the interpreter cannot change a type once declared "+
+				"and would keep the old one: give the new type another name (or restart the kernel)", p.TypeLines[name], name, old.where, old.src))
+		}
+	}
+	return nil
 }
 
 // freeRebound zeroes the old variables of the names the cell defined again,

@@ -60,6 +60,10 @@ type Plan struct {
 	FuncLines map[string]int
 	// Lines is the number of lines of the cell.
 	Lines int
+	// TypeSrcs holds the source of each top-level type the cell declares
+	// (its spaces collapsed), TypeLines its cell line.
+	TypeSrcs  map[string]string
+	TypeLines map[string]int
 }
 
 // A CellMethod is a method declared in a cell, for completion and
@@ -280,7 +284,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	for k, v := range imported {
 		known[k] = v
 	}
-	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1}
+	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1, TypeSrcs: map[string]string{}, TypeLines: map[string]int{}}
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	for ci := range chunks {
@@ -332,6 +336,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 							}
 						case *ast.TypeSpec:
 							p.Defined = append(p.Defined, s.Name.Name)
+							b, e := fset.Position(s.Pos()).Offset-10, fset.Position(s.End()).Offset-10
+							p.TypeSrcs[s.Name.Name] = tokenText(c.Src[b:e])
+							p.TypeLines[s.Name.Name] = c.Line + fset.Position(s.Pos()).Line - 2
 							if st, ok := s.Type.(*ast.StructType); ok {
 								for _, f := range st.Fields.List {
 									x := f.Type
@@ -807,4 +814,27 @@ func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
 		return true
 	})
 	return probe
+}
+
+// tokenText returns the tokens of src separated by single spaces, without
+// comments and line ends: two texts of the same declaration compare equal.
+func tokenText(src string) string {
+	fset := token.NewFileSet()
+	var s scanner.Scanner
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	var toks []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		toks = append(toks, lit)
+	}
+	return strings.Join(toks, " ")
 }
