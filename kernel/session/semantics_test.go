@@ -154,3 +154,24 @@ func TestPackageNameCannotBeShadowed(t *testing.T) {
 	}
 	run(t, s, "func f() string {\n\tstrings := \"local\"\n\treturn strings\n}\nf()")
 }
+
+func TestGenericLibraryFunctions(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import (\n\t\"maps\"\n\t\"slices\"\n)")
+	if got := out(t, s, "xs := []int{3, 1, 2}\nslices.Sort(xs)\nfmt.Print(xs)\nfs := []float64{2, 1}\nslices.Sort(fs)\nslices.Reverse(fs)\nfmt.Print(fs)\ntype ID int32\nids := []ID{5, 4}\nslices.Sort(ids)\nfmt.Print(ids, slices.Contains(xs, 2))"); got != "[1 2 3][2 1][4 5] true" {
+		t.Errorf("slices.Sort/Reverse: %q", got)
+	}
+	for code, want := range map[string]string{
+		"slices.Max(xs)": "slices.Max is generic",
+		"m := map[string]int{\"a\": 1}\nmaps.Clone(m)": "maps.Clone is generic",
+	} {
+		if e := fails(t, s, code); e.Name != "CompileError" || !strings.Contains(e.Value, want) || !strings.Contains(e.Value, "write it out") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+}
+
+func TestBlankAssignmentsOfDifferentTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import (\n\t\"bytes\"\n\t\"io\"\n)\n_ = bytes.NewBuffer(nil)\n_ = io.EOF")
+}

@@ -349,6 +349,9 @@ func (s *Session) exports() interp.Exports {
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
 			"MakeLen":    reflect.ValueOf(makeLen),
+			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
+			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
+			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -736,7 +739,7 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 			last, repeat = fn, 1
 		}
 		addFrame()
-		if s.plan != nil && (!c.Decl || c.Call()) {
+		if s.plan != nil && s.running.Load() != 0 && (!c.Decl || c.Call()) {
 			if n := int(s.steps.Load()); n < len(s.plan.StepLines) {
 				tb = append(tb, fmt.Sprintf("    at line %d of the cell", s.plan.StepLines[n]))
 			}

@@ -312,6 +312,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, loops...)
+			gen, err := genericEdits(fset, f, 10, importedName(known))
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, gen...)
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -391,6 +396,12 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			return nil, ShiftError(err, c.Line-2)
 		}
 		edits = append(edits, loops...)
+		gen, err := genericEdits(fset, f, off, importedName(known))
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, gen...)
+		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
@@ -837,4 +848,40 @@ func tokenText(src string) string {
 		toks = append(toks, lit)
 	}
 	return strings.Join(toks, " ")
+}
+
+// importedName returns whether a package is imported under name.
+func importedName(known map[ImportSpec]bool) func(string) bool {
+	return func(name string) bool {
+		for is := range known {
+			if is.Name == name || is.Name == "" && DefaultName(is.Path) == name {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// blankEdits works around another interpreter bug: at top level, the
+// assignments to the blank identifier share one variable, typed by the
+// last of them it compiled, so that _ = bytes.NewBuffer(nil) and then
+// _ = io.EOF in one cell panic ("reflect.Set: value of type *bytes.Buffer
+// is not assignable to type error"). A top-level `_ = x` becomes a
+// definition of a fresh temporary, `_portlabTmpN := x`, which the session
+// clears after the cell. (A function literal called there would be run
+// again by later evaluations when it panics.)
+func blankEdits(fset *token.FileSet, body *ast.BlockStmt, off int, src string) []edit {
+	var edits []edit
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			continue
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "_" {
+			continue
+		}
+		b, e := fset.Position(as.Pos()).Offset-off, fset.Position(as.TokPos).Offset-off+1
+		edits = append(edits, edit{b, e, fmt.Sprintf("%s%d :=", tempPrefix, blockSeq.Add(1))})
+	}
+	return edits
 }
