@@ -65,13 +65,19 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			func(v any, err error, out string) bool { return v == "&{4}" },
 			"CellError in FmtWrappers and the session's Value"},
 		{"package missing in a signature", []string{"func h(c context.Context) {}"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "nil pointer") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "nil pointer")
+			},
 			"UndefinedName for compile panics"},
 		{"slices.Sort", []string{`import "slices"`, "xs := []int{2, 1}", "slices.Sort(xs)"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "undefined selector") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined selector")
+			},
 			"genericEdits (try each function of genericRefused too)"},
 		{"blank assignments of two types", []string{`import "bytes"`, `import "io"`, "_ = bytes.NewBuffer(nil)\n_ = io.EOF"},
-			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "not assignable") },
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "not assignable")
+			},
 			"blankEdits"},
 		{"package hidden by a variable", []string{`import "strings"`, `strings := "a"`, `strings`},
 			func(v any, err error, out string) bool { return v == "a" },
