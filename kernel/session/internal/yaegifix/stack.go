@@ -3,6 +3,7 @@ package yaegifix
 import (
 	"errors"
 	"runtime/metrics"
+	"sync"
 	"time"
 )
 
@@ -25,26 +26,36 @@ var ErrDeepRecursion = errors.New("stack overflow: the cell's calls nest deeper 
 const stackSampleEvery = 20 * time.Millisecond
 
 // WatchStack calls overflow once if the goroutine stacks of the process
-// grow by more than StackBudget before the returned stop is called.
+// grow by more than StackBudget before the returned stop is called. A
+// chunk shorter than stackSampleEvery costs one reading and a timer.
 func WatchStack(overflow func()) (stop func()) {
 	base := stackBytes()
-	done := make(chan struct{})
-	go func() {
-		t := time.NewTicker(stackSampleEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				if stackBytes() > base+StackBudget {
-					overflow()
-					return
-				}
-			}
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	var check func()
+	check = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
 		}
-	}()
-	return func() { close(done) }
+		if stackBytes() > base+StackBudget {
+			stopped = true
+			overflow()
+			return
+		}
+		t.Reset(stackSampleEvery)
+	}
+	mu.Lock()
+	t = time.AfterFunc(stackSampleEvery, check)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
 }
 
 var stackSample = []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
