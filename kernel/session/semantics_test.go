@@ -175,3 +175,16 @@ func TestBlankAssignmentsOfDifferentTypes(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "import (\n\t\"bytes\"\n\t\"io\"\n)\n_ = bytes.NewBuffer(nil)\n_ = io.EOF")
 }
+
+// TestRedefinedNameSeenByEarlierFunctions: freeing the old value of a
+// re-bound name must not leave functions compiled before with a zero
+// value; with the same type they see the new one.
+func TestRedefinedNameSeenByEarlierFunctions(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "v := 1")
+	run(t, s, "func f() int { return v }")
+	run(t, s, "v := 2")
+	if r, _ := run(t, s, "f()"); value(r) != "2" {
+		t.Errorf("f() after v := 2: %s", value(r))
+	}
+}

@@ -563,7 +563,9 @@ func (s *Session) checkNames(p *yaegifix.Plan) *Error {
 // global a new slot of its frame and keeps the old one, so that each
 // re-run of data := <10 MB> kept another 10 MB alive (see yaegifix doc).
 // Functions compiled before the redefinition that use the name still read
-// the old slot (like yaegi#1673): they now see its zero value.
+// the old slot (like yaegi#1673): the old slot gets the new value when the
+// type is the same (they see what the name now holds), else its zero
+// value (they saw the stale value before).
 func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, frameLen int) {
 	yaegifix.ClearTemporaries(s.interp, frameLen)
 	now := s.interp.Globals()
@@ -576,7 +578,13 @@ func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, fr
 		o, had := old[name]
 		n, has := now[name]
 		if had && has && o.CanAddr() && n.CanAddr() && o.UnsafeAddr() != n.UnsafeAddr() {
-			zero(o)
+			if o.CanSet() && o.Type() == n.Type() {
+				// Functions compiled before see the new value, as a
+				// notebook reader expects, and the old one is garbage.
+				o.Set(n)
+			} else {
+				zero(o)
+			}
 		}
 	}
 	for name, v := range now {
