@@ -131,7 +131,8 @@ type Session struct {
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
 	funcWhere map[string]string
-	typeSrc   map[string]typeDecl // the types cells declared
+	typeSrc   map[string]typeDecl        // the types cells declared
+	oldSlots  map[string][]reflect.Value // see freeRebound
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -302,6 +303,7 @@ func (s *Session) reset() error {
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
+	s.oldSlots = map[string][]reflect.Value{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
@@ -558,14 +560,18 @@ func (s *Session) checkNames(p *yaegifix.Plan) *Error {
 	return nil
 }
 
+// maxOldSlots is the number of old variables of a name freeRebound
+// keeps in step with the current one; older ones are zeroed.
+const maxOldSlots = 16
+
 // freeRebound zeroes the old variables of the names the cell defined again,
 // and the temporaries of its rewriting: yaegi v0.16.1 gives a redefined
 // global a new slot of its frame and keeps the old one, so that each
 // re-run of data := <10 MB> kept another 10 MB alive (see yaegifix doc).
 // Functions compiled before the redefinition that use the name still read
-// the old slot (like yaegi#1673): the old slot gets the new value when the
-// type is the same (they see what the name now holds), else its zero
-// value (they saw the stale value before).
+// the old slot (like yaegi#1673): the old slots (the last maxOldSlots of a
+// name) get the new value when the type is the same (they see what the
+// name now holds), else their zero value (they saw the stale value before).
 func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, frameLen int) {
 	yaegifix.ClearTemporaries(s.interp, frameLen)
 	now := s.interp.Globals()
@@ -577,15 +583,24 @@ func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, fr
 	for _, name := range p.Defined {
 		o, had := old[name]
 		n, has := now[name]
-		if had && has && o.CanAddr() && n.CanAddr() && o.UnsafeAddr() != n.UnsafeAddr() {
-			if o.CanSet() && o.Type() == n.Type() {
+		if !had || !has || !o.CanAddr() || !n.CanAddr() || o.UnsafeAddr() == n.UnsafeAddr() {
+			continue
+		}
+		slots := append(s.oldSlots[name], o)
+		if len(slots) > maxOldSlots {
+			zero(slots[0])
+			slots = slots[1:]
+		}
+		for _, old := range slots {
+			if old.CanSet() && old.Type() == n.Type() {
 				// Functions compiled before see the new value, as a
 				// notebook reader expects, and the old one is garbage.
-				o.Set(n)
+				old.Set(n)
 			} else {
-				zero(o)
+				zero(old)
 			}
 		}
+		s.oldSlots[name] = slots
 	}
 	for name, v := range now {
 		if strings.HasPrefix(name, yaegifix.TempPrefix) {
