@@ -158,9 +158,13 @@
 //     intermediate values in new slots of the global frame, and a
 //     redefined global gets a new slot while the old keeps its value.
 //     ClearTemporaries (by reflection) zeroes the slots a cell added that
-//     no global symbol names; the session zeroes the old slots of re-bound
-//     names and the rewriting's temporaries (freeRebound). No probe: the
-//     session's TestRedefinedVariableFreesItsOldValue measures it.
+//     no global symbol names; the session zeroes the rewriting's
+//     temporaries, and the old slots of a re-bound name (the last 16) take
+//     the new value when its type is the same, so that functions compiled
+//     before, which still read them, see it; otherwise they are zeroed
+//     (freeRebound). No probe: the session's
+//     TestRedefinedVariableFreesItsOldValue and
+//     TestRedefinedNameSeenByEarlierFunctions measure it.
 //  27. Generic standard library functions. slices.Sort is missing,
 //     maps.Clone fails ("undefined type for K"). genericEdits rewrites
 //     slices.Sort and slices.Reverse to compiled SlicesSort and
