@@ -159,6 +159,9 @@ func Format(v any) string {
 	case nil:
 		return "<nil>"
 	case wrapped:
+		if e, ok := x.v.(error); ok {
+			return "error: " + e.Error()
+		}
 		if s, ok := x.v.(fmt.Stringer); ok {
 			return s.String()
 		}
@@ -371,6 +374,9 @@ func unwrap(v any) any {
 			return wrapped{inner: inner, v: v}
 		}
 		if _, ok := v.(Renderer); ok {
+			return wrapped{inner: inner, v: v}
+		}
+		if _, ok := v.(error); ok {
 			return wrapped{inner: inner, v: v}
 		}
 		if _, ok := v.(fmt.Stringer); ok {

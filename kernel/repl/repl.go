@@ -2,8 +2,10 @@ package repl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -39,7 +41,7 @@ type Options struct {
 // history file when stdin is a terminal, multi-line input while
 // session.IsComplete says a cell is incomplete, and images and HTML saved
 // to files whose paths are printed. SIGINT interrupts the running cell; at
-// the prompt, Ctrl-D or Ctrl-C ends the REPL.
+// the prompt, Ctrl-C clears the cell being typed and Ctrl-D ends the REPL.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts Options) error {
 	sess, err := session.New(session.Options{Host: opts.Host})
 	if err != nil {
@@ -56,8 +58,8 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts Op
 			histFile = filepath.Join(dir, "portlab", "repl_history")
 		}
 	}
-	// SIGINT interrupts the running cell; at the prompt, Ctrl-D or Ctrl-C
-	// ends the REPL.
+	// SIGINT interrupts the running cell; at the prompt, Ctrl-C clears the
+	// cell being typed and Ctrl-D ends the REPL.
 	signal.Reset(os.Interrupt)
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
@@ -78,7 +80,7 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts Op
 		}
 		defer tl.close()
 		lines = tl
-		r.out = tl.term
+		r.out = termWriter{tl}
 		r.cooked = tl
 	} else {
 		lines = &plainLines{in: bufio.NewReader(stdin), out: stdout}
@@ -115,6 +117,13 @@ func readCell(lines lineReader) (string, bool) {
 	prompt := ">>> "
 	for {
 		line, err := lines.readLine(prompt)
+		if errors.Is(err, errInterrupt) {
+			// Ctrl-C clears the cell being typed, as shells and IPython
+			// do; only Ctrl-D ends the REPL.
+			b.Reset()
+			prompt = ">>> "
+			continue
+		}
 		if err != nil {
 			if b.Len() > 0 {
 				return b.String(), true
@@ -259,17 +268,27 @@ type termLines struct {
 	state   *term.State
 	term    *term.Terminal
 	history *fileHistory
+	keys    *keyWatch
+	rw      io.ReadWriter // what term reads and writes
 }
+
+// termWriter writes to the current terminal of tl (readLine replaces it
+// after Ctrl-C).
+type termWriter struct{ tl *termLines }
+
+func (w termWriter) Write(p []byte) (int, error) { return w.tl.term.Write(p) }
 
 func newTermLines(f *os.File, out io.Writer, histFile string, sess *session.Session) (*termLines, error) {
 	state, err := term.MakeRaw(int(f.Fd()))
 	if err != nil {
 		return nil, err
 	}
-	t := term.NewTerminal(struct {
+	keys := &keyWatch{r: f}
+	rw := struct {
 		io.Reader
 		io.Writer
-	}{f, out}, ">>> ")
+	}{keys, out}
+	t := term.NewTerminal(rw, ">>> ")
 	if w, h, err := term.GetSize(int(f.Fd())); err == nil {
 		t.SetSize(w, h)
 	}
@@ -297,12 +316,47 @@ func newTermLines(f *os.File, out io.Writer, histFile string, sess *session.Sess
 		}
 		return line[:start] + common + line[pos:], start + len(common), true
 	}
-	return &termLines{f: f, state: state, term: t, history: h}, nil
+	return &termLines{f: f, state: state, term: t, history: h, keys: keys, rw: rw}, nil
 }
 
 func (tl *termLines) readLine(prompt string) (string, error) {
 	tl.term.SetPrompt(prompt)
-	return tl.term.ReadLine()
+	line, err := tl.term.ReadLine()
+	if err == io.EOF && tl.keys != nil && tl.keys.ctrlC {
+		// x/term reports Ctrl-C as the end of input, like Ctrl-D.
+		tl.keys.ctrlC = false
+		fmt.Fprint(tl.term, "^C\n")
+		// ReadLine keeps the line typed so far: a new terminal starts
+		// empty, with the same history, completion and size.
+		t := term.NewTerminal(tl.rw, prompt)
+		t.History, t.AutoCompleteCallback = tl.term.History, tl.term.AutoCompleteCallback
+		if tl.f != nil {
+			if w, h, err := term.GetSize(int(tl.f.Fd())); err == nil {
+				t.SetSize(w, h)
+			}
+		}
+		tl.term = t
+		return "", errInterrupt
+	}
+	return line, err
+}
+
+// errInterrupt is the error of readLine when the user typed Ctrl-C.
+var errInterrupt = errors.New("interrupt")
+
+// keyWatch passes a terminal's input on and records whether the last read
+// held Ctrl-C, which x/term's ReadLine reports as io.EOF like Ctrl-D.
+type keyWatch struct {
+	r     io.Reader
+	ctrlC bool
+}
+
+func (k *keyWatch) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if n > 0 {
+		k.ctrlC = bytes.IndexByte(p[:n], 3) >= 0
+	}
+	return n, err
 }
 
 // readPlainLine reads a line for a cell's input request, in cooked mode.

@@ -1,14 +1,18 @@
 package repl
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // TestMain lets the tests run the REPL itself: with PORTLAB_TEST_REPL=1
@@ -162,5 +166,32 @@ func TestRunPlainInput(t *testing.T) {
 	}
 	if !strings.HasPrefix(got, "hello\n") {
 		t.Errorf("the banner is not first:\n%s", got)
+	}
+}
+
+// TestCtrlCClearsTheLineAndKeepsTheSession types a line and Ctrl-C, a
+// continuation line and Ctrl-C, at the terminal's line editor: each Ctrl-C
+// drops what was typed, and the next cell is read; only Ctrl-D ends.
+func TestCtrlCClearsTheLineAndKeepsTheSession(t *testing.T) {
+	in, w := io.Pipe()
+	keys := &keyWatch{r: in}
+	var screen bytes.Buffer
+	rw := struct {
+		io.Reader
+		io.Writer
+	}{keys, &screen}
+	tl := &termLines{term: term.NewTerminal(rw, ">>> "), keys: keys, rw: rw}
+	go func() {
+		for _, s := range []string{"x := 1", "\x03", "for {\r", "\x03", "y := 2\r", "\x04"} {
+			w.Write([]byte(s))
+		}
+		w.Close()
+	}()
+	cell, ok := readCell(tl)
+	if !ok || cell != "y := 2" {
+		t.Fatalf("after Ctrl-C twice: cell %q, %v", cell, ok)
+	}
+	if _, ok := readCell(tl); ok {
+		t.Errorf("Ctrl-D did not end the input")
 	}
 }

@@ -39,3 +39,24 @@ func TestMemoryIsBounded(t *testing.T) {
 		t.Errorf("the heap grows by %.0f bytes per cell", perCell)
 	}
 }
+
+// TestRedefinedVariableFreesItsOldValue re-runs a cell that binds 10 MB to
+// the same name 100 times (also through x := x-style redefinitions, whose
+// temporaries must not keep the values, and in a top-level block): the
+// old values must be garbage.
+func TestRedefinedVariableFreesItsOldValue(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "bytes"`)
+	for range 100 {
+		run(t, s, "data := bytes.Repeat([]byte{1}, 10<<20)\nn := len(data)")
+		run(t, s, "data := append([]byte(nil), data...)")
+		run(t, s, "if true {\n\tblock := bytes.Repeat([]byte{2}, 10<<20)\n\t_ = block\n}")
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	runtime.KeepAlive(s)
+	if ms.HeapAlloc > 30<<20 {
+		t.Errorf("live heap %d MB after 100 re-runs", ms.HeapAlloc>>20)
+	}
+}

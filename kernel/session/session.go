@@ -127,6 +127,12 @@ type Session struct {
 	methods  map[string]map[string]yaegifix.CellMethod
 	varTypes map[string]string
 	embeds   map[string][]string // struct type → the types it embeds
+	// plan is the running cell's; funcWhere says where the functions
+	// cells declared are ("line 2 of cell [4]").
+	plan      *yaegifix.Plan
+	funcWhere map[string]string
+	typeSrc   map[string]typeDecl        // the types cells declared
+	oldSlots  map[string][]reflect.Value // see freeRebound
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -295,6 +301,9 @@ func (s *Session) reset() error {
 	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
 	s.embeds = map[string][]string{}
+	s.funcWhere = map[string]string{}
+	s.typeSrc = map[string]typeDecl{}
+	s.oldSlots = map[string][]reflect.Value{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
 		return fmt.Errorf("session prelude: %w", err)
@@ -318,6 +327,7 @@ func (s *Session) exports() interp.Exports {
 		reflect.TypeOf((*display.PNGer)(nil)).Elem(),
 		reflect.TypeOf((*display.Markdowner)(nil)).Elem(),
 		reflect.TypeOf((*display.JSONer)(nil)).Elem(),
+		reflect.TypeOf((*yaegifix.CellError)(nil)).Elem(),
 		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
 	}
 	pub := publisher{s}
@@ -341,6 +351,9 @@ func (s *Session) exports() interp.Exports {
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
 			"MakeLen":    reflect.ValueOf(makeLen),
+			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
+			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
+			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -432,10 +445,18 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkUnassigned(p, code); e != nil {
 		return nil, e
 	}
-	before := map[string]bool{}
-	for name := range s.interp.Globals() {
-		before[name] = true
+	if e := s.checkNames(p); e != nil {
+		return nil, e
 	}
+	s.plan = p
+	defer func() { s.plan = nil }()
+	before := map[string]bool{}
+	oldValues := map[string]reflect.Value{}
+	for name, v := range s.interp.Globals() {
+		before[name] = true
+		oldValues[name] = v
+	}
+	defer s.freeRebound(p, oldValues, yaegifix.FrameLen(s.interp))
 	s.results = nil
 	// The whole cell compiles before any of it runs: a cell that fails to
 	// compile has no effect but the declarations the interpreter keeps.
@@ -455,7 +476,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 			s.syncFrame()
 			s.steps.Store(0)
 			s.forgetUnassigned(p, before, s.count)
-			return nil, s.cellError(ctx, err, c)
+			return nil, s.compileError(ctx, err, c)
 		}
 		s.addImports(c.Imports)
 		progs[i] = prog
@@ -486,6 +507,14 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
 	}
+	if cellErr == nil {
+		for name, src := range p.TypeSrcs {
+			s.typeSrc[name] = typeDecl{src, fmt.Sprintf("line %d of cell [%d]", p.TypeLines[name], s.count)}
+		}
+	}
+	for name, line := range p.FuncLines {
+		s.funcWhere[name] = fmt.Sprintf("line %d of cell [%d]", line, s.count)
+	}
 	s.learnTypes(p)
 	if cellErr != nil {
 		return nil, cellErr
@@ -499,6 +528,85 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	b := display.Values(vs...)
 	return &b, nil
+}
+
+// A typeDecl is the source of a type a cell declared and where.
+type typeDecl struct{ src, where string }
+
+// checkNames refuses a cell that declares at top level the name of a
+// package the session imports (Go rejects it too: the name is declared
+// by the import; yaegi v0.16.1 lets the variable hide the package for
+// the rest of the session, and a new import cannot undo it), and one that
+// declares again a type with another definition (yaegi v0.16.1 keeps the
+// first silently).
+func (s *Session) checkNames(p *yaegifix.Plan) *Error {
+	refuse := func(msg string) *Error {
+		return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+	}
+	for _, name := range p.Defined {
+		for is := range s.imports {
+			if is.Name == name || is.Name == "" && yaegifix.DefaultName(is.Path) == name {
+				return refuse(fmt.Sprintf("%s already declared through import of package %s (%q): a variable, function or type of that name "+
+					"would hide the package for the rest of the session; choose another name", name, name, is.Path))
+			}
+		}
+	}
+	for name, src := range p.TypeSrcs {
+		if old, ok := s.typeSrc[name]; ok && old.src != src {
+			return refuse(fmt.Sprintf("%d: type %s is already declared differently (at %s: %s); the interpreter cannot change a type once declared "+
+				"and would keep the old one: give the new type another name (or restart the kernel)", p.TypeLines[name], name, old.where, old.src))
+		}
+	}
+	return nil
+}
+
+// maxOldSlots is the number of old variables of a name freeRebound
+// keeps in step with the current one; older ones are zeroed.
+const maxOldSlots = 16
+
+// freeRebound zeroes the old variables of the names the cell defined again,
+// and the temporaries of its rewriting: yaegi v0.16.1 gives a redefined
+// global a new slot of its frame and keeps the old one, so that each
+// re-run of data := <10 MB> kept another 10 MB alive (see yaegifix doc).
+// Functions compiled before the redefinition that use the name still read
+// the old slot (like yaegi#1673): the old slots (the last maxOldSlots of a
+// name) get the new value when the type is the same (they see what the
+// name now holds), else their zero value (they saw the stale value before).
+func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, frameLen int) {
+	yaegifix.ClearTemporaries(s.interp, frameLen)
+	now := s.interp.Globals()
+	zero := func(v reflect.Value) {
+		if v.IsValid() && v.CanSet() && !v.IsZero() {
+			v.SetZero()
+		}
+	}
+	for _, name := range p.Defined {
+		o, had := old[name]
+		n, has := now[name]
+		if !had || !has || !o.CanAddr() || !n.CanAddr() || o.UnsafeAddr() == n.UnsafeAddr() {
+			continue
+		}
+		slots := append(s.oldSlots[name], o)
+		if len(slots) > maxOldSlots {
+			zero(slots[0])
+			slots = slots[1:]
+		}
+		for _, old := range slots {
+			if old.CanSet() && old.Type() == n.Type() {
+				// Functions compiled before see the new value, as a
+				// notebook reader expects, and the old one is garbage.
+				old.Set(n)
+			} else {
+				zero(old)
+			}
+		}
+		s.oldSlots[name] = slots
+	}
+	for name, v := range now {
+		if strings.HasPrefix(name, yaegifix.TempPrefix) {
+			zero(v)
+		}
+	}
 }
 
 // addImports records imports the interpreter has evaluated.
@@ -538,8 +646,19 @@ func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v ref
 		}
 	}()
 	before := runtime.NumGoroutine()
-	v, err = s.interp.ExecuteWithContext(ctx, prog)
+	cctx, cancel := context.WithCancelCause(ctx)
+	stop := yaegifix.WatchStack(func() { cancel(yaegifix.ErrDeepRecursion) })
+	v, err = s.interp.ExecuteWithContext(cctx, prog)
+	stop()
+	overflow := ctx.Err() == nil && context.Cause(cctx) == yaegifix.ErrDeepRecursion
+	cancel(nil)
 	yaegifix.ForgetCompiled(s.interp)
+	if overflow {
+		// The interpreter unwinds the deep stack after it was stopped: wait
+		// for it longer than for an interrupt.
+		settleFor(before, 5*time.Second)
+		return reflect.Value{}, yaegifix.ErrDeepRecursion
+	}
 	if ctx.Err() != nil {
 		settle(before)
 	}
@@ -559,8 +678,11 @@ func (s *Session) evalChunk(ctx context.Context, c yaegifix.Chunk) (reflect.Valu
 // interrupted evaluation has ended: the interpreter returns at once when
 // the context is cancelled, while the interpreted code stops at its next
 // step, and the next cell must not run beside it.
-func settle(goroutines int) {
-	deadline := time.Now().Add(500 * time.Millisecond)
+func settle(goroutines int) { settleFor(goroutines, 500*time.Millisecond) }
+
+// settleFor is settle with another limit.
+func settleFor(goroutines int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
 	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
@@ -586,6 +708,10 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
 			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}
 	}
+	if errors.Is(err, yaegifix.ErrDeepRecursion) {
+		msg := err.Error()
+		return &Error{Name: "Panic", Value: msg, Traceback: []string{"panic: " + msg}}
+	}
 	var p interp.Panic
 	if errors.As(err, &p) {
 		value := fmt.Sprint(p.Value)
@@ -597,7 +723,27 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		s.outMu.Lock()
 		frames := append([]string(nil), s.panics...)
 		s.outMu.Unlock()
+		value = yaegifix.ExplainPanic(value)
 		tb := []string{"panic: " + value}
+		// The interpreter's positions of the frames are those of some
+		// node of the same kind (yaegi v0.16.1 finds the node by its
+		// function): the traceback names the functions and where they
+		// are declared, and the cell's statement by the checkpoints.
+		var last string
+		repeat := 0
+		addFrame := func() {
+			if last == "" {
+				return
+			}
+			line := "    in " + last
+			if where, ok := s.funcWhere[strings.SplitN(last, ".", 2)[0]]; ok {
+				line += " (declared at " + where + ")"
+			}
+			if repeat > 1 {
+				line += fmt.Sprintf(", %d calls deep", repeat)
+			}
+			tb = append(tb, line)
+		}
 		for _, f := range frames {
 			m := yaegifix.Noise.FindStringSubmatch(f)
 			if m == nil || m[1] == "" {
@@ -605,10 +751,21 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 			}
 			fn := f[strings.Index(f, "panic: ")+len("panic: "):]
 			fn = strings.TrimPrefix(strings.TrimSuffix(fn, "(...)"), "main.")
-			if fn == "main" {
-				continue // the cell itself: the interpreter reports only where it starts
+			if fn == "main" || strings.HasPrefix(fn, "_portlab") {
+				continue // the cell itself: its line comes from the checkpoints
 			}
-			tb = append(tb, fmt.Sprintf("    in %s, at %s of the cell that declares it", fn, cellLines(m[1]+":"+m[2])))
+			if fn == last {
+				repeat++
+				continue
+			}
+			addFrame()
+			last, repeat = fn, 1
+		}
+		addFrame()
+		if s.plan != nil && s.running.Load() != 0 && (!c.Decl || c.Call()) {
+			if n := int(s.steps.Load()); n < len(s.plan.StepLines) {
+				tb = append(tb, fmt.Sprintf("    at line %d of the cell", s.plan.StepLines[n]))
+			}
 		}
 		if len(frames) == 0 && !isRuntimeValue(p.Value) {
 			tb = append(tb, "    (inside the interpreter; the session keeps its state)")
@@ -621,6 +778,79 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 	}
 	msg := yaegifix.ExplainCompileError(cellLines(err.Error()))
 	return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+}
+
+// compileError is cellError for a chunk that failed to compile: it names
+// an undefined name where the interpreter's message does not (see
+// yaegifix.UndefinedName), and words the messages of an import that is not
+// available and of positions outside the cell for a Go programmer.
+func (s *Session) compileError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
+	msg := err.Error()
+	var p interp.Panic
+	isPanic := errors.As(err, &p)
+	if isPanic && yaegifix.IsRangePanic(p.Value) {
+		return s.cellError(ctx, err, c)
+	}
+	if isPanic || strings.Contains(msg, "constant definition loop") {
+		if name, line, col, ok := yaegifix.UndefinedName(c, s.knownName); ok {
+			text := fmt.Sprintf("%d:%d: undefined: %s", line, col, name)
+			if _, std := stdlib.Symbols[name+"/"+name]; std {
+				text += fmt.Sprintf(" (import %q)", name)
+			}
+			return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+		}
+	}
+	if isPanic {
+		e := s.cellError(ctx, err, c)
+		e.Name = "CompileError"
+		e.Value = "the interpreter failed to compile the cell: " + e.Value
+		e.Traceback = append([]string{"CompileError: " + e.Value}, e.Traceback[1:]...)
+		return e
+	}
+	if m := unavailableImport.FindStringSubmatch(msg); m != nil {
+		text := fmt.Sprintf("%s: package %s is not available in this kernel: cells can import the standard library (of Go 1.22), "+
+			"display and the packages the kernel was built with (%%help lists them)", cellLines(m[1]), m[2])
+		return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+	}
+	if m := undefinedSelector.FindStringSubmatch(msg); m != nil {
+		if line, col, ok := yaegifix.SelectorPos(c, m[1]); ok {
+			text := fmt.Sprintf("%d:%d: undefined selector %s", line, col, m[1])
+			return &Error{Name: "CompileError", Value: text, Traceback: []string{"CompileError: " + text}}
+		}
+	}
+	e := s.cellError(ctx, err, c)
+	if s.plan != nil {
+		if m := position.FindStringSubmatchIndex(e.Value); m != nil && m[0] == 0 {
+			if line, _ := strconv.Atoi(e.Value[m[2]:m[3]]); line > s.plan.Lines {
+				e.Value = strings.TrimPrefix(e.Value[m[1]:], ": ") +
+					" (at a line of the interpreter's source of a generic standard library function the cell calls)"
+				e.Traceback = []string{e.Name + ": " + e.Value}
+			}
+		}
+	}
+	return e
+}
+
+// unavailableImport matches the interpreter's message for an import it
+// cannot find, which suggests setting GOPATH.
+var unavailableImport = regexp.MustCompile(`^((?:_\.go:)?\d+:\d+): import "([^"]+)" error: unable to find source`)
+
+// undefinedSelector matches the interpreter's message for a selector its
+// operand lacks.
+var undefinedSelector = regexp.MustCompile(`undefined selector:? (?:\w+\.)?(\w+)$`)
+
+// knownName reports whether name is a global of the session, a package
+// the session imports or a name of the prelude.
+func (s *Session) knownName(name string) bool {
+	if preludeNames[name] || s.funcs[name] != "" || s.isGlobal(name) {
+		return true
+	}
+	for is := range s.imports {
+		if is.Name == name || is.Name == "" && yaegifix.DefaultName(is.Path) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func isRuntimeValue(v any) bool {
@@ -636,6 +866,9 @@ func syntaxError(err error) *Error {
 		// (such as the end of the cell reached inside an open block).
 		e := list[0]
 		msg = fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+		if strings.HasPrefix(e.Msg, yaegifix.Refused) {
+			return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+		}
 	}
 	return &Error{Name: "SyntaxError", Value: msg, Traceback: []string{"SyntaxError: " + msg}}
 }

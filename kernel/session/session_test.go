@@ -179,8 +179,11 @@ func TestPanicNoiseIsFiltered(t *testing.T) {
 	if got := rec.text("stdout"); got != "before\n" {
 		t.Errorf("stdout %q", got)
 	}
-	if !strings.Contains(strings.Join(r.Err.Traceback, "\n"), "in inner, at 2:") {
-		t.Errorf("traceback does not point at cell line 2: %q", r.Err.Traceback)
+	// The interpreter's line of a frame is unreliable (some node of the
+	// same kind): the traceback names the function, where it is declared
+	// and the cell's line.
+	if tb := strings.Join(r.Err.Traceback, "\n"); !strings.Contains(tb, "in inner (declared at line 1 of cell [1])") || !strings.Contains(tb, "at line 2 of the cell") {
+		t.Errorf("traceback does not name inner and cell line 2: %q", r.Err.Traceback)
 	}
 }
 

@@ -109,6 +109,77 @@
 //     files. Probe: TestYaegiStillKeepsWhatForgetCompiledDrops; the
 //     session's memory test measures the effect.
 //
+// # Go's semantics where yaegi differs silently
+//
+//  20. Block scope at top level. At top level, a block has no scope of its
+//     own: x := 2 in an if body overwrites the global x, i := i in a loop
+//     body re-creates the loop variable as zero (the loop never ends), and
+//     the block's variables live on. splitBlocks (needsFunction) runs
+//     every top-level for, if, switch, select, labeled and {…} statement
+//     in a generated function (not one holding a goto); its header takes
+//     the line above, so lines and columns stay the cell's, and its defer
+//     statements are still the cell's (cellEdits). Probe: "block scope at
+//     top level".
+//  21. Per-iteration loop variables. yaegi has one variable per loop (Go
+//     1.21), in functions too: closures and goroutines see its last value.
+//     loopEdits gives a body that makes a closure, a goroutine, a defer or
+//     takes an address its own copies ({ i := i; _ = i; { body } }); a
+//     three-clause loop whose body also assigns the variable is refused
+//     (Refused). Probe: "per-iteration loop variables".
+//  22. Labeled break in a select. break L (or continue L) as a statement
+//     of a select case is taken as leaving the select: for { select {
+//     default: break L } } never ends. loopEdits wraps it in if true { … },
+//     where it works. Probe: "labeled break in a select".
+//  23. fmt and methods of cell types. The interpreter wraps a cell value
+//     for a compiled function only as the interfaces its MapTypes table
+//     lists for that function; the replaced Printf family (12) had none,
+//     and error is listed nowhere (its wrapper is looked up by package
+//     path), so %v printed a cell Stringer's or error's fields. UseFmtFixes
+//     lists FmtWrappers for fmt's functions and CellError stands for error
+//     (also for _portlab.Value, so that an error shows its text). Probe:
+//     "error of a cell type in fmt".
+//  24. Deep recursion. About 600 bytes of Go stack per interpreted call and
+//     a collector that rescans the growing stack: unbounded recursion runs
+//     for minutes towards the fatal 1 GB limit and ignores interrupts.
+//     WatchStack stops a chunk whose goroutine stacks grow by StackBudget
+//     (64 MB) with ErrDeepRecursion. No probe (it would take minutes): run
+//     the session's TestUnboundedRecursionIsAnError without it.
+//  25. Messages. The frame positions of a panic are of some node of the
+//     same kind (originalExecNode matches by function pointer): the
+//     session names the functions and where they are declared and the
+//     cell's line from the checkpoints. ExplainPanic words reflect's
+//     panics as Go's runtime errors; UndefinedName finds the name of a
+//     "constant definition loop" and of the nil dereference on a package
+//     missing in a signature; SelectorPos puts an undefined selector where
+//     it is; the session drops positions beyond the cell (the generic
+//     standard library's source) and GOPATH advice. Probes: "message for
+//     an undefined name", "package missing in a signature".
+//  26. Temporaries and rebound names. Each top-level evaluation keeps its
+//     intermediate values in new slots of the global frame, and a
+//     redefined global gets a new slot while the old keeps its value.
+//     ClearTemporaries (by reflection) zeroes the slots a cell added that
+//     no global symbol names; the session zeroes the rewriting's
+//     temporaries, and the old slots of a re-bound name (the last 16) take
+//     the new value when its type is the same, so that functions compiled
+//     before, which still read them, see it; otherwise they are zeroed
+//     (freeRebound). No probe: the session's
+//     TestRedefinedVariableFreesItsOldValue and
+//     TestRedefinedNameSeenByEarlierFunctions measure it.
+//  27. Generic standard library functions. slices.Sort is missing,
+//     maps.Clone fails ("undefined type for K"). genericEdits rewrites
+//     slices.Sort and slices.Reverse to compiled SlicesSort and
+//     SlicesReverse and refuses Max, Min, Clone, SortFunc, SortStable and
+//     maps.Clone/Copy with the loop to write. Probe: "slices.Sort".
+//  28. Blank assignments. Top-level _ = x statements share one variable,
+//     typed by the last compiled: _ = bytes.NewBuffer(nil) then _ = io.EOF
+//     panics in reflect.Set. blankEdits makes each a fresh temporary.
+//     Probe: "blank assignments of two types".
+//  29. Names. A top-level definition may hide an imported package for
+//     good (dataset := …; Go rejects it), and a type declared again with
+//     other fields keeps the first definition silently. The session
+//     refuses both (checkNames, with Plan.TypeSrcs). Probes: "package
+//     hidden by a variable", "type declared again".
+//
 // # Elsewhere
 //
 //  17. Globals after a failed compile. After a chunk fails to compile, the

@@ -18,5 +18,9 @@ const FeatureTable = `| Go feature | in a cell |
 | ` + "`make`" + ` | a slice, map or channel larger than the machine's memory is a panic that says so; the kernel survives |
 | compile errors | a cell compiles whole before anything runs: a cell with an error runs nothing |
 | interrupt | stops interpreted loops within a second; a compiled call (` + "`time.Sleep`" + `, library code without ` + "`ctx`" + `) finishes, then the rest of the cell is skipped; names the cell did not reach are reported when used |
+| blocks and loop variables | a top-level ` + "`if`/`for`/`switch`/`select`/`{…}`" + ` runs in a generated function, so its ` + "`:=`" + ` names are its own; loop variables are per iteration (Go 1.22) where the body makes a closure, a goroutine, a defer or takes an address (a three-clause loop whose body also changes the variable is rejected with a message) |
+| recursion | a cell whose goroutine stacks grow by more than 64 MB (some 100,000 interpreted calls) stops with a stack overflow error; the session keeps its state |
+| generic standard library | ` + "`slices.Sort`, `slices.Reverse`" + ` work on slices of ordered elements; ` + "`slices.Max/Min/Clone/SortFunc/SortStable`, `maps.Clone/Copy`" + ` are rejected with the loop to write; ` + "`slices.Index`, `slices.Contains`" + ` work |
+| names | a top-level name equal to an imported package (` + "`dataset := …`" + `) and a type declared again with another definition are rejected with a message (the interpreter would keep the package or the first type) |
 | fatal runtime errors | (out of memory in compiled code, concurrent map writes) end the process; the next kernel of the notebook shows the runtime's message |
 `

@@ -107,11 +107,39 @@ const genericHint = " (the interpreter cannot always infer type arguments from f
 // what it says for an undefined name, and its failures to infer a type
 // argument from a function-typed argument read as type mismatches.
 func ExplainCompileError(msg string) string {
+	if i := strings.Index(msg, "CFG post-order panic: "); i >= 0 {
+		// A panic of the interpreter's compiler, not a mistake of the cell
+		// that Go would report.
+		msg = msg[:i] + "the interpreter failed to compile this (" + msg[i+len("CFG post-order panic: "):] +
+			"); rewriting the statement in simpler steps usually avoids it"
+	}
 	if strings.Contains(msg, "constant definition loop") {
 		msg += " (the interpreter says this for an undefined name)"
 	}
 	if strings.Contains(msg, "undefined type for") || strings.Contains(msg, "cannot use type func(") && strings.Contains(msg, "as type func(") {
 		msg += genericHint
+	}
+	return msg
+}
+
+// panicMessages maps the interpreter's panics that come from its use of
+// reflect to the runtime errors compiled Go gives for the same mistake.
+var panicMessages = []struct{ yaegi, goMsg string }{
+	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference (a field of a nil pointer to a struct)"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect.Value.Call: call of nil function", "runtime error: invalid memory address or nil pointer dereference (call of a nil function)"},
+	{"reflect: slice index out of range", "runtime error: index out of range"},
+	{"reflect: array index out of range", "runtime error: index out of range"},
+	{"reflect: string index out of range", "runtime error: index out of range"},
+}
+
+// ExplainPanic returns the message of a cell's panic as compiled Go would
+// word it where the interpreter's differs (ones from its use of reflect).
+func ExplainPanic(msg string) string {
+	for _, m := range panicMessages {
+		if strings.Contains(msg, m.yaegi) {
+			return m.goMsg
+		}
 	}
 	return msg
 }

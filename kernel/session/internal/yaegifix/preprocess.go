@@ -24,10 +24,17 @@ type Chunk struct {
 	// call marks the call of such a piece, which has no value to show.
 	ints func(string) bool
 	call bool
+	// block marks the function declaration splitBlocks made of a
+	// top-level statement: its defer statements are the cell's.
+	block bool
 	// LastStep is the number of the chunk's last top-level statement in
 	// the cell, from 1 (statement chunks only).
 	LastStep int
 }
+
+// Call reports whether the chunk is the call of a top-level statement that
+// splitBlocks made a function of.
+func (c Chunk) Call() bool { return c.call }
 
 // A Plan is a cell prepared for the interpreter.
 type Plan struct {
@@ -46,6 +53,17 @@ type Plan struct {
 	Methods []CellMethod
 	Types   [][2]string
 	Embeds  [][2]string // a struct type and a type it embeds
+	// StepLines holds the cell line of each top-level statement, by its
+	// number from 1 at index number-1: where a panic of the cell is.
+	StepLines []int
+	// FuncLines holds the cell line of each function the cell declares.
+	FuncLines map[string]int
+	// Lines is the number of lines of the cell.
+	Lines int
+	// TypeSrcs holds the source of each top-level type the cell declares
+	// (its spaces collapsed), TypeLines its cell line.
+	TypeSrcs  map[string]string
+	TypeLines map[string]int
 }
 
 // A CellMethod is a method declared in a cell, for completion and
@@ -266,7 +284,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	for k, v := range imported {
 		known[k] = v
 	}
-	p := &Plan{}
+	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1, TypeSrcs: map[string]string{}, TypeLines: map[string]int{}}
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	for ci := range chunks {
@@ -287,8 +305,18 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
-				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, false)...)
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block)...)
 			}
+			loops, err := loopEdits(fset, f, 10, c.Src)
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, loops...)
+			gen, err := genericEdits(fset, f, 10, importedName(known))
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, gen...)
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -313,6 +341,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 							}
 						case *ast.TypeSpec:
 							p.Defined = append(p.Defined, s.Name.Name)
+							b, e := fset.Position(s.Pos()).Offset-10, fset.Position(s.End()).Offset-10
+							p.TypeSrcs[s.Name.Name] = tokenText(c.Src[b:e])
+							p.TypeLines[s.Name.Name] = c.Line + fset.Position(s.Pos()).Line - 2
 							if st, ok := s.Type.(*ast.StructType); ok {
 								for _, f := range st.Fields.List {
 									x := f.Type
@@ -329,6 +360,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 				case *ast.FuncDecl:
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.Defined = append(p.Defined, d.Name.Name)
+						p.FuncLines[d.Name.Name] = c.Line + fset.Position(d.Pos()).Line - 2
 					}
 					if recv := receiverName(d); recv != "" && d.Body != nil {
 						begin := fset.Position(d.Pos()).Offset - 10
@@ -359,12 +391,24 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			ints = c.ints
 		}
 		edits := rangeEdits(fset, f, off, c.Src, ints)
+		loops, err := loopEdits(fset, f, off, c.Src)
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, loops...)
+		gen, err := genericEdits(fset, f, off, importedName(known))
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, gen...)
+		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {
 			step++
+			p.StepLines = append(p.StepLines, c.Line+fset.Position(st.Pos()).Line-2)
 			if name, typ := definedType(st); name != "" {
 				p.Types = append(p.Types, [2]string{name, typ})
 			}
@@ -559,8 +603,11 @@ func splitBlocks(chunks []Chunk, isInt func(string) bool) []Chunk {
 			} else {
 				name := fmt.Sprintf("%s%d", blockPrefix, blockSeq.Add(1))
 				out = append(out,
-					Chunk{Decl: true, Src: "func " + name + "() { " + c.Src[b:e] + " }", Line: lineAt(b), ints: ints},
-					Chunk{Src: name + "()", Line: lineAt(e), call: true})
+					// The function's header takes the line above, and
+					// spaces keep the statement's columns.
+					Chunk{Decl: true, Src: "func " + name + "() {\n" + strings.Repeat(" ", b-strings.LastIndex(c.Src[:b], "\n")-1) + c.Src[b:e] + "\n}",
+						Line: lineAt(b) - 1, ints: ints, block: true},
+					Chunk{Src: name + "()", Line: lineAt(b), call: true})
 			}
 			start = e
 		}
@@ -599,6 +646,10 @@ func redefinition(fset *token.FileSet, st ast.Stmt, off int, src string) (first,
 
 // tempPrefix starts the names of redefineEdits' temporaries.
 const tempPrefix = "_portlabTmp"
+
+// TempPrefix starts the names of the temporaries of the rewriting, which
+// the session clears after each cell.
+const TempPrefix = tempPrefix
 
 // rhsMentions reports whether the right-hand side of a definition uses a
 // name it defines.
@@ -642,12 +693,37 @@ func needsFunction(st ast.Stmt) bool {
 			return true
 		}
 	}
+	// Every compound statement runs inside a function: at top level, yaegi
+	// v0.16.1 gives a block no scope of its own (x := 2 in an if body
+	// overwrites the global x; i := i in a loop body re-creates the loop
+	// variable as zero, so the loop never ends), leaves the names of a
+	// multi-value definition in a block undefined, and keeps the block's
+	// variables alive for the rest of the session.
 	switch st.(type) {
 	case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
 		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
-		return hasNestedMultiDefine(st)
+		return !hasGoto(st)
 	}
 	return false
+}
+
+// hasGoto reports whether st holds a goto statement, which may leave the
+// statement for a label elsewhere at top level: such a statement stays at
+// top level.
+func hasGoto(st ast.Stmt) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // hasNestedMultiDefine reports whether st defines several names from one
@@ -749,4 +825,63 @@ func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
 		return true
 	})
 	return probe
+}
+
+// tokenText returns the tokens of src separated by single spaces, without
+// comments and line ends: two texts of the same declaration compare equal.
+func tokenText(src string) string {
+	fset := token.NewFileSet()
+	var s scanner.Scanner
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	var toks []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue
+		}
+		if lit == "" {
+			lit = tok.String()
+		}
+		toks = append(toks, lit)
+	}
+	return strings.Join(toks, " ")
+}
+
+// importedName returns whether a package is imported under name.
+func importedName(known map[ImportSpec]bool) func(string) bool {
+	return func(name string) bool {
+		for is := range known {
+			if is.Name == name || is.Name == "" && DefaultName(is.Path) == name {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// blankEdits works around another interpreter bug: at top level, the
+// assignments to the blank identifier share one variable, typed by the
+// last of them it compiled, so that _ = bytes.NewBuffer(nil) and then
+// _ = io.EOF in one cell panic ("reflect.Set: value of type *bytes.Buffer
+// is not assignable to type error"). A top-level `_ = x` becomes a
+// definition of a fresh temporary, `_portlabTmpN := x`, which the session
+// clears after the cell. (A function literal called there would be run
+// again by later evaluations when it panics.)
+func blankEdits(fset *token.FileSet, body *ast.BlockStmt, off int, src string) []edit {
+	var edits []edit
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			continue
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "_" {
+			continue
+		}
+		b, e := fset.Position(as.Pos()).Offset-off, fset.Position(as.TokPos).Offset-off+1
+		edits = append(edits, edit{b, e, fmt.Sprintf("%s%d :=", tempPrefix, blockSeq.Add(1))})
+	}
+	return edits
 }

@@ -52,6 +52,39 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		bug func(v any, err error, out string) bool
 		fix string // what can go when the misbehaviour is gone
 	}{
+		{"block scope at top level", []string{"x := 1", "if true { x := 2; _ = x }", "x"},
+			func(v any, err error, out string) bool { return v == 2 },
+			"the compound statements of needsFunction (splitBlocks)"},
+		{"per-iteration loop variables", []string{"func f() int { var fs []func() int\nfor i := 0; i < 3; i++ { fs = append(fs, func() int { return i }) }\nreturn fs[0]() }", "f()"},
+			func(v any, err error, out string) bool { return v == 3 },
+			"the per-iteration copies of loopEdits"},
+		{"labeled break in a select", []string{"func f() int { n := 0\nL:\nfor { n++\nif n > 5 { break }\nselect { default: break L } }\nreturn n }", "f()"},
+			func(v any, err error, out string) bool { return v == 6 },
+			"the select rewrite of loopEdits"},
+		{"error of a cell type in fmt", []string{`import "fmt"`, "type E struct{ c int }\nfunc (e *E) Error() string { return \"e\" }", "fmt.Sprint(&E{4})"},
+			func(v any, err error, out string) bool { return v == "&{4}" },
+			"CellError in FmtWrappers and the session's Value"},
+		{"package missing in a signature", []string{"func h(c context.Context) {}"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "nil pointer")
+			},
+			"UndefinedName for compile panics"},
+		{"slices.Sort", []string{`import "slices"`, "xs := []int{2, 1}", "slices.Sort(xs)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined selector")
+			},
+			"genericEdits (try each function of genericRefused too)"},
+		{"blank assignments of two types", []string{`import "bytes"`, `import "io"`, "_ = bytes.NewBuffer(nil)\n_ = io.EOF"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "not assignable")
+			},
+			"blankEdits"},
+		{"package hidden by a variable", []string{`import "strings"`, `strings := "a"`, `strings`},
+			func(v any, err error, out string) bool { return v == "a" },
+			"the package check of the session's checkNames"},
+		{"type declared again", []string{"type T struct{ A int }", "type T struct{ A, B int }", "T{B: 1}"},
+			func(v any, err error, out string) bool { return err != nil },
+			"the type check of the session's checkNames"},
 		{"range over an integer", []string{"for i := range 3 { _ = i }"},
 			func(v any, err error, out string) bool {
 				return err != nil && IsRangePanic(strings.TrimPrefix(err.Error(), "panic: "))

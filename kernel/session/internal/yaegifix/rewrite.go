@@ -109,6 +109,11 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 					return false
 				}
 			case *ast.FuncDecl:
+				if topLevel && strings.HasPrefix(n.Name.Name, blockPrefix) {
+					// A top-level statement splitBlocks runs in a
+					// function: its defers are the cell's.
+					return true
+				}
 				if n.Body != nil && !inFunc {
 					visit(n.Body, true)
 					return false

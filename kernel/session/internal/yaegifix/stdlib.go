@@ -21,6 +21,10 @@ import (
 func Stdlib() interp.Exports {
 	return interp.Exports{
 		"errors/errors": {"As": reflect.ValueOf(errorsAs)},
+		"github.com/portlab/portlab/kernel/session/internal/yaegifix/yaegifix": {
+			"CellError":  reflect.ValueOf((*CellError)(nil)),
+			"_CellError": reflect.ValueOf((*_CellError)(nil)),
+		},
 		"strings/strings": {
 			"Lines":         reflect.ValueOf(strings.Lines),
 			"SplitSeq":      reflect.ValueOf(strings.SplitSeq),
@@ -129,9 +133,50 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	if !syms.IsValid() || syms.Type() != reflect.TypeOf(map[string]reflect.Value{}) {
 		return
 	}
+	// The interpreter wraps a cell value for a compiled function only
+	// where its table of wrappers (MapTypes) says so: without fmt's entry,
+	// the replacements see cell values without their String, Error and
+	// Format methods (%v of a cell Stringer printed its fields).
+	// yaegi's table has no entry for error (its wrapper is looked up by
+	// package path, which error lacks), so an error of a cell type printed
+	// as its fields: FmtWrappers adds CellError.
+	wrappers := map[reflect.Value][]reflect.Type{}
 	for name, f := range fixes {
 		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(f))
 	}
+	for _, name := range []string{"Errorf", "Fprint", "Fprintf", "Fprintln", "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln"} {
+		if f := syms.MapIndex(reflect.ValueOf(name)); f.IsValid() {
+			wrappers[f.Interface().(reflect.Value)] = FmtWrappers
+		}
+	}
+	_ = it.Use(interp.Exports{".": {"MapTypes": reflect.ValueOf(wrappers)}})
+}
+
+// CellError is error under a name and package path, for which the
+// interpreter finds the wrapper _CellError (Stdlib exports both): it wraps
+// a cell value for a compiled function only for interfaces of packages.
+type CellError interface{ Error() string }
+
+// _CellError is the interpreter's wrapper of a cell value as a CellError.
+type _CellError struct {
+	IValue any
+	WError func() string
+}
+
+func (w _CellError) Error() string {
+	if w.WError == nil {
+		return ""
+	}
+	return w.WError()
+}
+
+// FmtWrappers are the interfaces of cell values that the interpreter must
+// keep when it hands them to fmt's functions, in fmt's order of
+// preference: Formatter, error, Stringer.
+var FmtWrappers = []reflect.Type{
+	reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
+	reflect.TypeOf((*CellError)(nil)).Elem(),
+	reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
 }
 
 // cellTypeNames puts the names of the exported struct types declared in

@@ -1,0 +1,70 @@
+package yaegifix
+
+import (
+	"errors"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// StackBudget is how much the goroutine stacks of the process may grow
+// while a chunk runs. yaegi v0.16.1 needs about 600 bytes of Go stack per
+// interpreted call, and slows down as the stack grows (the collector scans
+// it again and again): a recursion 100,000 calls deep takes 3 s, and an
+// unbounded one runs for minutes towards Go's 1 GB limit, where the
+// process dies, while an interrupt has no effect. 64 MB is some 100,000
+// interpreted calls.
+const StackBudget = 64 << 20
+
+// ErrDeepRecursion is the error of a chunk whose stacks outgrew
+// StackBudget.
+var ErrDeepRecursion = errors.New("stack overflow: the cell's calls nest deeper than the interpreter allows " +
+	"(its goroutine stacks grew by more than 64 MB, some 100,000 interpreted calls; is a recursion missing its base case?); " +
+	"the cell was stopped and the session keeps its state")
+
+// stackSampleEvery is how often WatchStack reads the stack size.
+const stackSampleEvery = 20 * time.Millisecond
+
+// WatchStack calls overflow once if the goroutine stacks of the process
+// grow by more than StackBudget before the returned stop is called. A
+// chunk shorter than stackSampleEvery costs one reading and a timer.
+func WatchStack(overflow func()) (stop func()) {
+	base := stackBytes()
+	var mu sync.Mutex
+	stopped := false
+	var t *time.Timer
+	var check func()
+	check = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
+			return
+		}
+		if stackBytes() > base+StackBudget {
+			stopped = true
+			overflow()
+			return
+		}
+		t.Reset(stackSampleEvery)
+	}
+	mu.Lock()
+	t = time.AfterFunc(stackSampleEvery, check)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		t.Stop()
+	}
+}
+
+var stackSample = []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+
+func stackBytes() uint64 {
+	s := []metrics.Sample{stackSample[0]}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

@@ -1,0 +1,190 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// out runs a cell that must succeed and returns its standard output.
+func out(t *testing.T, s *Session, code string) string {
+	t.Helper()
+	_, rec := run(t, s, code)
+	return rec.text("stdout")
+}
+
+// fails runs a cell that must fail within 10 s and returns its error.
+func fails(t *testing.T, s *Session, code string) *Error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r := s.Execute(ctx, code, &recorder{})
+	if r.Err == nil {
+		t.Fatalf("cell %q ran without error", code)
+	}
+	return r.Err
+}
+
+func TestBlockScopeAtTopLevel(t *testing.T) {
+	s := newSession(t)
+	if got := out(t, s, "x := 1\nif true {\n\tx := 2\n\t_ = x\n}\nfor i := 0; i < 2; i++ {\n\tx := 3\n\t_ = x\n}\n{\n\tx := 4\n\t_ = x\n}\nfmt.Println(x)"); got != "1\n" {
+		t.Errorf("outer x after blocks defining their own: %q, want 1", got)
+	}
+	if got := out(t, s, "if true {\n\tx = 5\n}\nfmt.Println(x)"); got != "5\n" {
+		t.Errorf("assignment in a block: %q, want 5", got)
+	}
+}
+
+func TestPerIterationLoopVariables(t *testing.T) {
+	s := newSession(t)
+	cases := map[string]string{
+		"var fs []func()\nfor i := range 3 {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}":                                                                          "0 1 2 ",
+		"var fs []func()\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() { fmt.Print(i, \" \") })\n}\nfor _, f := range fs {\n\tf()\n}":                                                                    "0 1 2 ",
+		"var ps []*int\nfor _, v := range []int{4, 5} {\n\tps = append(ps, &v)\n}\nfmt.Print(*ps[0], *ps[1])":                                                                                                  "4 5",
+		"func g() {\n\tvar wg sync.WaitGroup\n\tres := make([]int, 3)\n\tfor i := 0; i < 3; i++ {\n\t\twg.Add(1)\n\t\tgo func() { defer wg.Done(); res[i] = i }()\n\t}\n\twg.Wait()\n\tfmt.Print(res)\n}\ng()": "[0 1 2]",
+		"n := 0\nfor i := 0; i < 3; i++ {\n\ti := i\n\tn += i\n}\nfmt.Print(n)":                                                                                                                                "3",
+	}
+	run(t, s, `import "sync"`)
+	for code, want := range cases {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		rec := &recorder{}
+		r := s.Execute(ctx, code, rec)
+		cancel()
+		if r.Err != nil || rec.text("stdout") != want {
+			t.Errorf("cell %q: output %q, error %v; want %q", code, rec.text("stdout"), r.Err, want)
+		}
+	}
+	e := fails(t, s, "for i := 0; i < 3; i++ {\n\tdefer func() { fmt.Print(i) }()\n\ti++\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "1:1") || !strings.Contains(e.Value, "copy it") {
+		t.Errorf("loop changing a captured variable: %v", e)
+	}
+}
+
+func TestBreakLabelOutOfSelect(t *testing.T) {
+	s := newSession(t)
+	code := "ch := make(chan int, 10)\nfor i := 0; i < 5; i++ {\n\tch <- i\n}\nn := 0\nL:\nfor {\n\tselect {\n\tcase v := <-ch:\n\t\tn += v\n\tdefault:\n\t\tbreak L\n\t}\n}\nfmt.Println(n)"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "10\n" {
+		t.Errorf("break L in a select case: %q, %v", rec.text("stdout"), r.Err)
+	}
+	code = "func f() int {\n\tch := make(chan int)\n\tn := 0\nL:\n\tfor {\n\t\tselect {\n\t\tcase <-ch:\n\t\tdefault:\n\t\t\tn++\n\t\t\tif n < 3 {\n\t\t\t\tcontinue L\n\t\t\t}\n\t\t\tbreak L\n\t\t}\n\t}\n\treturn n\n}\nfmt.Println(f())"
+	rec = &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "3\n" {
+		t.Errorf("break L in a select case in a function: %q, %v", rec.text("stdout"), r.Err)
+	}
+}
+
+func TestStringAndErrorMethodsOfCellTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type V struct{ n int }\nfunc (v V) String() string { return fmt.Sprint(\"V\", v.n) }\ntype E struct{ c int }\nfunc (e *E) Error() string { return fmt.Sprint(\"error \", e.c) }")
+	if got := out(t, s, "fmt.Printf(\"%v %s|\", V{1}, V{2})\nfmt.Print(fmt.Sprintf(\"%v|\", V{3}))\nfmt.Fprintf(os.Stdout, \"%v\", &E{4})"); got != "V1 V2|V3|error 4" {
+		t.Errorf("Printf of cell Stringers and errors: %q", got)
+	}
+	r, _ := run(t, s, "var err error = &E{7}\nerr")
+	if got := value(r); got != "error: error 7" {
+		t.Errorf("an error as the last expression shows %q, want its Error text", got)
+	}
+}
+
+func TestUnboundedRecursionIsAnError(t *testing.T) {
+	s := newSession(t)
+	start := time.Now()
+	e := fails(t, s, "func rec(n int) int { return rec(n+1) + 1 }\nrec(0)")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the error took %v", d)
+	}
+	if !strings.Contains(e.Value, "stack overflow") {
+		t.Errorf("error %v", e)
+	}
+	if r, _ := run(t, s, "1 + 1"); value(r) != "2" {
+		t.Errorf("next cell: %s", value(r))
+	}
+}
+
+func TestMessagesNameTheCellLineAndGoWording(t *testing.T) {
+	s := newSession(t)
+	tb := func(e *Error) string { return strings.Join(e.Traceback, "\n") }
+	if e := fails(t, s, "x := 1\n_ = x\npanic(\"boom\")"); !strings.Contains(tb(e), "line 3 of the cell") {
+		t.Errorf("top-level panic: %q", tb(e))
+	}
+	run(t, s, "func f(n int) int {\n\tif n > 0 {\n\t\tpanic(\"deep\")\n\t}\n\treturn f(n + 1)\n}")
+	if e := fails(t, s, "x := 2\n\nf(0)"); !strings.Contains(tb(e), "in f (declared at line 1 of cell [") || !strings.Contains(tb(e), "line 3 of the cell") || strings.Contains(tb(e), "2:5") {
+		t.Errorf("panic in a function: %q", tb(e))
+	}
+	for code, want := range map[string]string{
+		"type P struct{ X int }\nvar p *P\nfmt.Println(p.X)": "Panic: runtime error: invalid memory address or nil pointer dereference",
+		"y := undefinedName + 1":                             "CompileError: 1:6: undefined: undefinedName",
+		"func h(c context.Context) {}":                       `CompileError: 1:10: undefined: context (import "context")`,
+		`import "github.com/foo/bar"`:                        "CompileError: 1:9: package github.com/foo/bar is not available",
+		"a := 1\nb := a.X":                                   "CompileError: 2:8: undefined selector X",
+		"var g func()\ng()":                                  "Panic: runtime error: invalid memory address or nil pointer dereference",
+	} {
+		e := fails(t, s, code)
+		if !strings.HasPrefix(e.Error(), want) || strings.Contains(e.Error(), "GOPATH") {
+			t.Errorf("cell %q: %q, want %q", code, e.Error(), want)
+		}
+	}
+	e := fails(t, s, "import \"slices\"\nslices.Insert([]int{1, 2}, 9, 2)")
+	if m := position.FindStringSubmatch(e.Value); m != nil {
+		t.Errorf("a position outside a 2-line cell: %q", e.Value)
+	}
+}
+
+func TestTypeRedefinedWithOtherFieldsIsRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type T struct{ A int }")
+	run(t, s, "type T struct {\n\tA int\n}") // the same type again
+	e := fails(t, s, "type T struct{ A, B int }\nx := T{B: 1}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "type T is already declared differently") {
+		t.Errorf("redefined type: %v", e)
+	}
+}
+
+func TestPackageNameCannotBeShadowed(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, `strings := "a,b"`)
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "strings already declared through import of package strings") {
+		t.Errorf("shadowing a package: %v", e)
+	}
+	if r, _ := run(t, s, `strings.ToUpper("ok")`); value(r) != `"OK"` {
+		t.Errorf("the package after the refusal: %s", value(r))
+	}
+	run(t, s, "func f() string {\n\tstrings := \"local\"\n\treturn strings\n}\nf()")
+}
+
+func TestGenericLibraryFunctions(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import (\n\t\"maps\"\n\t\"slices\"\n)")
+	if got := out(t, s, "xs := []int{3, 1, 2}\nslices.Sort(xs)\nfmt.Print(xs)\nfs := []float64{2, 1}\nslices.Sort(fs)\nslices.Reverse(fs)\nfmt.Print(fs)\ntype ID int32\nids := []ID{5, 4}\nslices.Sort(ids)\nfmt.Print(ids, slices.Contains(xs, 2))"); got != "[1 2 3][2 1][4 5] true" {
+		t.Errorf("slices.Sort/Reverse: %q", got)
+	}
+	for code, want := range map[string]string{
+		"slices.Max(xs)": "slices.Max is generic",
+		"m := map[string]int{\"a\": 1}\nmaps.Clone(m)": "maps.Clone is generic",
+	} {
+		if e := fails(t, s, code); e.Name != "CompileError" || !strings.Contains(e.Value, want) || !strings.Contains(e.Value, "write it out") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+}
+
+func TestBlankAssignmentsOfDifferentTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import (\n\t\"bytes\"\n\t\"io\"\n)\n_ = bytes.NewBuffer(nil)\n_ = io.EOF")
+}
+
+// TestRedefinedNameSeenByEarlierFunctions: freeing the old value of a
+// re-bound name must not leave functions compiled before with a zero
+// value; with the same type they see the new one.
+func TestRedefinedNameSeenByEarlierFunctions(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "v := 1")
+	run(t, s, "func f() int { return v }")
+	run(t, s, "v := 2")
+	if r, _ := run(t, s, "f()"); value(r) != "2" {
+		t.Errorf("f() after v := 2: %s", value(r))
+	}
+}
