@@ -19,6 +19,7 @@ func init() {
 		"ErrNotFinite":                reflect.ValueOf(&metrics.ErrNotFinite).Elem(),
 		"Evaluate":                    reflect.ValueOf(metrics.Evaluate),
 		"EvaluationOf":                reflect.ValueOf(metrics.EvaluationOf),
+		"FailedEvaluation":            reflect.ValueOf(metrics.FailedEvaluation),
 		"KendallTauB":                 reflect.ValueOf(metrics.KendallTauB),
 		"MAPE":                        reflect.ValueOf(metrics.MAPE),
 		"MedianAPE":                   reflect.ValueOf(metrics.MedianAPE),

@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/predict/llvmmca/llvmmca"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BlockLine":        reflect.ValueOf(llvmmca.BlockLine),
 		"BlockRThroughput": reflect.ValueOf(llvmmca.BlockRThroughput),
 		"CPUCandidates":    reflect.ValueOf(llvmmca.CPUCandidates),
 		"ErrNotFound":      reflect.ValueOf(&llvmmca.ErrNotFound).Elem(),
