@@ -456,7 +456,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		before[name] = true
 		oldValues[name] = v
 	}
-	defer s.freeRebound(p, oldValues, yaegifix.FrameLen(s.interp))
+	defer s.freeRebound(p, oldValues)
 	s.results = nil
 	// The whole cell compiles before any of it runs: a cell that fails to
 	// compile has no effect but the declarations the interpreter keeps.
@@ -560,20 +560,18 @@ func (s *Session) checkNames(p *yaegifix.Plan) *Error {
 	return nil
 }
 
-// maxOldSlots is the number of old variables of a name freeRebound
-// keeps in step with the current one; older ones are zeroed.
-const maxOldSlots = 16
-
-// freeRebound zeroes the old variables of the names the cell defined again,
+// freeRebound frees the old variables of the names the cell defined again,
 // and the temporaries of its rewriting: yaegi v0.16.1 gives a redefined
 // global a new slot of its frame and keeps the old one, so that each
 // re-run of data := <10 MB> kept another 10 MB alive (see yaegifix doc).
 // Functions compiled before the redefinition that use the name still read
-// the old slot (like yaegi#1673): the old slots (the last maxOldSlots of a
-// name) get the new value when the type is the same (they see what the
-// name now holds), else their zero value (they saw the stale value before).
-func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, frameLen int) {
-	yaegifix.ClearTemporaries(s.interp, frameLen)
+// the old slot (like yaegi#1673): every old slot of the same type gets the
+// new value (they see what the name now holds, and the old value is
+// garbage); an old slot of another type keeps its value, never a zero the
+// function did not see. The interpreter's other intermediate slots are
+// left alone: zeroing them (yaegifix.ClearTemporaries) changed values that
+// package-level variables still referred to.
+func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value) {
 	now := s.interp.Globals()
 	zero := func(v reflect.Value) {
 		if v.IsValid() && v.CanSet() && !v.IsZero() {
@@ -586,18 +584,15 @@ func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value, fr
 		if !had || !has || !o.CanAddr() || !n.CanAddr() || o.UnsafeAddr() == n.UnsafeAddr() {
 			continue
 		}
-		slots := append(s.oldSlots[name], o)
-		if len(slots) > maxOldSlots {
-			zero(slots[0])
-			slots = slots[1:]
-		}
-		for _, old := range slots {
+		// Functions compiled before see the new value in the old slots, as
+		// a notebook reader expects, and the old value is garbage. An old
+		// slot of another type keeps its value: zeroing it would make such
+		// a function compute with a zero it never saw.
+		var slots []reflect.Value
+		for _, old := range append(s.oldSlots[name], o) {
 			if old.CanSet() && old.Type() == n.Type() {
-				// Functions compiled before see the new value, as a
-				// notebook reader expects, and the old one is garbage.
 				old.Set(n)
-			} else {
-				zero(old)
+				slots = append(slots, old)
 			}
 		}
 		s.oldSlots[name] = slots

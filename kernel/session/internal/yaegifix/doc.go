@@ -154,17 +154,20 @@
 //     it is; the session drops positions beyond the cell (the generic
 //     standard library's source) and GOPATH advice. Probes: "message for
 //     an undefined name", "package missing in a signature".
-//  26. Temporaries and rebound names. Each top-level evaluation keeps its
-//     intermediate values in new slots of the global frame, and a
-//     redefined global gets a new slot while the old keeps its value.
-//     ClearTemporaries (by reflection) zeroes the slots a cell added that
-//     no global symbol names; the session zeroes the rewriting's
-//     temporaries, and the old slots of a re-bound name (the last 16) take
-//     the new value when its type is the same, so that functions compiled
-//     before, which still read them, see it; otherwise they are zeroed
-//     (freeRebound). No probe: the session's
-//     TestRedefinedVariableFreesItsOldValue and
-//     TestRedefinedNameSeenByEarlierFunctions measure it.
+//  26. Rebound names. A redefined global gets a new slot of the global
+//     frame while the old keeps its value, and functions compiled before
+//     still read the old slot. The session gives every old slot of the
+//     same type the new value (freeRebound), so that those functions see
+//     what the name now holds and the old value is garbage; an old slot of
+//     another type keeps its value. The interpreter also keeps the
+//     intermediate values of top-level statements in slots of the global
+//     frame for the life of the session (re-running data :=
+//     bytes.Repeat(…, 10<<20) keeps 10 MB a run): those are left alone,
+//     since zeroing them changed values that package-level variables
+//     still referred to (Go's test/fixedbugs/bug199.go, issue10253.go);
+//     %reset frees them. No probe: the session's
+//     TestRedefinedNameSeenByEarlierFunctions and
+//     TestPackageVariablesKeepTheirValues check it.
 //  27. Generic standard library functions. slices.Sort is missing,
 //     maps.Clone fails ("undefined type for K"). genericEdits rewrites
 //     slices.Sort and slices.Reverse to compiled SlicesSort and
