@@ -76,4 +76,3 @@ func frameData(it *interp.Interpreter) reflect.Value {
 	}
 	return writable(data)
 }
-
