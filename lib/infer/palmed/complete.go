@@ -117,16 +117,24 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 			if !ok {
 				continue
 			}
+			// A kernel measured once may be too fast by noise, and the
+			// least of several bounds is biased low: a slack of Slack.
+			// The median of a re-measured kernel is not: no slack, and
+			// its noise is that of a median of 1 + Remeasure samples.
+			slack, noise := cfg.Slack, cfg.Noise
+			if r.remeasured[e.Key()] && r.canRemeasure() {
+				slack, noise = 0, cfg.Noise*math.Sqrt(math.Pi/2/float64(1+cfg.Remeasure))
+			}
 			rest := 0.0
 			for _, it := range e.Items() {
 				if it.Insn != a {
 					rest += float64(it.Count) * coreLoad(it.Insn, k)
 				}
 			}
-			if v := (c*(1+cfg.Slack) - rest) / float64(e.Count(a)); v < u {
+			if v := (c*(1+slack) - rest) / float64(e.Count(a)); v < u {
 				// The noise of this kernel's cycles, per instance of a:
 				// a smaller load cannot be told from noise.
-				u, floor, bind = v, max(cfg.Eps, cfg.NoiseWidth*cfg.Noise*c/float64(e.Count(a))), e
+				u, floor, bind = v, max(cfg.Eps, cfg.NoiseWidth*noise*c/float64(e.Count(a))), e
 			}
 		}
 		return u, floor, bind

@@ -78,8 +78,12 @@ func TestNoiseSweep(t *testing.T) {
 			fmt.Fprintln(out, line)
 		}
 	}
-	emit("| σ | seed | σ estimated | random-5 MAPE % | random-5 bias % | random-5 τ-b | eval_small MAPE % | eval_small τ-b | resources | kernels | misfits | time |")
-	emit("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	singles, _, err := oracle.MeasureAll(ctx, oracle.Simulate(truth, 0, 1), design.Singletons(truth.Instructions()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emit("| σ | seed | σ estimated | random-5 MAPE % | random-5 bias % | random-5 τ-b | core-5 MAPE % | core-5 bias % | alone MAPE % | eval_small MAPE % | eval_small τ-b | resources | kernels | misfits | time |")
+	emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, sigma := range sigmas {
 		for _, seed := range seeds {
 			start := time.Now()
@@ -92,8 +96,17 @@ func TestNoiseSweep(t *testing.T) {
 			}
 			ev := metrics.Evaluate(ctx, res.Mapping, rnd)
 			ev2 := metrics.Evaluate(ctx, res.Mapping, eval)
-			emit(fmt.Sprintf("| %.3g %% | %d | %.3g %% | %.2f | %+.2f | %.3f | %.2f | %.3f | %d | %d | %d | %s |",
-				100*sigma, seed, 100*res.Config.Noise, ev.Summary.MAPE, bias(ctx, res, rnd), ev.Summary.KendallTauB, ev2.Summary.MAPE, ev2.Summary.KendallTauB,
+			// The core alone: random length-5 experiments of the basic
+			// instructions; and every instruction alone.
+			core, _, err := oracle.MeasureAll(ctx, oracle.Simulate(truth, 0, 1), design.Random(res.Basic, 5, 500, 7), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev3 := metrics.Evaluate(ctx, res.Mapping, core)
+			ev4 := metrics.Evaluate(ctx, res.Mapping, singles)
+			emit(fmt.Sprintf("| %.3g %% | %d | %.3g %% | %.2f | %+.2f | %.3f | %.2f | %+.2f | %.2f | %.2f | %.3f | %d | %d | %d | %s |",
+				100*sigma, seed, 100*res.Config.Noise, ev.Summary.MAPE, bias(ctx, res, rnd), ev.Summary.KendallTauB,
+				ev3.Summary.MAPE, bias(ctx, res, core), ev4.Summary.MAPE, ev2.Summary.MAPE, ev2.Summary.KendallTauB,
 				res.Mapping.NumResources(), res.Benchmarks, len(res.Misfits), time.Since(start).Round(time.Second)))
 		}
 	}
