@@ -98,68 +98,21 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	if err := r.b.measure(ctx, "LPAUX kernels", exps); err != nil {
 		return err
 	}
-	// With noisy measurements the core's loads of a saturating kernel
-	// need not add up to its measured cycles (LP2 fits the loads to the
-	// median of many kernels, and the core misses some of its cycles):
-	// LPAUX would give a the difference, on every resource. The loads of
-	// the saturating kernel in K_sat are therefore scaled to its measured
-	// cycles (re-measured when the oracle samples afresh) — a's load is
-	// what K_sat takes beyond the saturating kernel alone. Exact runs keep
-	// the core's loads (scale 1).
-	scale := make([]float64, len(core.res))
-	for k := range scale {
-		scale[k] = 1
-	}
-	if cfg.Noise > 0 {
-		if r.canRemeasure() {
-			var again []portmap.Experiment
-			for k := range core.res {
-				if sat[k] != nil && !r.remeasured[sat[k].Experiment.Key()] {
-					r.remeasured[sat[k].Experiment.Key()] = true
-					again = append(again, sat[k].Experiment)
-				}
-			}
-			if err := r.b.again(ctx, "saturating re-measurement", again, cfg.Remeasure); err != nil {
-				return err
-			}
-		}
-		for k := range core.res {
-			if sat[k] == nil {
-				continue
-			}
-			c, ok := r.b.get(sat[k].Experiment)
-			if !ok {
-				continue
-			}
-			pred := 0.0
-			for q := range core.res {
-				l := 0.0
-				for _, it := range sat[k].Experiment.Items() {
-					l += float64(it.Count) * coreLoad(it.Insn, q)
-				}
-				pred = max(pred, l)
-			}
-			if pred > 0 {
-				scale[k] = c / pred
-			}
-		}
-	}
-	kernelsOf := func(a string) ([]portmap.Experiment, []float64) {
-		kernels, scales := []portmap.Experiment{single(a)}, []float64{1}
+	kernelsOf := func(a string) []portmap.Experiment {
+		kernels := []portmap.Experiment{single(a)}
 		for k := range core.res {
 			if sat[k] != nil {
 				kernels = append(kernels, ksat(a, k))
-				scales = append(scales, scale[k])
 			}
 		}
-		return kernels, scales
+		return kernels
 	}
 	// bound returns the upper bound of a's load on resource k, the
 	// smallest load the noise could not explain, and the kernel setting
 	// the bound.
-	bound := func(a string, k int, kernels []portmap.Experiment, scales []float64) (u, floor float64, bind portmap.Experiment) {
+	bound := func(a string, k int, kernels []portmap.Experiment) (u, floor float64, bind portmap.Experiment) {
 		u, floor = math.Inf(1), cfg.Eps
-		for j, e := range kernels {
+		for _, e := range kernels {
 			c, ok := r.b.get(e)
 			if !ok {
 				continue
@@ -178,7 +131,6 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 					rest += float64(it.Count) * coreLoad(it.Insn, k)
 				}
 			}
-			rest *= scales[j]
 			if v := (c*(1+slack) - rest) / float64(e.Count(a)); v < u {
 				// The noise of this kernel's cycles, per instance of a:
 				// a smaller load cannot be told from noise.
@@ -193,12 +145,12 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	if r.canRemeasure() {
 		var again []portmap.Experiment
 		for _, a := range others {
-			kernels, scales := kernelsOf(a)
+			kernels := kernelsOf(a)
 			for k := range core.res {
 				if sat[k] == nil {
 					continue
 				}
-				if u, _, e := bound(a, k, kernels, scales); !math.IsInf(u, 1) && !r.remeasured[e.Key()] {
+				if u, _, e := bound(a, k, kernels); !math.IsInf(u, 1) && !r.remeasured[e.Key()] {
 					r.remeasured[e.Key()] = true
 					again = append(again, e)
 				}
@@ -211,7 +163,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	}
 	clamped, private := 0, 0
 	for _, a := range others {
-		kernels, scales := kernelsOf(a)
+		kernels := kernelsOf(a)
 		m.AddInstruction(a)
 		for k := range core.res {
 			if sat[k] == nil {
@@ -224,7 +176,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 				// unexplained.
 				continue
 			}
-			u, floor, _ := bound(a, k, kernels, scales)
+			u, floor, _ := bound(a, k, kernels)
 			if u < 0 {
 				clamped++
 			}

@@ -99,9 +99,10 @@ type Config struct {
 	// NoiseWidth is how many standard deviations of noise the tolerances
 	// allow (see Effective).
 	NoiseWidth float64 `flag:"noise-width" help:"standard deviations of noise the tolerances allow" min:"0"`
-	// Slack: LP2 and LPAUX let a resource's load exceed a kernel's
-	// measured cycles by this fraction (a measurement too fast by noise
-	// would otherwise cap the loads). Effective sets it from the noise.
+	// Slack: LP2 with hard caps (SlackPenalty 0) and LPAUX, for a kernel
+	// measured once, let a resource's load exceed a kernel's measured
+	// cycles by this fraction (a measurement too fast by noise would
+	// otherwise cap the loads). Effective sets it from the noise.
 	Slack float64
 	// SlackPenalty λ makes LP2's caps soft when the measurements are noisy
 	// (Noise > 0): a kernel K may be exceeded, every resource's load at

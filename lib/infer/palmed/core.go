@@ -331,7 +331,6 @@ func (r *run) requirements(kernels []*coreKernel, basic []string, t map[string]f
 			shared = append(shared, k.mask)
 			continue
 		}
-		sort.Ints(sat) // map order would reorder LP1's constraints between runs
 		for _, i := range sat {
 			priv = append(priv, requirement{i, k.mask &^ (1 << uint(i))})
 		}
