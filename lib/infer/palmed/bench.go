@@ -101,7 +101,7 @@ func (b *bench) measureTimes(ctx context.Context, stage string, todo []portmap.E
 		if _, bad := b.failed[k]; bad {
 			continue
 		}
-		if n > 1 {
+		if n > 1 || len(b.samples[k]) > 0 {
 			b.samples[k] = append(b.samples[k], v...)
 			b.cycles[k] = median(b.samples[k])
 		}
@@ -120,6 +120,30 @@ func (b *bench) measureTimes(ctx context.Context, stage string, todo []portmap.E
 		return fmt.Errorf("palmed: %s: %w", stage, err)
 	}
 	return nil
+}
+
+// again measures the already measured kernels of exps n more times and
+// keeps the median of all their measurements (re-measuring the kernels
+// that bind a fit). Kernels not measured or failed are left out.
+func (b *bench) again(ctx context.Context, stage string, exps []portmap.Experiment, n int) error {
+	var todo []portmap.Experiment
+	seen := map[string]bool{}
+	for _, e := range exps {
+		k := e.Key()
+		c, ok := b.cycles[k]
+		if !ok || seen[k] || n < 1 {
+			continue
+		}
+		seen[k] = true
+		if len(b.samples[k]) == 0 {
+			b.samples[k] = []float64{c}
+		}
+		todo = append(todo, e)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	return b.measureTimes(ctx, stage, todo, n)
 }
 
 // median returns the median of v (not modified).

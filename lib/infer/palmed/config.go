@@ -99,10 +99,30 @@ type Config struct {
 	// NoiseWidth is how many standard deviations of noise the tolerances
 	// allow (see Effective).
 	NoiseWidth float64 `flag:"noise-width" help:"standard deviations of noise the tolerances allow" min:"0"`
-	// Slack: LP2 and LPAUX let a resource's load exceed a kernel's
-	// measured cycles by this fraction (a measurement too fast by noise
-	// would otherwise cap the loads). Effective sets it from the noise.
+	// Slack: LP2 with hard caps (SlackPenalty 0) and LPAUX, for a kernel
+	// measured once, let a resource's load exceed a kernel's measured
+	// cycles by this fraction (a measurement too fast by noise would
+	// otherwise cap the loads). Effective sets it from the noise.
 	Slack float64
+	// SlackPenalty λ makes LP2's caps soft when the measurements are noisy
+	// (Noise > 0): a kernel K may be exceeded, every resource's load at
+	// most (1 + e_K) times its measured cycles with e_K ≥ 0, at the cost
+	// λ·e_K in the objective, instead of a hard cap at 1 + Slack. The
+	// objective per kernel, S_K − λ·(S_K − 1)⁺, is a pinball loss: at
+	// the optimum about a fraction 1/λ of the kernels a load sets are
+	// exceeded, so λ = 2 fits the loads to the median of the
+	// measurements, and one measurement too fast by noise no longer pins
+	// them (with hard caps the loads follow the fastest measurement of
+	// every kernel group). 0 keeps the hard caps. Exact measurements
+	// (Noise 0) always use the hard caps.
+	SlackPenalty float64
+	// Remeasure: with noisy measurements from an oracle that samples
+	// afresh (not oracle.Remembers), the kernels whose LP2 constraints
+	// bind (predicted within FitTol of the measured cycles, or above) and
+	// the kernel that bounds each LPAUX load are measured Remeasure more
+	// times and their median kept, then LP2 or LPAUX is solved again. 0
+	// re-measures nothing.
+	Remeasure int
 }
 
 // Effective returns c with its tolerances widened for measurements of
@@ -163,5 +183,7 @@ func DefaultConfig() Config {
 		NoiseSamples:    3,
 		Repeats:         1,
 		NoiseWidth:      3,
+		SlackPenalty:    2,
+		Remeasure:       4,
 	}
 }

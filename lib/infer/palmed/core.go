@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/solver"
 )
@@ -526,15 +527,55 @@ func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []
 			}
 		}
 	}
-	var w [][]float64
-	var err error
-	if binaries <= r.cfg.MaxLP2Binaries {
-		w, err = r.lp2MILP(ctx, basic, shape, kernels, t)
-	} else {
-		w, err = r.lp2Alternating(ctx, basic, shape, kernels, t, hints)
+	solve := func() ([][]float64, error) {
+		if binaries <= r.cfg.MaxLP2Binaries {
+			return r.lp2MILP(ctx, basic, shape, kernels, t)
+		}
+		return r.lp2Alternating(ctx, basic, shape, kernels, t, hints)
 	}
+	w, err := solve()
 	if err != nil {
 		return nil, nil, err
+	}
+	// Noisy measurements from an oracle that samples afresh: re-measure
+	// the kernels whose constraints bind (tight within FitTol, or
+	// exceeded) and solve again, at most twice.
+	for round := 0; r.canRemeasure() && round < 2; round++ {
+		var again []*coreKernel
+		var exps []portmap.Experiment
+		for _, K := range kernels {
+			if r.remeasured[K.Experiment.Key()] {
+				continue
+			}
+			pred := 0.0
+			for s := range shape {
+				l := 0.0
+				for i, n := range K.sigma {
+					l += float64(n) * w[s][i]
+				}
+				pred = max(pred, l)
+			}
+			if pred >= (1-r.cfg.FitTol)*K.Cycles {
+				again = append(again, K)
+				exps = append(exps, K.Experiment)
+			}
+		}
+		if len(again) == 0 {
+			break
+		}
+		if err := r.b.again(ctx, "LP2 re-measurement", exps, r.cfg.Remeasure); err != nil {
+			return nil, nil, err
+		}
+		for _, K := range again {
+			r.remeasured[K.Experiment.Key()] = true
+			if c, ok := r.b.get(K.Experiment); ok {
+				K.Cycles = c
+			}
+		}
+		r.step("LP2", "%d binding kernels measured %d more times (median kept); LP2 solved again", len(again), r.cfg.Remeasure)
+		if w, err = solve(); err != nil {
+			return nil, nil, err
+		}
 	}
 	m := &coreModel{basic: basic}
 	for s := range shape {
@@ -648,12 +689,17 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 		if len(touched) == 0 {
 			continue
 		}
-		S := p.AddVar(fmt.Sprintf("S%d", k), 0, 1, false)
+		hi := 1.0
+		if r.soft() {
+			hi = math.Inf(1) // S_K − λ·e_K: beyond 1 it costs
+		}
+		S := p.AddVar(fmt.Sprintf("S%d", k), 0, hi, false)
 		p.Objective = append(p.Objective, solver.Term{Var: S, Coeff: -1})
+		e := r.overshootVar(p, k)
 		var pick []solver.Term
 		for _, s := range touched {
 			load := loadTerms(K, w, s)
-			p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), load, solver.LessEq, 1+r.cfg.Slack)
+			r.addCap(p, K, s, load, e)
 			if len(touched) == 1 {
 				p.AddConstraint("S", append([]solver.Term{{Var: S, Coeff: 1}}, negate(load)...), solver.LessEq, 0)
 				continue
@@ -731,10 +777,11 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 	for round := 0; round < 20; round++ {
 		p := &solver.Problem{}
 		w := weightVars(p, basic, shape, t)
-		for _, K := range kernels {
+		for k, K := range kernels {
+			e := r.overshootVar(p, k)
 			for s, u := range shape {
 				if u&K.mask != 0 {
-					p.AddConstraint(fmt.Sprintf("load %v on %d", K.Experiment, s), loadTerms(K, w, s), solver.LessEq, 1+r.cfg.Slack)
+					r.addCap(p, K, s, loadTerms(K, w, s), e)
 				}
 			}
 		}
@@ -760,6 +807,13 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 			}
 			if arg >= 0 {
 				score += l[arg] / K.Cycles
+				if r.soft() {
+					over := 0.0
+					for s := range shape {
+						over = max(over, l[s]/K.Cycles-1)
+					}
+					score -= r.cfg.SlackPenalty * over
+				}
 				if l[arg] < (1-r.cfg.FitTol)*K.Cycles {
 					// Still sub-saturated: keep aiming at the resource
 					// chosen for it rather than the one loaded most.
@@ -779,6 +833,39 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 		}
 	}
 	return bestW, nil
+}
+
+// canRemeasure reports whether binding kernels are measured again
+// (Config.Remeasure): noisy measurements from an oracle that gives fresh
+// samples.
+func (r *run) canRemeasure() bool {
+	return r.cfg.Noise > 0 && r.cfg.Remeasure > 0 && !oracle.Remembers(r.b.o)
+}
+
+// soft reports whether LP2's caps are soft (Config.SlackPenalty): only
+// for noisy measurements, so that an exact run is the hard-capped LP.
+func (r *run) soft() bool { return r.cfg.Noise > 0 && r.cfg.SlackPenalty > 0 }
+
+// overshootVar adds kernel k's overshoot e_K ≥ 0, costing SlackPenalty in
+// the (minimised) objective, and returns it; -1 with hard caps.
+func (r *run) overshootVar(p *solver.Problem, k int) int {
+	if !r.soft() {
+		return -1
+	}
+	e := p.AddVar(fmt.Sprintf("e%d", k), 0, math.Inf(1), false)
+	p.Objective = append(p.Objective, solver.Term{Var: e, Coeff: r.cfg.SlackPenalty})
+	return e
+}
+
+// addCap adds K's cap on resource s: load ≤ 1 + Slack (hard), or load ≤
+// 1 + e_K with the overshoot variable e ≥ 0 (soft).
+func (r *run) addCap(p *solver.Problem, K *coreKernel, s int, load []solver.Term, e int) {
+	name := fmt.Sprintf("load %v on %d", K.Experiment, s)
+	if e < 0 {
+		p.AddConstraint(name, load, solver.LessEq, 1+r.cfg.Slack)
+		return
+	}
+	p.AddConstraint(name, append(append([]solver.Term(nil), load...), solver.Term{Var: e, Coeff: -1}), solver.LessEq, 1)
 }
 
 func negate(ts []solver.Term) []solver.Term {

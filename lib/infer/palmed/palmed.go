@@ -92,11 +92,12 @@ func (noFit) Error() string { return "palmed: the core mapping does not fit its 
 func (noFit) Is(target error) bool { return target == infer.ErrNoFit }
 
 type run struct {
-	cfg      Config
-	b        *bench
-	res      *Result
-	start    time.Time
-	progress func(infer.Progress)
+	cfg        Config
+	remeasured map[string]bool // kernels measured again (Config.Remeasure)
+	b          *bench
+	res        *Result
+	start      time.Time
+	progress   func(infer.Progress)
 }
 
 func (r *run) step(stage, format string, args ...any) {
@@ -129,7 +130,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	if err := (&solver.CBC{}).Check(); err != nil {
 		return nil, fmt.Errorf("palmed: %w", err)
 	}
-	r := &run{cfg: cfg, b: newBench(o, progress), start: time.Now(), progress: progress,
+	r := &run{cfg: cfg, b: newBench(o, progress), remeasured: map[string]bool{}, start: time.Now(), progress: progress,
 		res: &Result{Config: cfg, Unmapped: map[string]string{}, Saturating: map[string]Kernel{}}}
 	defer func() {
 		r.res.Skipped = r.b.skipped
