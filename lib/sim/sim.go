@@ -68,7 +68,6 @@ type Simulator struct {
 	invUPC   float64   // issue cycles per µop (0: no bound)
 	invRet   float64   // retire cycles per µop (0: no bound)
 	rob      int
-	portMask map[string]int // port name → index in the mapping
 }
 
 // New returns a simulator of m. m needs a mapping of the forms of the

@@ -62,17 +62,3 @@ func TrimFileSet(it *interp.Interpreter) {
 		files = files[1:]
 	}
 }
-
-// frameData returns the slice of values of the interpreter's global
-// frame (writable), or an invalid value if the fields are gone.
-func frameData(it *interp.Interpreter) reflect.Value {
-	fr := reflect.ValueOf(it).Elem().FieldByName("frame")
-	if !fr.IsValid() || fr.Kind() != reflect.Pointer || fr.IsNil() {
-		return reflect.Value{}
-	}
-	data := fr.Elem().FieldByName("data")
-	if !data.IsValid() || data.Kind() != reflect.Slice || data.Type().Elem() != reflect.TypeOf(reflect.Value{}) {
-		return reflect.Value{}
-	}
-	return writable(data)
-}

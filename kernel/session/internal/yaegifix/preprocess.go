@@ -726,29 +726,6 @@ func hasGoto(st ast.Stmt) bool {
 	return found
 }
 
-// hasNestedMultiDefine reports whether st defines several names from one
-// multi-value expression (a, b := f() or var a, b = f()) outside any
-// function literal.
-func hasNestedMultiDefine(st ast.Stmt) bool {
-	found := false
-	ast.Inspect(st, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE && len(n.Lhs) > 1 && len(n.Rhs) == 1 {
-				found = true
-			}
-		case *ast.ValueSpec:
-			if len(n.Names) > 1 && len(n.Values) == 1 {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // isIntExpr reports whether x is recognisably an integer expression.
 func isIntExpr(x ast.Expr, isInt func(string) bool) bool {
 	switch x := x.(type) {

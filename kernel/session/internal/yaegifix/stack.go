@@ -33,8 +33,7 @@ func WatchStack(overflow func()) (stop func()) {
 	var mu sync.Mutex
 	stopped := false
 	var t *time.Timer
-	var check func()
-	check = func() {
+	check := func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if stopped {
