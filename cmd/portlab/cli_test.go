@@ -262,3 +262,22 @@ func TestDataDownloadFails(t *testing.T) {
 		t.Errorf("data dir after a failed download: %v, %q", err, buf.String())
 	}
 }
+
+// TestBadFlagIsOneLine: a bad flag or value is the error alone, naming the
+// flag and where the help is, not the command's whole help after it.
+func TestBadFlagIsOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "-population", "0"},
+		{"measure", "-frob"},
+		{"predict", "-mapping"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), "-h)") {
+			t.Errorf("%q: error %v, want one naming the flag and the help", args, err)
+		}
+		if stdout.Len()+stderr.Len() > 0 {
+			t.Errorf("%q printed %d bytes besides the error:\n%s%s", args, stdout.Len()+stderr.Len(), stdout.String(), stderr.String())
+		}
+	}
+}

@@ -101,11 +101,22 @@ func message(err error) string {
 
 // parseFlags parses args into fs, a command's flags (named after the
 // command), for a command that takes no positional arguments: -h returns
-// flag.ErrHelp after fs.Usage printed the help (run then succeeds), and an
-// argument that is not a flag is an error naming it.
+// flag.ErrHelp after fs.Usage printed the help (run then succeeds); a bad
+// flag or value is one line naming it, with where the help is, not the
+// whole help; an argument that is not a flag is an error naming it.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	fs.Usage = usage
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
 		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w (see portlab %s -h)", err, fs.Name())
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%s: unexpected argument %q (it takes flags only; see portlab %s -h)", fs.Name(), fs.Arg(0), fs.Name())
