@@ -151,16 +151,7 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 	n := len(p.ops)
 	ev := make([]event, 0, r.Iterations*n)
 	st := newState(p, s.rob, r.Iterations)
-	tr := tracer{slotWriter: make([]int32, p.nslots), lastUser: make([]int32, p.nres)}
-	for i := range tr.slotWriter {
-		tr.slotWriter[i] = -1
-	}
-	for i := range tr.lastUser {
-		tr.lastUser[i] = -1
-	}
-	if s.rob > 0 {
-		tr.robOwner = make([]int32, s.rob)
-	}
+	tr := newTracer(p, s.rob)
 	for range r.Iterations {
 		ev = s.iterateTraced(p, st, &tr, ev)
 	}
@@ -251,7 +242,25 @@ type tracer struct {
 	dyn        int32
 }
 
-// iterateTraced is iterate recording an event per instruction.
+// newTracer returns a tracer for p on a reorder buffer of rob entries,
+// with no writer or user recorded yet.
+func newTracer(p *program, rob int) tracer {
+	tr := tracer{slotWriter: make([]int32, p.nslots), lastUser: make([]int32, p.nres)}
+	for i := range tr.slotWriter {
+		tr.slotWriter[i] = -1
+	}
+	for i := range tr.lastUser {
+		tr.lastUser[i] = -1
+	}
+	if rob > 0 {
+		tr.robOwner = make([]int32, rob)
+	}
+	return tr
+}
+
+// iterateTraced is iterate recording an event per instruction: a copy of
+// its loop, so that the plain simulation pays nothing for the tracing
+// (TestTracedIterationIsTheSame keeps the two in step).
 func (s *Simulator) iterateTraced(p *program, st *state, tr *tracer, ev []event) []event {
 	res, vals, choices, uses, reads, lat, base := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base
 	rob := st.rob

@@ -322,3 +322,33 @@ func TestDefaultLatencies(t *testing.T) {
 		t.Errorf("the test machine has every latency, yet %v defaulted", r.Defaulted)
 	}
 }
+
+// TestTracedIterationIsTheSame: the critical-path analysis runs its own
+// copy of the inner loop (iterateTraced, which records who held each
+// value and resource; the plain loop stays free of that for speed). Both
+// must retire every iteration at the same time.
+func TestTracedIterationIsTheSame(t *testing.T) {
+	const n = 40
+	for _, src := range []string{fmaLoop, portMix, memChain, imulChain, imulZero, "add rax, [rsi]", "mov rax, [rdi]\nadd rax, rbx\nimul rbx, rax\nmov [rsi], rbx\nvaddps ymm0, ymm0, ymm1"} {
+		s := newSim(t, Options{})
+		b := parse(t, src)
+		plain, err := s.Timeline(b, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.compile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := newState(p, s.rob, n)
+		tr := newTracer(p, s.rob)
+		var ev []event
+		for it := range n {
+			ev = s.iterateTraced(p, st, &tr, ev)
+			if got := ev[len(ev)-1].retire; !near(got, plain[it]) {
+				t.Errorf("%q iteration %d: traced retires at %g, plain at %g", src, it, got, plain[it])
+				break
+			}
+		}
+	}
+}

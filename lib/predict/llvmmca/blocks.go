@@ -69,12 +69,8 @@ func (p *Predictor) PredictBlocks(ctx context.Context, blocks []*block.Block) ([
 	values := make([]float64, len(blocks))
 	var failures []portmap.Failure
 	for i, j := range jobs {
-		if !j.done || j.reason != "" {
-			r := j.reason
-			if r == "" {
-				r = "not analysed"
-			}
-			failures = append(failures, portmap.Failure{Index: i, Experiment: j.exp, Insn: j.insn, Reason: r})
+		if f, failed := j.failure(i); failed {
+			failures = append(failures, f)
 			continue
 		}
 		values[i] = j.value

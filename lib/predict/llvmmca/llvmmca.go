@@ -427,12 +427,8 @@ send:
 	var failures []portmap.Failure
 	for _, j := range jobs {
 		for _, i := range j.at {
-			if j.reason != "" || !j.done {
-				r := j.reason
-				if r == "" {
-					r = "not analysed"
-				}
-				failures = append(failures, portmap.Failure{Index: i, Experiment: j.exp, Insn: j.insn, Reason: r})
+			if f, failed := j.failure(i); failed {
+				failures = append(failures, f)
 				continue
 			}
 			values[i] = j.value
@@ -664,4 +660,17 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// failure returns the failure of experiment i when the job has no value:
+// llvm-mca's reason, or "not analysed" when its region gave no result.
+func (j *mcaJob) failure(i int) (portmap.Failure, bool) {
+	if j.done && j.reason == "" {
+		return portmap.Failure{}, false
+	}
+	r := j.reason
+	if r == "" {
+		r = "not analysed"
+	}
+	return portmap.Failure{Index: i, Experiment: j.exp, Insn: j.insn, Reason: r}, true
 }
