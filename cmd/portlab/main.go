@@ -39,6 +39,10 @@ Usage:
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl
         measure instruction throughput on this machine (resumable
         campaigns; see portlab measure -h)
+  portlab campaign merge -out FILE SHARD...
+        merge the shard files of a campaign measured in parts (measure
+        -shard i/n, e.g. as a Slurm job array), refusing shards from
+        another machine or with other settings; see portlab campaign -h
   portlab infer NAME (-experiments E -ports N | -simulate M | -measure …) [-eval E2]
         infer a port mapping with an inference method: pmevo (PMEvo's
         evolutionary algorithm), palmed (PALMED's resource mapping), cegis
@@ -148,6 +152,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdMeasure(ctx, args[1:], stdout, stderr)
 	case "infer":
 		return cmdInfer(ctx, args[1:], stdout, stderr)
+	case "campaign":
+		return cmdCampaign(ctx, args[1:], stdout, stderr)
 	case "kernel":
 		return cmdKernel(ctx, args[1:], stderr)
 	case "install":

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/measure"
@@ -19,6 +21,7 @@ import (
 const measureUsage = `portlab measure — measure instruction throughput on this machine
 
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl [flags]
+  portlab measure -insns … -design D -shard i/n -out SHARD.jsonl [flags]
   portlab measure -insns FILE|curated[:N] -check [-layout L]
 
   -insns     instruction forms, one per line (iwho schemes such as
@@ -40,8 +43,17 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              pinned, no assembler) is never recorded: the command stops
              with it (status 1), as it does when no experiment of a
              design could be measured
+  -shard     i/n: measure only the i-th of n parts of the designs
+             (0 ≤ i < n): the distinct experiments sorted by key, every
+             n-th from the i-th — disjoint, balanced, the same on every
+             machine. Each part goes to its own -out file, which resumes
+             like any campaign; portlab campaign merge joins the parts.
+             Not with ratio or pmevo, which choose experiments by
+             measuring (measure their singletons and pairs sharded)
   -pmevo     also write the results as a PMEvo ExperimentList
-  -cpu       CPU(s) to pin the workers to (default: $PORTLAB_CPU, else 0); "0,1" splits the
+  -cpu       CPU(s) to pin the workers to (default: $PORTLAB_CPU, else 0);
+             "affinity" takes the CPUs this process may run on (those a
+             batch scheduler gave the job); "0,1" splits the
              campaign between CPUs 0 and 1, timed at once — about twice as
              fast where they are separate cores (checked first; CPUs that
              slow each other down by more than 25 % are refused) and
@@ -53,6 +65,13 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              hidden dependency or a memory effect and are listed
   -layout    default | as-declared (write-only operands taken as declared,
              the allocation of earlier portlab versions) | one-line
+
+The campaign file starts with a header line: the machine's fingerprint
+(CPU vendor, family, model, stepping, microcode, calibrated core cycles
+per TSC tick, portlab version), the measurement settings and the shard.
+A rerun into a file measured on another machine, with other settings or
+for another shard is refused. Files of earlier versions, without a
+header, are read and resumed as before.
 `
 
 func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -66,8 +85,17 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cpu := fs.String("cpu", defaultCPU(), cpuUsage)
 	check := fs.Bool("check", false, "self-check of the operand layout")
 	layoutArg := fs.String("layout", "default", "operand layout")
+	shardArg := fs.String("shard", "", "i/n: measure the i-th of n parts")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var shard *portmap.Shard
+	if *shardArg != "" {
+		s, err := portmap.ParseShard(*shardArg)
+		if err != nil {
+			return flagError("shard", err)
+		}
+		shard = &s
 	}
 	if err := checkDefaultCPU(fs); err != nil {
 		return err
@@ -97,9 +125,32 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return flagError("design", err)
 	}
+	if shard != nil {
+		for _, d := range designList {
+			if d == "ratio" || d == "pmevo" {
+				return flagError("shard", fmt.Errorf("design %s chooses its experiments by measuring the singletons first, so its parts would differ between machines; shard singletons, pairs or random designs", d))
+			}
+		}
+	}
 	insns, err := forms.Load()
 	if err != nil {
 		return err
+	}
+	var plan *portmap.ShardPlan
+	var part []portmap.Experiment // the shard's experiments
+	if shard != nil {
+		var whole []portmap.Experiment
+		for _, d := range designList {
+			exps, err := designs.Build(ctx, d, insns, nil)
+			if err != nil {
+				return err
+			}
+			whole = append(whole, exps...)
+		}
+		part = shard.Select(whole)
+		plan = &portmap.ShardPlan{Shard: *shard, Design: strings.Join(designList, ","), Insns: *insnsArg,
+			Planned: len(part), Digest: portmap.PlanDigest(part)}
+		designList = []string{fmt.Sprintf("shard %s of %s", shard, plan.Design)}
 	}
 	hw, err := source.OpenHardware(ctx, cpus, stderr)
 	if err != nil {
@@ -112,6 +163,14 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer camp.Close()
+	fp, err := hw.Fingerprint(ctx, versionString())
+	if err != nil {
+		return measureError(ctx, camp, err)
+	}
+	header := portmap.Header{Machine: fp, Settings: hw.Settings(camp.Resettle), Shard: plan, CPUs: hw.CPUs(), Time: time.Now().UTC()}
+	if err := camp.Begin(header); err != nil {
+		return err
+	}
 	bar := newProgressBar(stderr)
 	progress := func(p oracle.Progress) {
 		label := fmt.Sprintf("%d/%d, %d failed, %.0f/s", p.Done, p.Total, p.Failed, float64(p.Done)/max(p.Elapsed.Seconds(), 1e-9))
@@ -122,9 +181,12 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, d := range designList {
 		// Designs that measure first (ratio pairs need the singletons) do
 		// it through the campaign, so those are kept and resumed too.
-		exps, err := designs.Build(ctx, d, insns, camp)
-		if err != nil {
-			return measureError(ctx, camp, err)
+		exps := part
+		if shard == nil {
+			exps, err = designs.Build(ctx, d, insns, camp)
+			if err != nil {
+				return measureError(ctx, camp, err)
+			}
 		}
 		res, err := camp.Run(ctx, exps, progress)
 		bar.finish()
@@ -233,4 +295,31 @@ func checkLayouts(ctx context.Context, insnsArg, cpuArg string, layout operands.
 		fmt.Fprintf(stdout, "  %s: %s\n", f.Insn, f.Reason)
 	}
 	return err
+}
+
+// versionString is the portlab version with the source revision the
+// binary was built from, when the build recorded it ("0.1.0-dev+1bcebda2f0c1",
+// "+…-dirty" for uncommitted changes): campaign headers carry it.
+func versionString() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return version
+	}
+	v := version + "+" + rev[:min(12, len(rev))]
+	if dirty {
+		v += "-dirty"
+	}
+	return v
 }

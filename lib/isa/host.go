@@ -19,6 +19,11 @@ type HostInfo struct {
 	Family    int    // x86 CPU family (26 for AMD Zen 5, 6 for Intel cores); AArch64: architecture (8)
 	Model     int    // x86 model; AArch64: the part number (0xd08 for Cortex-A72)
 	ModelName string // "AMD EPYC 9B45", "Intel(R) Xeon(R) Platinum 8375C"; may be empty
+	// Stepping is the x86 stepping (AArch64: the revision); Microcode the
+	// microcode revision as Linux prints it ("0xa0011d1"), empty where it
+	// is not shown (many virtual machines hide it).
+	Stepping  int
+	Microcode string
 	// Flags holds the feature flags ("avx2", "avx512f", "bmi2"; AArch64
 	// "asimd", "crc32", "aes"), as Linux names them.
 	Flags map[string]bool
@@ -82,6 +87,10 @@ func ParseCPUInfo(r io.Reader, isa string) (HostInfo, error) {
 			h.Model = int(v)
 		case "model name":
 			h.ModelName = val
+		case "stepping", "CPU revision":
+			h.Stepping, _ = strconv.Atoi(val)
+		case "microcode":
+			h.Microcode = val
 		case "flags", "Features":
 			for _, fl := range strings.Fields(val) {
 				h.Flags[fl] = true

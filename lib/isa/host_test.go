@@ -24,15 +24,15 @@ func readCPUInfo(t *testing.T, file, isa string) HostInfo {
 
 func TestParseCPUInfo(t *testing.T) {
 	zen := readCPUInfo(t, "cpuinfo_zen5.txt", X86)
-	if zen.Vendor != "AuthenticAMD" || zen.Family != 26 || zen.Model != 2 || zen.ModelName != "AMD EPYC" {
+	if zen.Vendor != "AuthenticAMD" || zen.Family != 26 || zen.Model != 2 || zen.ModelName != "AMD EPYC" || zen.Stepping != 1 || zen.Microcode != "0x1000065" {
 		t.Errorf("Zen 5: %+v", zen)
 	}
 	skl := readCPUInfo(t, "cpuinfo_skl.txt", X86)
-	if skl.Vendor != "GenuineIntel" || skl.Family != 6 || skl.Model != 94 || !strings.Contains(skl.ModelName, "i7-6700") {
+	if skl.Vendor != "GenuineIntel" || skl.Family != 6 || skl.Model != 94 || !strings.Contains(skl.ModelName, "i7-6700") || skl.Stepping != 3 || skl.Microcode != "" {
 		t.Errorf("Skylake: %+v", skl)
 	}
 	a72 := readCPUInfo(t, "cpuinfo_a72.txt", AArch64)
-	if a72.Vendor != "0x41" || a72.Family != 8 || a72.Model != 0xd08 || !a72.Flags["asimd"] || !a72.Flags["crc32"] {
+	if a72.Vendor != "0x41" || a72.Family != 8 || a72.Model != 0xd08 || a72.Stepping != 3 || !a72.Flags["asimd"] || !a72.Flags["crc32"] {
 		t.Errorf("A72: %+v", a72)
 	}
 	if _, err := ParseCPUInfo(strings.NewReader("\n\n"), X86); err == nil {

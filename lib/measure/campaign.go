@@ -64,6 +64,10 @@ type Campaign struct {
 	// settling holds, during the second look (resettle), the first
 	// measurement of each experiment measured again.
 	settling map[string]portmap.Measurement
+	// headers are the file's header lines; records the number of record
+	// lines it holds.
+	headers []portmap.Header
+	records int
 }
 
 // OpenCampaign opens (or creates) the campaign file path, measuring with o
@@ -72,16 +76,18 @@ type Campaign struct {
 // and line. Close the campaign when done.
 func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
 	done, fromFile := map[string]portmap.Record{}, map[string]bool{}
+	c := &Campaign{path: path, done: done, fromFile: fromFile}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("measure: campaign file: %w", err)
 	default:
-		recs, valid, err := portmap.ParseCampaign(path, data)
+		recs, headers, valid, err := portmap.ParseCampaignHeaders(path, data)
 		if err != nil {
 			return nil, err
 		}
+		c.headers, c.records = headers, len(recs)
 		if valid < len(data) {
 			// The last line was cut short by a crash: drop it.
 			if terr := os.Truncate(path, int64(valid)); terr != nil {
@@ -97,7 +103,7 @@ func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
 	if err != nil {
 		return nil, fmt.Errorf("measure: campaign file: %w", err)
 	}
-	c := &Campaign{path: path, f: f, done: done, fromFile: fromFile}
+	c.f = f
 	c.Middleware = oracle.Wrap(o, oracle.Hooks{
 		Answer: func(_ context.Context, e portmap.Experiment) (portmap.Measurement, error, bool) {
 			return c.answer(e)
@@ -112,6 +118,63 @@ func OpenCampaign(path string, o oracle.Oracle) (*Campaign, error) {
 		Once: true,
 	})
 	return c, nil
+}
+
+// Begin writes the header h (where and how the campaign measures) to the
+// file, unless the file's last header says the same (the machine within
+// portmap.MaxTickDrift, the same settings and shard). It refuses, before
+// anything is measured, to go on with a file measured on another machine,
+// by another portlab version, with other settings or for another shard,
+// naming the field that differs; and to put a shard into a file that
+// holds records of an earlier version, without a header. A file with no
+// header otherwise gets one after its records, which stay of unknown
+// provenance.
+func (c *Campaign) Begin(h portmap.Header) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.headers); n > 0 {
+		last := c.headers[n-1]
+		if f, a, b := last.Machine.Difference(h.Machine); f != "" {
+			return fmt.Errorf("measure: campaign %s was measured on another machine or portlab version: %s is %s there, %s here; measure into another file", c.path, f, a, b)
+		}
+		if f, a, b := last.Settings.Difference(h.Settings); f != "" {
+			return fmt.Errorf("measure: campaign %s was measured with other settings: %s is %s there, %s here; measure into another file", c.path, f, a, b)
+		}
+		switch {
+		case last.Shard != nil && h.Shard == nil:
+			return fmt.Errorf("measure: campaign %s holds shard %s of %s; give -shard %s to resume it, or measure into another file", c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Shard)
+		case last.Shard == nil && h.Shard != nil && c.records > 0:
+			return fmt.Errorf("measure: campaign %s holds a campaign that is not sharded; measure shard %s into another file", c.path, h.Shard.Shard)
+		case last.Shard != nil && *last.Shard != *h.Shard:
+			return fmt.Errorf("measure: campaign %s holds shard %s of design %s over %s (%d experiments), not shard %s of %s over %s (%d); measure into another file",
+				c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Insns, last.Shard.Planned, h.Shard.Shard, h.Shard.Design, h.Shard.Insns, h.Shard.Planned)
+		case last.Shard != nil:
+			return nil // the same shard, resumed
+		case last.Shard == nil && h.Shard == nil:
+			return nil // the same machine and settings
+		}
+	} else if h.Shard != nil && c.records > 0 {
+		return fmt.Errorf("measure: campaign %s holds records of an earlier portlab version, without a header; measure shard %s into another file", c.path, h.Shard.Shard)
+	}
+	line, err := h.MarshalLine()
+	if err != nil {
+		return err
+	}
+	if c.f == nil {
+		return fmt.Errorf("measure: campaign %s is closed", c.path)
+	}
+	if _, err := c.f.Write(line); err != nil {
+		return fmt.Errorf("measure: writing the header of %s: %w", c.path, err)
+	}
+	c.headers = append(c.headers, h)
+	return nil
+}
+
+// Headers returns the file's header lines, the one Begin wrote included.
+func (c *Campaign) Headers() []portmap.Header {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]portmap.Header(nil), c.headers...)
 }
 
 // Remembers reports true: an experiment asked again is answered from the
@@ -381,5 +444,6 @@ func (c *Campaign) append(key string, rec portmap.Record) error {
 		return &oracle.JournalError{Err: fmt.Errorf("measure: appending to %s: %w", c.path, err)}
 	}
 	c.done[key] = rec
+	c.records++
 	return nil
 }

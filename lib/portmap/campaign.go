@@ -19,7 +19,8 @@ import (
 //	{"insns":{"add RW:GPR:64, R:GPR:64":1},"cycles":0.251,"time":"2026-11-22T10:00:00Z","min":0.25,"max":0.26,"dispersion":0.004}
 //	{"insns":{"ud2":1},"error":"SIGILL: illegal instruction","time":"2026-11-22T10:00:01Z"}
 //
-// A line with an error is a failed experiment; Transient marks an error
+// A line {"header":…} says where and how the lines after it were measured
+// (Header); files of earlier versions have none. A line with an error is a failed experiment; Transient marks an error
 // that says nothing about the experiment (the worker was killed, a timeout),
 // which a rerun of the campaign measures again. An experiment may have
 // several lines: the last one counts. Remeasured marks the line written
@@ -97,7 +98,17 @@ func (r Record) MarshalLine() ([]byte, error) {
 // flight, and is not returned. A malformed line elsewhere is an error
 // naming the file and line.
 func ParseCampaign(name string, data []byte) ([]Record, int, error) {
+	recs, _, valid, err := parseCampaign(name, data)
+	return recs, valid, err
+}
+
+// headerPrefix starts a header line (see Header).
+var headerPrefix = []byte(`{"header":`)
+
+// parseCampaign parses a campaign file's records and headers.
+func parseCampaign(name string, data []byte) ([]Record, []Header, int, error) {
 	var recs []Record
+	var headers []Header
 	r := bufio.NewReader(bytes.NewReader(data))
 	offset, lineNo := 0, 0
 	for {
@@ -114,21 +125,33 @@ func ParseCampaign(name string, data []byte) ([]Record, int, error) {
 		if len(trimmed) == 0 {
 			continue
 		}
+		if bytes.HasPrefix(trimmed, headerPrefix) {
+			var h headerLine
+			if perr := json.Unmarshal(trimmed, &h); perr != nil || h.Header == nil {
+				why := "null"
+				if perr != nil {
+					why = perr.Error()
+				}
+				return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "header", Err: fmt.Errorf("malformed campaign header: %s", why)}
+			}
+			headers = append(headers, *h.Header)
+			continue
+		}
 		var rec Record
 		if perr := json.Unmarshal(trimmed, &rec); perr != nil {
-			return nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Err: fmt.Errorf("malformed campaign record: %v", perr)}
+			return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Err: fmt.Errorf("malformed campaign record: %v", perr)}
 		}
 		e, eerr := ExperimentOf(rec.Insns)
 		if eerr == nil && e.Len() == 0 {
 			eerr = fmt.Errorf("no instructions")
 		}
 		if eerr != nil {
-			return nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "insns", Err: fmt.Errorf("bad experiment: %v", eerr)}
+			return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "insns", Err: fmt.Errorf("bad experiment: %v", eerr)}
 		}
 		rec.exp = e
 		recs = append(recs, rec)
 	}
-	return recs, offset, nil
+	return recs, headers, offset, nil
 }
 
 // IsCampaign reports whether path names a campaign file by its extension:

@@ -12,13 +12,22 @@ import (
 )
 
 // cpuForms are the valid forms of a CPU list, for error messages.
-const cpuForms = `want one CPU number ("0"), a comma-separated list ("0,1") or -1 alone (a worker not pinned)`
+const cpuForms = `want one CPU number ("0"), a comma-separated list ("0,1"), "affinity" (every CPU this process may run on) or -1 alone (a worker not pinned)`
 
 // ParseCPUs checks a list of CPUs to measure on: CPU numbers separated by
 // commas, each listed once and each one this process may run on (its
-// affinity), or -1 alone for a worker not pinned to any CPU. The errors
-// name the list, the CPU and the valid forms.
+// affinity), "affinity" for all of those (the CPUs a batch scheduler such
+// as Slurm gave the job: it sets the affinity of the task), or -1 alone
+// for a worker not pinned to any CPU. The errors name the list, the CPU
+// and the valid forms.
 func ParseCPUs(spec string) ([]int, error) {
+	if strings.TrimSpace(spec) == "affinity" {
+		avail := availableCPUs()
+		if len(avail) == 0 {
+			return nil, fmt.Errorf("CPUs %q: this system does not say which CPUs portlab may run on; name them", spec)
+		}
+		return avail, nil
+	}
 	var cpus []int
 	for _, f := range strings.Split(spec, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(f))

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -207,6 +208,9 @@ func TestCPUs(t *testing.T) {
 	}
 	if cpus, err := ParseCPUs("-1"); err != nil || cpus[0] != -1 {
 		t.Errorf("ParseCPUs(-1) = %v, %v", cpus, err)
+	}
+	if cpus, err := ParseCPUs("affinity"); err != nil || !slices.Equal(cpus, avail) {
+		t.Errorf("ParseCPUs(affinity) = %v, %v; want %v", cpus, err, avail)
 	}
 	if len(avail) > 1 {
 		spec := fmt.Sprintf("%d, %d", avail[0], avail[1])

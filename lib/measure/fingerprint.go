@@ -1,0 +1,82 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// Fingerprint returns what identifies this machine and program for a
+// campaign's header (portmap.Fingerprint): the CPU as /proc/cpuinfo
+// describes it, and the core cycles per TSC tick, calibrated here on the
+// oracle's first CPU with the calibration chain every timing uses (the
+// fastest of five timings, as Timer.Measure takes its calibration).
+// version is the portlab version that measures.
+func (h *Hardware) Fingerprint(ctx context.Context, version string) (portmap.Fingerprint, error) {
+	host, err := isa.HostSupport()
+	if err != nil {
+		return portmap.Fingerprint{}, err
+	}
+	tpc, err := h.ticksPerCycle(ctx)
+	if err != nil {
+		return portmap.Fingerprint{}, err
+	}
+	return portmap.Fingerprint{Vendor: host.Vendor, Family: host.Family, Model: host.Model, Stepping: host.Stepping,
+		ModelName: host.ModelName, Microcode: host.Microcode, CyclesPerTick: 1 / tpc, Version: version}, nil
+}
+
+// ticksPerCycle times the calibration chain on the first CPU (loading the
+// timer's own kernels when nothing is loaded yet) and returns the TSC
+// ticks per core cycle of the fastest of five timings.
+func (h *Hardware) ticksPerCycle(ctx context.Context) (float64, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := h.Timer
+	if t.obj == nil {
+		if err := h.load(ctx, nil); err != nil {
+			return 0, &InfrastructureError{Err: fmt.Errorf("measure: loading the calibration: %w", err)}
+		}
+	}
+	n, err := t.iterations(ctx, calibrationIndex)
+	if err != nil {
+		return 0, fmt.Errorf("measure: calibration: %w", err)
+	}
+	best := 0.0
+	for range 5 {
+		v, err := t.perIteration(ctx, calibrationIndex, n)
+		if err != nil {
+			return 0, fmt.Errorf("measure: calibration: %w", err)
+		}
+		if best == 0 || v < best {
+			best = v
+		}
+	}
+	return best / calibrationLength, nil
+}
+
+// Settings returns the oracle's measurement settings for a campaign's
+// header, with the campaign's Resettle (0: DefaultResettle).
+func (h *Hardware) Settings(resettle float64) portmap.Settings {
+	if resettle == 0 {
+		resettle = DefaultResettle
+	}
+	var layout []string
+	if h.Layout.AsDeclared {
+		layout = append(layout, "as-declared")
+	}
+	if h.Layout.OneLine {
+		layout = append(layout, "one-line")
+	}
+	if h.Layout.WritesRead {
+		layout = append(layout, "writes-read")
+	}
+	if len(layout) == 0 {
+		layout = []string{"default"}
+	}
+	return portmap.Settings{Layout: strings.Join(layout, "+"), BodySize: h.BodySize, Passes: h.Passes, MaxPasses: h.MaxPasses,
+		Agreement: h.Agreement, Samples: h.Timer.Samples, Repeats: h.Timer.Repeats, TargetNano: h.Timer.Target.Nanoseconds(),
+		Resettle: resettle, SSEAVXMix: h.AllowSSEAVXMix}
+}
