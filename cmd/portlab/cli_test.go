@@ -200,7 +200,8 @@ func TestMeasureInterrupted(t *testing.T) {
 		t.Fatalf("%v (exit %d), want an interrupt with what was kept", err, exitCode(err, true))
 	}
 	data, _ := os.ReadFile(out)
-	lines := bytes.Count(data, []byte("\n"))
+	// Every line but the header is an experiment kept.
+	lines := bytes.Count(data, []byte("\n")) - bytes.Count(data, []byte(`{"header":`))
 	kept := fmt.Sprintf("interrupted: %d experiment", lines)
 	if !strings.HasPrefix(message(err), kept) || !strings.Contains(message(err), "run the same command again to resume") {
 		t.Errorf("message %q, file has %d lines", message(err), lines)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/measure"
@@ -56,14 +57,18 @@ Usage:
 Exit status: 0 when the asked-for result was produced; 1 on an error
 (including results that could not be produced, e.g. no experiment
 predicted or measured); 2 when no command is given; 130 after an
-interrupt (Ctrl-C; what was final is kept: a measure campaign resumes).
+interrupt (Ctrl-C, or SIGTERM from a batch scheduler; what was final is
+kept: a measure campaign resumes).
 
 ` + dataset.Names + "\n"
 
 func main() {
 	// The benchmarker runs generated code in a copy of this executable.
 	measure.RunWorkerIfRequested()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM is how a batch scheduler (Slurm) stops a task it cancels,
+	// requeues or times out: it ends a command as Ctrl-C does, keeping
+	// what was final.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	code := exitCode(err, ctx.Err() != nil)

@@ -50,6 +50,8 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              like any campaign; portlab campaign merge joins the parts.
              Not with ratio or pmevo, which choose experiments by
              measuring (measure their singletons and pairs sharded)
+  -plan      with -shard: print how many experiments the shard holds
+             (of how many in all) and measure nothing
   -pmevo     also write the results as a PMEvo ExperimentList
   -cpu       CPU(s) to pin the workers to (default: $PORTLAB_CPU, else 0);
              "affinity" takes the CPUs this process may run on (those a
@@ -86,6 +88,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	check := fs.Bool("check", false, "self-check of the operand layout")
 	layoutArg := fs.String("layout", "default", "operand layout")
 	shardArg := fs.String("shard", "", "i/n: measure the i-th of n parts")
+	planOnly := fs.Bool("plan", false, "print the shard's plan, measure nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -113,7 +116,10 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *check && *insnsArg != "" {
 		return checkLayouts(ctx, *insnsArg, *cpu, layout, stdout, stderr)
 	}
-	if *insnsArg == "" || *out == "" {
+	if *planOnly && shard == nil {
+		return fmt.Errorf("-plan: give -shard i/n too (use -shard 0/1 for the whole design)")
+	}
+	if *insnsArg == "" || (*out == "" && !*planOnly) {
 		fs.Usage()
 		return fmt.Errorf("measure needs -insns and -out")
 	}
@@ -151,6 +157,11 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		plan = &portmap.ShardPlan{Shard: *shard, Design: strings.Join(designList, ","), Insns: *insnsArg,
 			Planned: len(part), Digest: portmap.PlanDigest(part)}
 		designList = []string{fmt.Sprintf("shard %s of %s", shard, plan.Design)}
+		if *planOnly {
+			fmt.Fprintf(stdout, "shard %s of %s over %s: %s of %d (digest %s)\n", shard, plan.Design, plan.Insns,
+				portmap.Count(len(part), "experiment"), distinct(whole), plan.Digest)
+			return nil
+		}
 	}
 	hw, err := source.OpenHardware(ctx, cpus, stderr)
 	if err != nil {
@@ -322,4 +333,13 @@ func versionString() string {
 		v += "-dirty"
 	}
 	return v
+}
+
+// distinct returns the number of distinct experiments of exps.
+func distinct(exps []portmap.Experiment) int {
+	keys := map[string]bool{}
+	for _, e := range exps {
+		keys[e.Key()] = true
+	}
+	return len(keys)
 }
