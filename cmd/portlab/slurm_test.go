@@ -62,8 +62,11 @@ func TestSlurmCampaign(t *testing.T) {
 
 	const insns, design, shards = "curated:12", "singletons,pairs", 4
 	run := filepath.Join(c.dir, "run")
-	cmd := exec.Command(filepath.Join(scripts, "submit"), "-shards", fmt.Sprint(shards), "-insns", insns, "-design", design,
-		"-dir", run, "-portlab", exe)
+	args := []string{"-shards", fmt.Sprint(shards), "-insns", insns, "-design", design, "-dir", run, "-portlab", exe}
+	if nodeCPUs() < 2 {
+		args = append(args, "--", "--cpus-per-task=1") // a task asks for two by default
+	}
+	cmd := exec.Command(filepath.Join(scripts, "submit"), args...)
 	cmd.Env = append(c.env(), envRunMain+"=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
