@@ -222,7 +222,7 @@ func (f *inferFlags) register(fs *flag.FlagSet) {
 // sources checks the names of the flags — the oracle's and the -eval
 // sets — and their combinations, and returns them parsed.
 func (f *inferFlags) sources(method infer.Method) (*source.Oracle, []*source.Experiments, error) {
-	src := &source.Oracle{Campaign: f.campaign, HoldOut: f.heldOut}
+	src := &source.Oracle{Campaign: f.campaign, HoldOut: f.heldOut, Version: versionString()}
 	var err error
 	switch {
 	case f.simulate != "":

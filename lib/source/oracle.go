@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/measure"
@@ -24,6 +25,9 @@ type Oracle struct {
 	Forms    *Forms
 	CPUs     []int
 	Campaign string
+	// Version is the portlab version written into the campaign's header
+	// with the machine's fingerprint (measure.Campaign.Begin).
+	Version string
 	// Stored, with Simulation or Forms: measurements that answer the
 	// experiments they hold (oracle.StoredFirst).
 	Stored *Experiments
@@ -134,6 +138,14 @@ func (op *Opened) Complete(ctx context.Context) error {
 	if op.Hardware != nil && op.spec.Campaign != "" && op.Campaign == nil {
 		c, err := measure.OpenCampaign(op.spec.Campaign, op.Hardware)
 		if err != nil {
+			return err
+		}
+		fp, err := op.Hardware.Fingerprint(ctx, op.spec.Version)
+		if err == nil {
+			err = c.Begin(portmap.Header{Machine: fp, Settings: op.Hardware.Settings(c.Resettle), CPUs: op.Hardware.CPUs(), Time: time.Now().UTC()})
+		}
+		if err != nil {
+			c.Close()
 			return err
 		}
 		op.Campaign, op.Oracle = c, c
