@@ -240,3 +240,19 @@ func (h Header) MarshalLine() ([]byte, error) {
 	}
 	return append(b, '\n'), nil
 }
+
+// String describes the header in one line: the machine, the settings
+// that most often differ, and the shard.
+func (h Header) String() string {
+	m := h.Machine
+	micro := m.Microcode
+	if micro == "" {
+		micro = "not shown"
+	}
+	s := fmt.Sprintf("%s %s (family %d, model %d, stepping %d, microcode %s), %.2f core cycles per TSC tick, portlab %s; layout %s, %d–%d passes",
+		m.Vendor, m.ModelName, m.Family, m.Model, m.Stepping, micro, m.CyclesPerTick, m.Version, h.Settings.Layout, h.Settings.Passes, h.Settings.MaxPasses)
+	if p := h.Shard; p != nil {
+		s += fmt.Sprintf("; shard %s of %s over %s, %d experiments", p.Shard, p.Design, p.Insns, p.Planned)
+	}
+	return s
+}

@@ -89,6 +89,9 @@ func TestCampaignHeader(t *testing.T) {
 	if _, _, _, err := ParseCampaignHeaders("c.jsonl", []byte(rec+`{"header":null}`+"\n")); err == nil || !strings.Contains(err.Error(), "c.jsonl:2") {
 		t.Errorf("broken header: %v", err)
 	}
+	if got, want := h.String(), "GenuineIntel  (family 6, model 106, stepping 6, microcode not shown), 1.20 core cycles per TSC tick, portlab v; layout default, 3–0 passes; shard 1/4 of pairs over curated:9, 9 experiments"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
 	g := h.Machine
 	g.CyclesPerTick *= 1 + MaxTickDrift/2
 	if f, _, _ := h.Machine.Difference(g); f != "" {
