@@ -37,4 +37,12 @@
 // stops with it (oracle.IsInfrastructure) and a Campaign journals nothing
 // for it. The CPU measurements use when none is given is DefaultCPU, the
 // environment variable PORTLAB_CPU (default 0).
+//
+// A campaign file begins with a header (portmap.Header, written by
+// Campaign.Begin): the machine's fingerprint (Hardware.Fingerprint: the
+// CPU, its microcode, the calibrated core cycles per TSC tick, the
+// portlab version) and the settings (Hardware.Settings), and for a
+// campaign measured in parts (portmap.Shard) the part's plan.
+// MergeCampaigns joins the parts, refusing any from another machine or
+// with other settings.
 package measure

@@ -25,7 +25,8 @@
 //
 // PMEvo's artifact JSON ("kind": "Mapping3", "Mapping2", "ExperimentList") is
 // read and written as is, the campaign files of package measure (JSON lines,
-// one Record per experiment, see ReadCampaign) are read as experiment sets, and uops.info port notation ("1*p0156+2*p23",
+// one Record per experiment after a Header with the machine's fingerprint, see
+// ReadCampaign and Shard) are read as experiment sets, and uops.info port notation ("1*p0156+2*p23",
 // "1*FP23", "[ALU0,ALU1]") is parsed and printed by ParseUsage and
 // FormatUsage; UopsInfoMapping builds a mapping for one microarchitecture from
 // the iwho extract of uops.info. Bad input yields a *FormatError naming the
