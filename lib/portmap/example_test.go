@@ -117,3 +117,27 @@ func ExampleMapping_SetPorts() {
 	// 1*ALU01 1*[LD] true
 	// true false 2
 }
+
+// A design split into three parts: disjoint, balanced, and the same
+// whatever order the experiments come in.
+func ExampleShard_Select() {
+	exps := []portmap.Experiment{
+		portmap.NewExperiment("add"), portmap.NewExperiment("mul"), portmap.NewExperiment("div"),
+		portmap.NewExperiment("add", "mul"), portmap.NewExperiment("add", "div"), portmap.NewExperiment("mul", "div"),
+		portmap.NewExperiment("add"), // a repeat counts once
+	}
+	for i := range 3 {
+		s, err := portmap.ParseShard(fmt.Sprintf("%d/3", i))
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(s, s.Select(exps))
+	}
+	_, err := portmap.ParseShard("3/3")
+	fmt.Println(err)
+	// Output:
+	// 0/3 [{add ↦ 1} {div ↦ 1}]
+	// 1/3 [{add ↦ 1, div ↦ 1} {div ↦ 1, mul ↦ 1}]
+	// 2/3 [{add ↦ 1, mul ↦ 1} {mul ↦ 1}]
+	// shard "3/3": the part must be in 0..2
+}
