@@ -199,8 +199,8 @@ func (p *SweepPoint) values(q Quantity) []float64 {
 }
 
 // Stats returns the median (the lower one of an even count), the minimum
-// and the maximum of a quantity over the point's runs, with times of runs
-// cut off drawn at the time limit; ok is false when no run recorded it.
+// and the maximum of a quantity over the point's runs (times of runs cut
+// off are +Inf); ok is false when no run recorded it.
 func (p *SweepPoint) Stats(q Quantity) (med, lo, hi float64, ok bool) {
 	vals := p.values(q)
 	if len(vals) == 0 {
@@ -208,21 +208,20 @@ func (p *SweepPoint) Stats(q Quantity) (med, lo, hi float64, ok bool) {
 	}
 	s := append([]float64(nil), vals...)
 	sort.Float64s(s)
-	med, lo, hi = s[(len(s)-1)/2], s[0], s[len(s)-1]
-	if q != ExtraRuns {
-		med, lo, hi = min(med, p.Limit), min(lo, p.Limit), min(hi, p.Limit)
-	}
-	return med, lo, hi, true
+	return s[(len(s)-1)/2], s[0], s[len(s)-1], true
 }
 
 // SeriesStats returns, per point that recorded the quantity, X and the
-// quantity's median, minimum and maximum (see Stats): the data of a curve
-// with error bars.
+// quantity's median, minimum and maximum (see Stats), with times of runs
+// cut off drawn at the time limit: the data of a curve with error bars.
 func SeriesStats(points []*SweepPoint, q Quantity) (x, med, lo, hi []float64) {
 	for _, p := range points {
 		m, l, h, ok := p.Stats(q)
 		if !ok {
 			continue
+		}
+		if q != ExtraRuns {
+			m, l, h = min(m, p.Limit), min(l, p.Limit), min(h, p.Limit)
 		}
 		x, med, lo, hi = append(x, float64(p.X)), append(med, m), append(lo, l), append(hi, h)
 	}
@@ -236,18 +235,13 @@ func (p *SweepPoint) String() string {
 	if p == nil || len(p.Seconds) == 0 {
 		return "not run"
 	}
-	median := func(vals []float64) float64 {
-		s := append([]float64(nil), vals...)
-		sort.Float64s(s)
-		return s[(len(s)-1)/2]
-	}
-	m := median(p.Seconds)
+	m, _, _, _ := p.Stats(WallTime)
 	s := fmt.Sprintf("%.1f s", m)
 	if math.IsInf(m, 1) {
 		s = fmt.Sprintf("> %.0f s", p.Limit)
 	}
 	if len(p.CPUSeconds) == len(p.Seconds) {
-		if c := median(p.CPUSeconds); math.IsInf(c, 1) {
+		if c, _, _, _ := p.Stats(CPUTime); math.IsInf(c, 1) {
 			s += " (processor: cut off)"
 		} else {
 			s += fmt.Sprintf(" (processor %.1f s)", c)
