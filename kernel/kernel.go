@@ -118,11 +118,15 @@ func New(ctx context.Context, ci ConnectionInfo, opts Options) (*Kernel, error) 
 		k.log.Print(k.crashNotice)
 	}
 	k.ctx, k.cancel = context.WithCancel(ctx)
-	k.shell = zmq4.NewRouter(k.ctx)
-	k.control = zmq4.NewRouter(k.ctx)
-	k.stdin = zmq4.NewRouter(k.ctx)
-	k.iopub = zmq4.NewPub(k.ctx)
-	k.hb = zmq4.NewRep(k.ctx)
+	// zmq4 logs to the process's standard error by default, which the
+	// session captures into the running cell; its lines (a client that
+	// connects and goes, say) belong in the kernel's log instead.
+	zlog := zmq4.WithLogger(log.New(logw, "portlab kernel: zmq4: ", log.LstdFlags))
+	k.shell = zmq4.NewRouter(k.ctx, zlog)
+	k.control = zmq4.NewRouter(k.ctx, zlog)
+	k.stdin = zmq4.NewRouter(k.ctx, zlog)
+	k.iopub = zmq4.NewPub(k.ctx, zlog)
+	k.hb = zmq4.NewRep(k.ctx, zlog)
 	for _, b := range []struct {
 		s    zmq4.Socket
 		port int

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -498,4 +499,55 @@ func TestShutdown(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Error("Run did not return after shutdown_request")
 	}
+}
+
+// syncBuffer is a strings.Builder safe for the kernel's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A peer that is not a ZMTP client makes zmq4 log a line; it goes to the
+// kernel's log, never to the process's standard error, which the session
+// captures into the running cell.
+func TestZMQLogGoesToKernelLog(t *testing.T) {
+	ci := testConnection(t)
+	sess, err := session.New(session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var logb syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	k, err := New(ctx, ci, Options{Session: sess, Log: &logb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	go k.Run()
+	conn, err := net.Dial("tcp", ci.endpoint(ci.ShellPort)[len("tcp://"):])
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Write([]byte("GET / HTTP/1.0\r\n\r\n"))
+	conn.Close()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(logb.String(), "could not open a ZMTP connection") {
+			return
+		}
+	}
+	t.Errorf("zmq4's line about the failed connection is not in the kernel's log; log:\n%s", logb.String())
 }

@@ -8,7 +8,8 @@
 // (PortPressure), a mapping as a layered graph of instructions, µops and
 // ports (MappingGraph) or as an instruction × port matrix (MappingMatrix),
 // and line charts with logarithmic axes and error bars (Curves), such as
-// the LP-versus-bottleneck timing written by bench/cmd/lpvsbottleneck.
+// the LP-versus-bottleneck timing written by bench/cmd/lpvsbottleneck,
+// and the live view of a PMEvo run's generations (EvolutionProgress).
 // Every figure is one call away from its data (NewHeatmap of a
 // metrics.Evaluation, PortPressureOf, …), implements Figure — PNG, SVG and
 // Save(path) choosing the format by the extension — and the interactive

@@ -8,7 +8,9 @@ import (
 	"log"
 	"regexp"
 	"strings"
+	"time"
 
+	"github.com/portlab/portlab/lib/infer/pmevo"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -194,4 +196,21 @@ func ExampleAsSVG() {
 	fmt.Println(isSVG, strings.HasPrefix(plots.AsSVG(h).SVG(), "<?xml"))
 	// Output:
 	// true true
+}
+
+// The live view of a PMEvo run: two charts (training error and µop
+// volume per generation) and a line on the last generation.
+func ExampleEvolutionProgress() {
+	fmt.Println(plots.EvolutionProgress("toy run", nil))
+	history := []pmevo.Generation{
+		{Index: 0, BestError: 0.30, MinError: 0.25, MedianError: 0.6, BestVolume: 12, Distinct: 200, Elapsed: time.Second},
+		{Index: 1, BestError: 0.12, MinError: 0.10, MedianError: 0.4, BestVolume: 10, Distinct: 150, Elapsed: 2 * time.Second},
+	}
+	v := string(plots.EvolutionProgress("toy run", history))
+	fmt.Println(strings.Count(v, `<img alt="PMEvo progress" src="data:image/png;base64,`), "charts")
+	fmt.Println(v[strings.LastIndex(v, "<p>"):])
+	// Output:
+	// <p><em>toy run: initialising the population…</em></p>
+	// 2 charts
+	// <p>toy run — generation 1, 2.0 s: fittest D_avg 12.00 % with volume 10, 150 distinct candidates</p>
 }

@@ -117,3 +117,18 @@ func ExampleEvaluate() {
 	// predictor  n               MAPE (ref.)  MAPE   median APE  Pearson (ref.)  Pearson  Kendall τ-b (ref.)  Kendall τ-b
 	// fig3.1     3 (1 left out)  2.50%        8.75%  6.25%       0.990           0.832    —                   0.816
 }
+
+// Whether a paper's ranking carries over: two predictors rank the other
+// way round here than in the published numbers.
+func ExampleComparison_Order() {
+	measured := []float64{1, 2, 4}
+	a := metrics.EvaluationOf("A", measured, []float64{1.1, 2.2, 4.4}).WithReference(5, 0.9, 0.8)
+	b := metrics.EvaluationOf("B", measured, []float64{1, 2, 4.4}).WithReference(9, 0.9, 0.8)
+	c := metrics.EvaluationOf("C", measured, []float64{1, 2, 4})
+	fmt.Print(metrics.Table(a, b, c).Order())
+	// Output:
+	// by MAPE here: B 3.33 % < A 10.00 %
+	// by the reference MAPE: A 5.00 % < B 9.00 %
+	// not the reference's order
+	// not compared (no reference MAPE or no result): C
+}

@@ -51,60 +51,13 @@ import (
 )
 
 // Run is one line of the results file.
-type Run struct {
-	Encoding string  `json:"encoding"` // portlab or thesis
-	Levels   int     `json:"levels"`   // 2 or 3
-	Ports    int     `json:"ports"`
-	Insns    int     `json:"insns"`
-	Multi    int     `json:"multi"`     // three-level: instructions with more than one µop
-	UopsEach int     `json:"uops_each"` // three-level: µops of each of them
-	Uops     int     `json:"uops"`      // µops in all
-	Truth    int     `json:"truth"`     // seed of the ground truth
-	Run      int     `json:"run"`       // z3 random seed
-	Status   string  `json:"status"`    // ok, timeout, wrong, conflict (no mapping; conflicting measurements named), undecided or error
-	Error    string  `json:"error,omitempty"`
-	Seconds  float64 `json:"seconds"`
-	// CPUSeconds is the processor time of the run, the sweep's own and
-	// z3's (the children's), user and system: on a shared machine it
-	// is what the run would take on an idle one (single-threaded).
-	CPUSeconds float64 `json:"cpu_s,omitempty"`
-	// Extra is the number of experiments measured beyond the singletons
-	// (thesis Fig. 4.6b/4.8b); Largest the size of the largest.
-	Measured, Extra, Largest, Iterations int
-	// FindOtherShare is the share of the time spent in findOtherMapping
-	// (bounded and unbounded queries).
-	FindOtherShare float64 `json:"findother_share"`
-	Complete       bool    `json:"complete"`
-	// Equivalent: the result is the truth up to a renaming of the ports;
-	// Pearson and MAPE on 1,000 random length-5 experiments.
-	Equivalent bool `json:"equivalent"`
-	// MaxDiffRatio is the largest |result − truth| over the 1,000 random
-	// experiments in units of 2ε·|e|: at most 1 means no experiment
-	// tells the result from the truth beyond the tolerance (an equally
-	// valid answer, thesis §4.3), above 1 a wrong one.
-	MaxDiffRatio float64 `json:"max_diff_ratio"`
-	// Mapping is the result, one "insn=usage" per instruction.
-	Mapping string  `json:"mapping,omitempty"`
-	Pearson float64 `json:"pearson"`
-	MAPE    float64 `json:"mape"`
-	Timeout float64 `json:"timeout_s"`
-	// Noise is the multiplicative noise of the simulated measurements,
-	// Validation the random experiments measured after convergence (0:
-	// none), ValidationSeconds their time in all.
-	Noise             float64 `json:"noise,omitempty"`
-	Epsilon           float64 `json:"epsilon"`
-	Validation        int     `json:"validation,omitempty"`
-	ValidationSeconds float64 `json:"validation_s,omitempty"`
-	Date              string  `json:"date"`
-	CPU               string  `json:"cpu"`
-	Z3                string  `json:"z3"`
-}
+type Run = cegis.SweepRun
 
-func (r Run) key() string {
+func key(r Run) string {
 	return fmt.Sprintf("%s/%d/%d/%dx%d/%d/%d/%g/%g/%d", r.Encoding, r.Ports, r.Insns, r.Multi, r.UopsEach, r.Truth, r.Run, r.Noise, r.Epsilon, r.Validation)
 }
 
-func (r Run) point() string {
+func point(r Run) string {
 	var s string
 	if r.Levels == 3 {
 		s = fmt.Sprintf("%s %d ports, 4 insns %dx%d+%d (%d µops)", r.Encoding, r.Ports, r.Multi, r.UopsEach, r.Insns-r.Multi, r.Uops)
@@ -348,7 +301,7 @@ func load(path string) ([]Run, error) {
 func sweep(path string, specs []string, done []Run, truths, runs int, timeout, limit, budget time.Duration, noise, epsilon float64, validate int) error {
 	have := map[string]Run{}
 	for _, r := range done {
-		have[r.key()] = r
+		have[key(r)] = r
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -371,12 +324,12 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 				for k := 1; k <= runs; k++ {
 					r := p
 					r.Truth, r.Run = t, k
-					if old, ok := have[r.key()]; ok {
+					if old, ok := have[key(r)]; ok {
 						secs = append(secs, cost(old))
 						continue
 					}
 					if time.Since(start) > budget {
-						fmt.Fprintf(os.Stderr, "budget of %v used up before %s truth %d run %d\n", budget, r.point(), t, k)
+						fmt.Fprintf(os.Stderr, "budget of %v used up before %s truth %d run %d\n", budget, point(r), t, k)
 						return nil
 					}
 					r = runOne(ctx, r, timeout, epsilon)
@@ -388,14 +341,14 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 					if err := f.Sync(); err != nil {
 						return err
 					}
-					have[r.key()] = r
+					have[key(r)] = r
 					secs = append(secs, cost(r))
 					fmt.Fprintf(os.Stderr, "%s truth %d run %d: %s %.2fs (CPU %.2fs), %d extra experiments (largest %d)%s [%v]\n",
-						r.point(), t, k, r.Status, r.Seconds, r.CPUSeconds, r.Extra, r.Largest, errSuffix(r), time.Since(start).Round(time.Second))
+						point(r), t, k, r.Status, r.Seconds, r.CPUSeconds, r.Extra, r.Largest, errSuffix(r), time.Since(start).Round(time.Second))
 				}
 			}
 			if med, _, _ := stats(secs); med > limit.Seconds() {
-				fmt.Fprintf(os.Stderr, "%s: median above %v, series stops\n", p.point(), limit)
+				fmt.Fprintf(os.Stderr, "%s: median above %v, series stops\n", point(p), limit)
 				break points
 			}
 		}
@@ -457,7 +410,7 @@ func printSummary(runs []Run) {
 	var order []string
 	byPoint := map[string]*agg{}
 	for _, r := range runs {
-		k := r.point()
+		k := point(r)
 		a := byPoint[k]
 		if a == nil {
 			a = &agg{first: r, status: map[string]int{}}

@@ -3,6 +3,7 @@ package cegis_test
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/portlab/portlab/lib/infer/cegis"
 	"github.com/portlab/portlab/lib/oracle"
@@ -31,4 +32,32 @@ func Example() {
 	// Output:
 	// complete: true - the truth up to renaming: true
 	// measured {fma ↦ 1, mul ↦ 1}: 2 cycles (3 µops)
+}
+
+// Reading a scaling sweep's results (thesis Fig. 4.6): the points of one
+// encoding and port count, the median time of each and the data of a curve
+// with error bars. Runs cut off by the time limit count at the limit.
+func ExampleReadSweep() {
+	results := `{"encoding":"portlab","levels":2,"ports":4,"insns":2,"status":"ok","seconds":0.5,"cpu_s":0.4,"Extra":1,"timeout_s":300}
+{"encoding":"portlab","levels":2,"ports":4,"insns":2,"status":"ok","seconds":0.7,"cpu_s":0.6,"Extra":2,"timeout_s":300}
+{"encoding":"portlab","levels":2,"ports":4,"insns":8,"status":"ok","seconds":40,"Extra":9,"timeout_s":300}
+{"encoding":"portlab","levels":2,"ports":4,"insns":8,"status":"timeout","seconds":300,"timeout_s":300}
+{"encoding":"portlab","levels":2,"ports":4,"insns":8,"status":"timeout","seconds":300,"timeout_s":300}
+{"encoding":"portlab","levels":2,"ports":4,"insns":8,"status":"ok","seconds":3,"noise":0.02,"timeout_s":300}`
+	sweep, err := cegis.ReadSweep(strings.NewReader(results))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(sweep.Runs), "runs,", len(sweep.Points), "points without noise")
+	for _, p := range sweep.Series("portlab", 2, 4, 0) {
+		fmt.Printf("%d instructions: %v\n", p.X, p)
+	}
+	x, med, lo, hi := cegis.SeriesStats(sweep.Series("portlab", 2, 4, 0), cegis.WallTime)
+	fmt.Println(x, med, lo, hi)
+	// Output:
+	// 6 runs, 2 points without noise
+	// 2 instructions: 0.5 s (processor 0.4 s), n = 2
+	// 8 instructions: > 300 s, n = 3
+	// [2 8] [0.5 300] [0.5 40] [0.7 300]
 }

@@ -3,6 +3,7 @@ package pmevo_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer"
@@ -77,4 +78,22 @@ func ExampleMethod() {
 	// Output:
 	// pmevo asked 15 experiments; the same mapping up to renaming: true
 	// 3 congruence classes
+}
+
+// Following a run as it goes: Throttle hands the history so far to a
+// redraw function on the first generation and then at most once per
+// interval (a notebook passes plots.EvolutionProgress to display.Update).
+func ExampleThrottle() {
+	redraws := 0
+	progress := pmevo.Throttle(time.Hour, func(h []pmevo.Generation) {
+		redraws++
+		fmt.Println("redraw after generation", h[len(h)-1].Index)
+	})
+	for i := range 5 {
+		progress(pmevo.Generation{Index: i})
+	}
+	fmt.Println(redraws, "redraw for 5 generations within the hour")
+	// Output:
+	// redraw after generation 0
+	// 1 redraw for 5 generations within the hour
 }

@@ -13,13 +13,19 @@ func init() {
 	Symbols["github.com/portlab/portlab/lib/infer/cegis/cegis"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bottleneck":         reflect.ValueOf(cegis.Bottleneck),
+		"CPUTime":            reflect.ValueOf(cegis.CPUTime),
 		"DefaultConfig":      reflect.ValueOf(cegis.DefaultConfig),
 		"ErrNoMapping":       reflect.ValueOf(&cegis.ErrNoMapping).Elem(),
+		"ExtraRuns":          reflect.ValueOf(cegis.ExtraRuns),
 		"Infer":              reflect.ValueOf(cegis.Infer),
 		"MaxBottleneckPorts": reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
 		"New":                reflect.ValueOf(cegis.New),
+		"ReadSweep":          reflect.ValueOf(cegis.ReadSweep),
+		"ReadSweepFile":      reflect.ValueOf(cegis.ReadSweepFile),
+		"SeriesStats":        reflect.ValueOf(cegis.SeriesStats),
 		"Thesis":             reflect.ValueOf(cegis.Thesis),
 		"ThesisConfig":       reflect.ValueOf(cegis.ThesisConfig),
+		"WallTime":           reflect.ValueOf(cegis.WallTime),
 
 		// type definitions
 		"Config":         reflect.ValueOf((*cegis.Config)(nil)),
@@ -27,7 +33,11 @@ func init() {
 		"Iteration":      reflect.ValueOf((*cegis.Iteration)(nil)),
 		"Method":         reflect.ValueOf((*cegis.Method)(nil)),
 		"NoMappingError": reflect.ValueOf((*cegis.NoMappingError)(nil)),
+		"Quantity":       reflect.ValueOf((*cegis.Quantity)(nil)),
 		"Result":         reflect.ValueOf((*cegis.Result)(nil)),
+		"Sweep":          reflect.ValueOf((*cegis.Sweep)(nil)),
+		"SweepPoint":     reflect.ValueOf((*cegis.SweepPoint)(nil)),
+		"SweepRun":       reflect.ValueOf((*cegis.SweepRun)(nil)),
 		"Undecided":      reflect.ValueOf((*cegis.Undecided)(nil)),
 		"UndecidedError": reflect.ValueOf((*cegis.UndecidedError)(nil)),
 	}

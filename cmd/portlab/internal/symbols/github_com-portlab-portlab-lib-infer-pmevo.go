@@ -17,6 +17,7 @@ func init() {
 		"New":                 reflect.ValueOf(pmevo.New),
 		"PaperConfig":         reflect.ValueOf(pmevo.PaperConfig),
 		"SymmetricDifference": reflect.ValueOf(pmevo.SymmetricDifference),
+		"Throttle":            reflect.ValueOf(pmevo.Throttle),
 
 		// type definitions
 		"Class":      reflect.ValueOf((*pmevo.Class)(nil)),

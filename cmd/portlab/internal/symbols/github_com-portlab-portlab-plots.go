@@ -22,6 +22,7 @@ func init() {
 		"DiagonalColor":        reflect.ValueOf(&plots.DiagonalColor).Elem(),
 		"EChartsVersion":       reflect.ValueOf(constant.MakeFromLiteral("\"5.6.0\"", token.STRING, 0)),
 		"ErrorVsLength":        reflect.ValueOf(plots.ErrorVsLength),
+		"EvolutionProgress":    reflect.ValueOf(plots.EvolutionProgress),
 		"FitnessCurves":        reflect.ValueOf(plots.FitnessCurves),
 		"HighlightColor":       reflect.ValueOf(&plots.HighlightColor).Elem(),
 		"LPvsBottleneck":       reflect.ValueOf(plots.LPvsBottleneck),
