@@ -62,7 +62,10 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 					other = max(other, l)
 				}
 			}
-			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles {
+			// A kernel the front end binds as well would bind the
+			// front end in K_sat too, and every load would seem to
+			// fill it.
+			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles || r.frontEnd(K.Experiment) > (1-cfg.SatTol)*lr {
 				continue
 			}
 			excl := 1 - other/lr
@@ -189,6 +192,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	// resource carrying the unexplained cycles.
 	for _, a := range others {
 		pred, _, _ := m.Cycles(single(a))
+		pred = max(pred, r.frontEnd(single(a)))
 		if pred < t[a]*(1-cfg.PrivateTol) {
 			k, err := m.AddResource("R:" + a)
 			if err != nil {

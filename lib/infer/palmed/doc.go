@@ -39,6 +39,22 @@
 //     instruction whose alone cycles are still under-predicted by more
 //     than Config.PrivateTol gets a private resource (the divider).
 //
+// # The front end
+//
+// A kernel cannot run faster than its front end issues it. When the front
+// end's peak is known (Config.FrontEnd; infer's Method takes the
+// problem's InstructionsPerCycle), a kernel measured at that bound says
+// nothing about shared ports: such pair kernels count as disjoint, LP1
+// gets no shared requirement from them, LP2 counts them saturated, and
+// the mapping carries the front end as a resource of its own (the paper
+// lists the front end among the resources that are not ports, Sec. 2.3,
+// and blames its Zen results on pipelines merged by the resource count,
+// Sec. 5.2). On the simulated Zen+-like machine (portlab:zenplus-like,
+// 5 instructions per cycle, exact) this takes the random length-5 MAPE
+// from 15.7 % (τ-b 0.51) to 0.91 % (τ-b 0.977): the front end bounds
+// hundreds of pair kernels of disjoint integer and FP forms, which read as
+// conflicts merged the two pipelines.
+//
 // # Noise
 //
 // Noise: with Config.Noise negative (the default) every instruction alone
@@ -55,6 +71,10 @@
 //     whose LP2 constraints bind, the saturating kernels and the kernel
 //     bounding each LPAUX load are measured Config.Remeasure more times and
 //     their median kept;
+//   - the kernels that decide the core (the class representatives alone
+//     and in pairs, every core kernel) are measured Config.CoreRepeats
+//     times in all and their medians kept, and Alg. 1, LP1 and LP2 run
+//     with the tolerances of that smaller noise;
 //   - LPAUX scales a saturating kernel's core loads to its measured cycles
 //     (the core's missing cycles are not handed to the other instructions),
 //     allows a slack of σ above a kernel measured once (none above a
@@ -89,6 +109,8 @@
 // better and predicts worse). notebooks/11-palmed.ipynb compares it with
 // PMEvo and sweeps the noise. Results vary between runs of the same
 // oracle: LP1's requirements are collected from maps, so their order, and
-// with it CBC's choice among the cheapest shapes, changes from run to run
-// (exact random length-5 MAPE 1.8 %, 2.9 %, and 5.0 % with one fixed order).
+// with it CBC's choice among the cheapest shapes, changed from run to run
+// (exact random length-5 MAPE 1.8 %, 2.9 %, and 5.0 % with one fixed
+// order). Every solver input is now built in a fixed order, so two runs
+// on the same oracle give the same mapping (TestDeterministic).
 package palmed
