@@ -150,10 +150,11 @@ type Config struct {
 	// CoreRepeats: with noisy measurements from an oracle that samples
 	// afresh, the kernels that decide the basic instructions and the core
 	// mapping (the class representatives alone and in pairs, every core
-	// kernel: about 2 % of a run's kernels) are measured CoreRepeats times
-	// in all and their medians kept, and Alg. 1, LP1 and LP2 use the
-	// tolerances of that smaller noise (Effective with Repeats =
-	// CoreRepeats). LP1's requirements are yes-or-no tests on these
+	// kernel, and LPAUX's K_sat kernels: about a fifth of a run's
+	// measurements in all) are measured CoreRepeats times in all and their
+	// medians kept; Alg. 1, LP1 and LP2 use the tolerances of that
+	// smaller noise (Effective with Repeats = CoreRepeats, for a median),
+	// and LPAUX no slack above such a median. LP1's requirements are yes-or-no tests on these
 	// kernels; at the tolerances of single measurements they err both
 	// ways. 0 or 1 measures them as every other kernel.
 	CoreRepeats int `flag:"core-repeats" help:"measurements of each core kernel when noisy (median kept)" min:"0"`

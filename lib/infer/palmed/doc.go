@@ -17,13 +17,18 @@
 //     multiplicities rounded to whole numbers within Config.RoundTol), and
 //     equivalence classes: greedy, in instruction order, with the
 //     tolerance Config.EqTol on the alone cycles and on every pair
-//     slowdown (the paper's hierarchical clustering is not specified).
+//     slowdown, and with the pair of the two slowed down as a pair of one
+//     instruction with itself (Alg. 1 compares the whole rows Q[a][·] and
+//     Q[b][·]; the paper's hierarchical clustering is not specified).
 //  3. Basic instructions (Alg. 1): among class representatives with IPC
 //     ≥ 1 − Config.BasicEps, a greedy clique of mutually disjoint ones
 //     (very basic), then the most frugal (largest total pair IPC) up to
 //     Config.Basic.
 //  4. Core mapping. LP1, the resource shape, is a 0-1 ILP in set-cover
-//     form solved by CBC (package solver), iterated with benchmark
+//     form solved by CBC (package solver), a resource costing 1 plus
+//     Config.MergeCost per pair of disjoint instructions it holds (the
+//     fewest resources merge disjoint pipelines, the paper's Sec. 5.2),
+//     iterated with benchmark
 //     enrichment (one kernel per resource with all its users) until no new
 //     kernel. LP2, the edge weights, maximises the saturation of every
 //     kernel; it is a MILP (solved by CBC when small) or else solved by
@@ -100,17 +105,16 @@
 //
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
-// measures about 49,000 kernels in one to three minutes and its mapping
-// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–10 %
-// and Kendall τ-b 0.75–0.76 (the uops.info mapping itself: 9.55 %, 0.758)
-// and random length-5 experiments of the truth within 1.2–2.2 %. The
-// alternating LP2 still leaves a few core kernels sub-saturated by 20–33 %,
-// so such runs end with ErrNoFit (Config.PersistentGrowth fits the core
-// better and predicts worse). notebooks/11-palmed.ipynb compares it with
-// PMEvo and sweeps the noise. Results vary between runs of the same
-// oracle: LP1's requirements are collected from maps, so their order, and
-// with it CBC's choice among the cheapest shapes, changed from run to run
-// (exact random length-5 MAPE 1.8 %, 2.9 %, and 5.0 % with one fixed
-// order). Every solver input is now built in a fixed order, so two runs
-// on the same oracle give the same mapping (TestDeterministic).
+// measures about 49,000 kernels and its mapping predicts PMEvo's measured
+// pmevo:SKL/eval_small with a MAPE of 9.69 % and Kendall τ-b 0.754 (the
+// uops.info mapping itself: 9.55 %, 0.758) and random length-5
+// experiments of the truth within 1.66 % (τ-b 0.976). The alternating LP2
+// still leaves a few core kernels sub-saturated by 20–33 %, so such runs
+// end with ErrNoFit (Config.PersistentGrowth fits the core better and
+// predicts worse). notebooks/11-palmed.ipynb compares it with PMEvo and
+// sweeps the noise. Every solver input is built in a fixed order, so two
+// runs on the same oracle give the same mapping (TestDeterministic); when
+// LP1's requirements came from Go maps, CBC picked another of the
+// cheapest shapes in every run (exact random length-5 MAPE 1.8 %, 2.9 %
+// and 5.0 %).
 package palmed

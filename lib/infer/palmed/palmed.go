@@ -293,7 +293,9 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 		base := r.base
 		base.Repeats = cfg.CoreRepeats
-		core := base.Effective(cfg.Noise)
+		// The median of n samples has about √(π/2) times the spread of
+		// their mean.
+		core := base.Effective(cfg.Noise * math.Sqrt(math.Pi/2))
 		cfg.DisjointTol, cfg.SatTol, cfg.FitTol = core.DisjointTol, core.SatTol, core.FitTol
 		r.cfg = cfg
 		r.step("noise", "%d representatives alone and %d pairs measured %d times in all (median kept): core tolerances DisjointTol %.3g, SatTol %.3g, FitTol %.3g",
