@@ -33,7 +33,7 @@ func skylakeSubset(t *testing.T, step int) (*portmap.Mapping, []string) {
 // mapping. Go's map iteration order must not reach the solvers' inputs (it
 // once made CBC pick another of the cheapest LP1 shapes in every run).
 func TestDeterministic(t *testing.T) {
-	truth, insns := skylakeSubset(t, 16)
+	truth, insns := skylakeSubset(t, 24)
 	cfg := DefaultConfig()
 	cfg.Basic = 6
 	for _, noise := range []float64{0, 0.02} {
