@@ -87,9 +87,10 @@
 //
 // Exact runs (σ = 0) use none of this. TestNoiseSweep
 // (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: with 2 % noise
-// the random length-5 MAPE was 4.9–6.0 % in two runs (6.5–12.7 % with the
-// hard caps), with 5 % 13.7 % (19.3 %); bench/results/README.md has the
-// table.
+// the random length-5 MAPE is 2.7–3.7 % over five seeds (median 3.4 %;
+// 3.2–7.3 % without the repeated core kernels, 6.0–12.7 % with hard LP2
+// caps), with 5 % 5.7 % (13.7 %, 19.3 %); bench/results/README.md has the
+// tables.
 //
 // # Failures
 //
