@@ -163,7 +163,13 @@ func median(v []float64) float64 {
 // of kernels it rests on.
 func (b *bench) noise() (float64, int) {
 	ss, dof, n := 0.0, 0, 0
-	for k, v := range b.samples {
+	keys := make([]string, 0, len(b.samples))
+	for k := range b.samples {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // the same sum in every run
+	for _, k := range keys {
+		v := b.samples[k]
 		if len(v) < 2 {
 			continue
 		}

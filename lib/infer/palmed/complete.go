@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/resource"
 )
@@ -62,7 +63,10 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 					other = max(other, l)
 				}
 			}
-			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles {
+			// A kernel the front end binds as well would bind the
+			// front end in K_sat too, and every load would seem to
+			// fill it.
+			if lr <= 0 || other > lr*(1+1e-9) || lr < (1-cfg.SatTol)*K.Cycles || r.frontEnd(K.Experiment) > (1-cfg.SatTol)*lr {
 				continue
 			}
 			excl := 1 - other/lr
@@ -98,6 +102,12 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	if err := r.b.measure(ctx, "LPAUX kernels", exps); err != nil {
 		return err
 	}
+	// With noise, the K_sat kernels (|R| per class representative, a few
+	// per cent of a run's kernels) are measured CoreRepeats times, as the
+	// core's: each sets a load on its own.
+	if err := r.topUp(ctx, "LPAUX re-measurement", exps); err != nil {
+		return err
+	}
 	kernelsOf := func(a string) []portmap.Experiment {
 		kernels := []portmap.Experiment{single(a)}
 		for k := range core.res {
@@ -122,8 +132,8 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 			// The median of a re-measured kernel is not: no slack, and
 			// its noise is that of a median of 1 + Remeasure samples.
 			slack, noise := cfg.Slack, cfg.Noise
-			if r.remeasured[e.Key()] && r.canRemeasure() {
-				slack, noise = 0, cfg.Noise*math.Sqrt(math.Pi/2/float64(1+cfg.Remeasure))
+			if n := len(r.b.samples[e.Key()]); n > 1 && cfg.Noise > 0 && !oracle.Remembers(r.b.o) {
+				slack, noise = 0, cfg.Noise*math.Sqrt(math.Pi/2/float64(n))
 			}
 			rest := 0.0
 			for _, it := range e.Items() {
@@ -189,6 +199,7 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 	// resource carrying the unexplained cycles.
 	for _, a := range others {
 		pred, _, _ := m.Cycles(single(a))
+		pred = max(pred, r.frontEnd(single(a)))
 		if pred < t[a]*(1-cfg.PrivateTol) {
 			k, err := m.AddResource("R:" + a)
 			if err != nil {

@@ -78,6 +78,15 @@ type Config struct {
 	// resource (an extension for units no basic instruction uses, such as
 	// the divider).
 	PrivateTol float64 `flag:"private-tol" help:"under-prediction of an instruction alone that adds a private resource" min:"0"`
+	// MergeCost is what LP1 pays, on top of 1 per resource, for each
+	// pair of disjoint basic instructions (Alg. 1's Dj) a resource
+	// holds. With more than 1 LP1 prefers a resource more to a resource
+	// shared by instructions that no kernel shows to conflict: the
+	// fewest resources merge such instructions whenever the requirements
+	// allow, and LP2 cannot then give both their loads (the paper's
+	// explanation of its Zen results, Sec. 5.2). 0 is the paper's
+	// objective.
+	MergeCost float64 `flag:"merge-cost" help:"LP1 cost of a resource per pair of disjoint instructions it holds" min:"0"`
 	// LP1Gap is the relative optimality gap at which CBC may stop on LP1
 	// (the edge tie-break makes proving optimality slow; a shape with one
 	// resource too many is fixed by LP2's pruning).
@@ -116,6 +125,21 @@ type Config struct {
 	// every kernel group). 0 keeps the hard caps. Exact measurements
 	// (Noise 0) always use the hard caps.
 	SlackPenalty float64
+	// FrontEnd is the front end's peak in instructions per cycle, 0 when
+	// not known. A kernel K cannot run faster than |K|/FrontEnd cycles
+	// whatever its ports, so a kernel measured at (within SatTol) that
+	// bound tells nothing about which instructions share a port: with
+	// FrontEnd set, a pair kernel a^ā·b^b̄ that the front end explains
+	// counts as disjoint (Alg. 1's Dj and the IMF requirement), such
+	// kernels give LP1 no shared requirement, LP2 counts them saturated
+	// by the front end (their caps still hold), a saturating kernel is
+	// one its resource binds rather than the front end, and the mapping
+	// gets a resource "front end" of load 1/FrontEnd on every
+	// instruction. The paper names the front end among the resources
+	// that are not ports (Sec. 2.3) and gives the split integer and FP
+	// pipelines of Zen, merged by a resource count that the front end
+	// inflates, as the cause of its errors there (Sec. 5.2).
+	FrontEnd float64 `flag:"front-end" help:"front-end peak in instructions per cycle (0: not known)" min:"0"`
 	// Remeasure: with noisy measurements from an oracle that samples
 	// afresh (not oracle.Remembers), the kernels whose LP2 constraints
 	// bind (predicted within FitTol of the measured cycles, or above) and
@@ -123,6 +147,17 @@ type Config struct {
 	// times and their median kept, then LP2 or LPAUX is solved again. 0
 	// re-measures nothing.
 	Remeasure int
+	// CoreRepeats: with noisy measurements from an oracle that samples
+	// afresh, the kernels that decide the basic instructions and the core
+	// mapping (the class representatives alone and in pairs, every core
+	// kernel, and LPAUX's K_sat kernels: about a fifth of a run's
+	// measurements in all) are measured CoreRepeats times in all and their
+	// medians kept; Alg. 1, LP1 and LP2 use the tolerances of that
+	// smaller noise (Effective with Repeats = CoreRepeats, for a median),
+	// and LPAUX no slack above such a median. LP1's requirements are yes-or-no tests on these
+	// kernels; at the tolerances of single measurements they err both
+	// ways. 0 or 1 measures them as every other kernel.
+	CoreRepeats int `flag:"core-repeats" help:"measurements of each core kernel when noisy (median kept)" min:"0"`
 }
 
 // Effective returns c with its tolerances widened for measurements of
@@ -178,6 +213,7 @@ func DefaultConfig() Config {
 		MaxLP2Binaries:  0,
 		PrivateTol:      0.05,
 		LP1Gap:          0.02,
+		MergeCost:       1.05,
 		SolverTimeLimit: 120 * time.Second,
 		Noise:           -1,
 		NoiseSamples:    3,
@@ -185,5 +221,6 @@ func DefaultConfig() Config {
 		NoiseWidth:      3,
 		SlackPenalty:    2,
 		Remeasure:       4,
+		CoreRepeats:     9,
 	}
 }

@@ -20,11 +20,28 @@ type users uint64
 func (u users) has(k int) bool { return u&(1<<uint(k)) != 0 }
 func (u users) len() int       { return bits.OnesCount64(uint64(u)) }
 
-// coreKernel is a kernel over basic instructions: σ per basic index.
+// count is a basic instruction's multiplicity σ in a kernel.
+type count struct{ i, n int }
+
+// coreKernel is a kernel over basic instructions: σ per basic index, in
+// increasing index order (every sum over it and every constraint built
+// from it comes out in the same order in every run).
 type coreKernel struct {
 	Kernel
-	sigma map[int]int
+	sigma []count
 	mask  users
+}
+
+// newCoreKernel returns the core kernel of e, idx giving the basic index
+// of each instruction.
+func newCoreKernel(k Kernel, idx map[string]int) *coreKernel {
+	K := &coreKernel{Kernel: k}
+	for _, it := range k.Experiment.Items() {
+		K.sigma = append(K.sigma, count{idx[it.Insn], it.Count})
+		K.mask |= 1 << uint(idx[it.Insn])
+	}
+	sort.Slice(K.sigma, func(a, b int) bool { return K.sigma[a].i < K.sigma[b].i })
+	return K
 }
 
 // coreModel is the core mapping: resources as sets of basic instructions
@@ -38,7 +55,8 @@ type coreModel struct {
 // load returns Σ σ·w on resource r for kernel k, in cycles.
 func (c *coreModel) load(k *coreKernel, r int) float64 {
 	s := 0.0
-	for i, n := range k.sigma {
+	for _, x := range k.sigma {
+		i, n := x.i, x.n
 		s += float64(n) * c.w[r][i]
 	}
 	return s
@@ -100,6 +118,9 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 	if err := r.b.measure(ctx, "core kernels", seeds); err != nil {
 		return nil, err
 	}
+	if err := r.topUp(ctx, "core re-measurement", seeds); err != nil {
+		return nil, err
+	}
 	var kernels []*coreKernel
 	have := map[string]bool{}
 	addKernels := func(exps []portmap.Experiment) int {
@@ -113,12 +134,7 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 				continue // skipped, recorded by the bench
 			}
 			have[e.Key()] = true
-			k := &coreKernel{Kernel: Kernel{Experiment: e, Cycles: c, Origin: origin[e.Key()]}, sigma: map[int]int{}}
-			for _, it := range e.Items() {
-				k.sigma[idx[it.Insn]] = it.Count
-				k.mask |= 1 << uint(idx[it.Insn])
-			}
-			kernels = append(kernels, k)
+			kernels = append(kernels, newCoreKernel(Kernel{Experiment: e, Cycles: c, Origin: origin[e.Key()]}, idx))
 			n++
 		}
 		return n
@@ -135,6 +151,16 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 			}
 		}
 		imfShared = append(imfShared, u)
+	}
+	// Disjoint basic pairs (Alg. 1's Dj): LP1 pays MergeCost for every
+	// such pair a resource holds.
+	dj := make([]users, len(basic))
+	for i, a := range basic {
+		for j, b := range basic {
+			if v := sd[[2]string{a, b}]; i != j && v <= 1+cfg.DisjointTol {
+				dj[i] |= 1 << uint(j)
+			}
+		}
 	}
 	var vbMask users
 	for _, a := range vb {
@@ -154,7 +180,7 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 	for round := 1; ; round++ {
 		priv, shared := r.requirements(kernels, basic, t, vbMask, imfShared)
 		var err error
-		shape, err = r.lp1(ctx, len(basic), priv, shared)
+		shape, err = r.lp1(ctx, len(basic), priv, shared, dj)
 		if err != nil {
 			return nil, err
 		}
@@ -171,6 +197,9 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 			}
 		}
 		if err := r.b.measure(ctx, "enrichment", fresh); err != nil {
+			return nil, err
+		}
+		if err := r.topUp(ctx, "core re-measurement", fresh); err != nil {
 			return nil, err
 		}
 		n := addKernels(fresh)
@@ -285,6 +314,9 @@ func (r *run) coreMapping(ctx context.Context, basic, vb, mf []string, t map[str
 		if err := r.b.measure(ctx, "enrichment", fresh); err != nil {
 			return nil, err
 		}
+		if err := r.topUp(ctx, "core re-measurement", fresh); err != nil {
+			return nil, err
+		}
 		addKernels(fresh)
 	}
 	for _, k := range kernels {
@@ -322,12 +354,16 @@ func (r *run) requirements(kernels []*coreKernel, basic []string, t map[string]f
 			continue
 		}
 		var sat []int
-		for i, n := range k.sigma {
+		for _, x := range k.sigma {
+			i, n := x.i, x.n
 			if math.Abs(float64(n)*t[basic[i]]-k.Cycles) <= r.cfg.SatTol*k.Cycles {
 				sat = append(sat, i)
 			}
 		}
 		if len(sat) == 0 {
+			if r.frontEnd(k.Experiment) >= (1-r.cfg.SatTol)*k.Cycles {
+				continue // the front end binds: no evidence of a shared port
+			}
 			shared = append(shared, k.mask)
 			continue
 		}
@@ -378,8 +414,22 @@ const MaxBasicLP1 = 16
 // C ⊇ T. The objective is the number of resources (the prose of Sec. 4.2;
 // the printed objective is constant), plus a small cost per edge so that
 // the sparsest of the smallest shapes is chosen. This form has none of the
-// slot symmetry of the ρ(i,r) form and is equivalent to it.
-func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users) ([]users, error) {
+// slot symmetry of the ρ(i,r) form and is equivalent to it. With
+// Config.MergeCost, a candidate also costs that much per pair of disjoint
+// instructions (dj) it holds: the fewest resources merge pipelines that
+// no kernel shows to be shared, the error the paper reports on Zen
+// (Sec. 5.2).
+func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users, dj []users) ([]users, error) {
+	// merges counts the disjoint pairs a candidate holds.
+	merges := func(c users) int {
+		k := 0
+		for i := range n {
+			if c.has(i) {
+				k += (dj[i] & c).len()
+			}
+		}
+		return k / 2
+	}
 	if n > MaxBasicLP1 {
 		return nil, fmt.Errorf("palmed: LP1: %d basic instructions, at most %d", n, MaxBasicLP1)
 	}
@@ -438,7 +488,7 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 		}
 		dominated := false
 		for j := range n {
-			if !c.has(j) && subset(pattern[c], pattern[c|1<<uint(j)]) {
+			if !c.has(j) && merges(c|1<<uint(j)) == merges(c) && subset(pattern[c], pattern[c|1<<uint(j)]) {
 				dominated = true
 				break
 			}
@@ -452,7 +502,7 @@ func (r *run) lp1(ctx context.Context, n int, priv []requirement, shared []users
 	x := make([]int, len(cand))
 	for j, c := range cand {
 		x[j] = p.AddBinary(fmt.Sprintf("x%d", c))
-		p.Objective = append(p.Objective, solver.Term{Var: x[j], Coeff: 1 + float64(c.len())/float64(n*n+1)})
+		p.Objective = append(p.Objective, solver.Term{Var: x[j], Coeff: 1 + float64(c.len())/float64(n*n+1) + r.cfg.MergeCost*float64(merges(c))})
 	}
 	for q := range reqs {
 		var ts []solver.Term
@@ -550,7 +600,8 @@ func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []
 			pred := 0.0
 			for s := range shape {
 				l := 0.0
-				for i, n := range K.sigma {
+				for _, x := range K.sigma {
+					i, n := x.i, x.n
 					l += float64(n) * w[s][i]
 				}
 				pred = max(pred, l)
@@ -628,6 +679,7 @@ func (r *run) lp2(ctx context.Context, basic []string, shape []users, kernels []
 	sub := make([]float64, len(kernels))
 	for k, K := range kernels {
 		pred, _ := m.predict(K)
+		pred = max(pred, r.frontEnd(K.Experiment))
 		sub[k] = max(0, 1-pred/K.Cycles)
 	}
 	return m, sub, nil
@@ -652,7 +704,8 @@ func weightVars(p *solver.Problem, basic []string, shape []users, t map[string]f
 // loadTerms returns K's load on resource s in units of K's measured cycles.
 func loadTerms(K *coreKernel, w [][]int, s int) []solver.Term {
 	var load []solver.Term
-	for i, n := range K.sigma {
+	for _, x := range K.sigma {
+		i, n := x.i, x.n
 		if w[s][i] >= 0 {
 			load = append(load, solver.Term{Var: w[s][i], Coeff: float64(n) / K.Cycles})
 		}
@@ -687,6 +740,14 @@ func (r *run) lp2MILP(ctx context.Context, basic []string, shape []users, kernel
 			}
 		}
 		if len(touched) == 0 {
+			continue
+		}
+		if r.feSaturated(K) {
+			// Saturated by the front end: only its caps.
+			e := r.overshootVar(p, k)
+			for _, s := range touched {
+				r.addCap(p, K, s, loadTerms(K, w, s), e)
+			}
 			continue
 		}
 		hi := 1.0
@@ -737,7 +798,8 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 	loads := func(w [][]float64, K *coreKernel) []float64 {
 		out := make([]float64, len(shape))
 		for s := range shape {
-			for i, n := range K.sigma {
+			for _, x := range K.sigma {
+				i, n := x.i, x.n
 				out[s] += float64(n) * w[s][i]
 			}
 		}
@@ -757,7 +819,8 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 				continue // aimed at by its own kernels only
 			}
 			cover := 0.0
-			for i, n := range K.sigma {
+			for _, x := range K.sigma {
+				i, n := x.i, x.n
 				if u.has(i) {
 					cover += float64(n) * t[basic[i]]
 				}
@@ -786,7 +849,7 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 			}
 		}
 		for k, K := range kernels {
-			if s := fixed[k]; s >= 0 && shape[s]&K.mask != 0 {
+			if s := fixed[k]; s >= 0 && shape[s]&K.mask != 0 && !r.feSaturated(K) {
 				p.Objective = append(p.Objective, negate(loadTerms(K, w, s))...)
 			}
 		}
@@ -806,7 +869,7 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 				}
 			}
 			if arg >= 0 {
-				score += l[arg] / K.Cycles
+				score += max(l[arg], r.frontEnd(K.Experiment)) / K.Cycles
 				if r.soft() {
 					over := 0.0
 					for s := range shape {
@@ -814,7 +877,7 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 					}
 					score -= r.cfg.SlackPenalty * over
 				}
-				if l[arg] < (1-r.cfg.FitTol)*K.Cycles {
+				if l[arg] < (1-r.cfg.FitTol)*K.Cycles && !r.feSaturated(K) {
 					// Still sub-saturated: keep aiming at the resource
 					// chosen for it rather than the one loaded most.
 					continue
@@ -833,6 +896,13 @@ func (r *run) lp2Alternating(ctx context.Context, basic []string, shape []users,
 		}
 	}
 	return bestW, nil
+}
+
+// feSaturated reports whether the front end (Config.FrontEnd) explains
+// K's measured cycles within FitTol: LP2 then has no port load to raise
+// for it.
+func (r *run) feSaturated(K *coreKernel) bool {
+	return r.frontEnd(K.Experiment) >= (1-r.cfg.FitTol)*K.Cycles
 }
 
 // canRemeasure reports whether binding kernels are measured again

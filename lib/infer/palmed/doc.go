@@ -17,13 +17,18 @@
 //     multiplicities rounded to whole numbers within Config.RoundTol), and
 //     equivalence classes: greedy, in instruction order, with the
 //     tolerance Config.EqTol on the alone cycles and on every pair
-//     slowdown (the paper's hierarchical clustering is not specified).
+//     slowdown, and with the pair of the two slowed down as a pair of one
+//     instruction with itself (Alg. 1 compares the whole rows Q[a][·] and
+//     Q[b][·]; the paper's hierarchical clustering is not specified).
 //  3. Basic instructions (Alg. 1): among class representatives with IPC
 //     ≥ 1 − Config.BasicEps, a greedy clique of mutually disjoint ones
 //     (very basic), then the most frugal (largest total pair IPC) up to
 //     Config.Basic.
 //  4. Core mapping. LP1, the resource shape, is a 0-1 ILP in set-cover
-//     form solved by CBC (package solver), iterated with benchmark
+//     form solved by CBC (package solver), a resource costing 1 plus
+//     Config.MergeCost per pair of disjoint instructions it holds (the
+//     fewest resources merge disjoint pipelines, the paper's Sec. 5.2),
+//     iterated with benchmark
 //     enrichment (one kernel per resource with all its users) until no new
 //     kernel. LP2, the edge weights, maximises the saturation of every
 //     kernel; it is a MILP (solved by CBC when small) or else solved by
@@ -38,6 +43,22 @@
 //     unknown); class members get their representative's loads. An
 //     instruction whose alone cycles are still under-predicted by more
 //     than Config.PrivateTol gets a private resource (the divider).
+//
+// # The front end
+//
+// A kernel cannot run faster than its front end issues it. When the front
+// end's peak is known (Config.FrontEnd; infer's Method takes the
+// problem's InstructionsPerCycle), a kernel measured at that bound says
+// nothing about shared ports: such pair kernels count as disjoint, LP1
+// gets no shared requirement from them, LP2 counts them saturated, and
+// the mapping carries the front end as a resource of its own (the paper
+// lists the front end among the resources that are not ports, Sec. 2.3,
+// and blames its Zen results on pipelines merged by the resource count,
+// Sec. 5.2). On the simulated Zen+-like machine (portlab:zenplus-like,
+// 5 instructions per cycle, exact) this takes the random length-5 MAPE
+// from 15.7 % (τ-b 0.51) to 0.91 % (τ-b 0.977): the front end bounds
+// hundreds of pair kernels of disjoint integer and FP forms, which read as
+// conflicts merged the two pipelines.
 //
 // # Noise
 //
@@ -55,6 +76,10 @@
 //     whose LP2 constraints bind, the saturating kernels and the kernel
 //     bounding each LPAUX load are measured Config.Remeasure more times and
 //     their median kept;
+//   - the kernels that decide the core (the class representatives alone
+//     and in pairs, every core kernel) are measured Config.CoreRepeats
+//     times in all and their medians kept, and Alg. 1, LP1 and LP2 run
+//     with the tolerances of that smaller noise;
 //   - LPAUX scales a saturating kernel's core loads to its measured cycles
 //     (the core's missing cycles are not handed to the other instructions),
 //     allows a slack of σ above a kernel measured once (none above a
@@ -62,9 +87,10 @@
 //
 // Exact runs (σ = 0) use none of this. TestNoiseSweep
 // (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: with 2 % noise
-// the random length-5 MAPE was 4.9–6.0 % in two runs (6.5–12.7 % with the
-// hard caps), with 5 % 13.7 % (19.3 %); bench/results/README.md has the
-// table.
+// the random length-5 MAPE is 2.7–3.7 % over five seeds (median 3.4 %;
+// 3.2–7.3 % without the repeated core kernels, 6.0–12.7 % with hard LP2
+// caps), with 5 % 5.7 % (13.7 %, 19.3 %); bench/results/README.md has the
+// tables.
 //
 // # Failures
 //
@@ -80,15 +106,16 @@
 //
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
-// measures about 49,000 kernels in one to three minutes and its mapping
-// predicts PMEvo's measured pmevo:SKL/eval_small with a MAPE of 9.7–10 %
-// and Kendall τ-b 0.75–0.76 (the uops.info mapping itself: 9.55 %, 0.758)
-// and random length-5 experiments of the truth within 1.2–2.2 %. The
-// alternating LP2 still leaves a few core kernels sub-saturated by 20–33 %,
-// so such runs end with ErrNoFit (Config.PersistentGrowth fits the core
-// better and predicts worse). notebooks/11-palmed.ipynb compares it with
-// PMEvo and sweeps the noise. Results vary between runs of the same
-// oracle: LP1's requirements are collected from maps, so their order, and
-// with it CBC's choice among the cheapest shapes, changes from run to run
-// (exact random length-5 MAPE 1.8 %, 2.9 %, and 5.0 % with one fixed order).
+// measures about 49,000 kernels and its mapping predicts PMEvo's measured
+// pmevo:SKL/eval_small with a MAPE of 9.69 % and Kendall τ-b 0.754 (the
+// uops.info mapping itself: 9.55 %, 0.758) and random length-5
+// experiments of the truth within 1.66 % (τ-b 0.976). The alternating LP2
+// still leaves a few core kernels sub-saturated by 20–33 %, so such runs
+// end with ErrNoFit (Config.PersistentGrowth fits the core better and
+// predicts worse). notebooks/11-palmed.ipynb compares it with PMEvo and
+// sweeps the noise. Every solver input is built in a fixed order, so two
+// runs on the same oracle give the same mapping (TestDeterministic); when
+// LP1's requirements came from Go maps, CBC picked another of the
+// cheapest shapes in every run (exact random length-5 MAPE 1.8 %, 2.9 %
+// and 5.0 %).
 package palmed

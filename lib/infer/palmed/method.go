@@ -18,9 +18,10 @@ func init() { infer.Register("palmed", func() infer.Method { return New() }) }
 // asks the problem's oracle for every kernel it needs (the problem's Data
 // is used only through the oracle, e.g. a replay, which fails on kernels
 // it does not hold: such kernels are skipped and recorded). The number of
-// ports is not needed. The result's Predictor is the resource mapping
-// (with a front-end resource when the problem gives
-// InstructionsPerCycle), its Mapping the equivalent port mapping when
+// ports is not needed. The problem's InstructionsPerCycle, when positive,
+// is the front end's peak (Config.FrontEnd, unless the configuration sets
+// one). The result's Predictor is the resource mapping (with its
+// front-end resource), its Mapping the equivalent port mapping when
 // there is one (Result.PortMapping; without the front-end bound), and its
 // Report the *Result.
 type Method struct {
@@ -62,17 +63,18 @@ func (m *Method) SetFlags(fs *flag.FlagSet) {
 
 // Infer runs PALMED on p (see Method).
 func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
-	res, err := Infer(ctx, p.Oracle, p.Instructions, m.Config, func(pr infer.Progress) { s.Notify(pr.Stage, pr.Done, pr.Total, pr.Message) })
+	cfg := m.Config
+	if cfg.FrontEnd == 0 && p.InstructionsPerCycle > 0 {
+		cfg.FrontEnd = p.InstructionsPerCycle
+	}
+	res, err := Infer(ctx, p.Oracle, p.Instructions, cfg, func(pr infer.Progress) { s.Notify(pr.Stage, pr.Done, pr.Total, pr.Message) })
 	if res == nil || res.Mapping == nil {
 		if err == nil {
 			err = errors.New("palmed: no mapping")
 		}
 		return nil, err
 	}
-	pred := res.Mapping
-	if p.InstructionsPerCycle > 0 {
-		pred = WithFrontEnd(res.Mapping, p.InstructionsPerCycle)
-	}
+	pred := res.Mapping // with the front end when cfg.FrontEnd > 0
 	st := infer.NotTerminated
 	if errors.Is(err, ErrNoFit) {
 		st = infer.NoFit

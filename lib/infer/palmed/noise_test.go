@@ -58,14 +58,7 @@ func twoOnOne(t *testing.T, o oracle.Oracle, cfg Config) (wa, wb float64) {
 				t.Fatal(err)
 			}
 			c, _ := r.b.get(e)
-			K := &coreKernel{Kernel: Kernel{Experiment: e, Cycles: c}, sigma: map[int]int{}}
-			if i > 0 {
-				K.sigma[0], K.mask = i, K.mask|1
-			}
-			if j > 0 {
-				K.sigma[1], K.mask = j, K.mask|2
-			}
-			kernels = append(kernels, K)
+			kernels = append(kernels, newCoreKernel(Kernel{Experiment: e, Cycles: c}, map[string]int{"a": 0, "b": 1}))
 		}
 	}
 	m, _, err := r.lp2(ctx, basic, []users{3}, kernels, times, nil)

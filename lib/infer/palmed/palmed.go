@@ -93,6 +93,8 @@ func (noFit) Is(target error) bool { return target == infer.ErrNoFit }
 
 type run struct {
 	cfg        Config
+	base       Config          // as given, before Effective
+	topped     map[string]bool // kernels measured CoreRepeats times
 	remeasured map[string]bool // kernels measured again (Config.Remeasure)
 	b          *bench
 	res        *Result
@@ -123,6 +125,9 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	if len(insns) == 0 {
 		return nil, errors.New("palmed: no instructions")
 	}
+	if cfg.FrontEnd < 0 || math.IsNaN(cfg.FrontEnd) || math.IsInf(cfg.FrontEnd, 0) {
+		return nil, fmt.Errorf("palmed: config: FrontEnd = %g instructions per cycle; want a finite value ≥ 0 (0: not known)", cfg.FrontEnd)
+	}
 	if cfg.M < 1 || cfg.L < 1 || cfg.Basic < 1 || cfg.MaxScale < 1 {
 		return nil, fmt.Errorf("palmed: config: M = %d, L = %d, Basic = %d, MaxScale = %d; want all ≥ 1", cfg.M, cfg.L, cfg.Basic, cfg.MaxScale)
 	}
@@ -130,7 +135,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	if err := (&solver.CBC{}).Check(); err != nil {
 		return nil, fmt.Errorf("palmed: %w", err)
 	}
-	r := &run{cfg: cfg, b: newBench(o, progress), remeasured: map[string]bool{}, start: time.Now(), progress: progress,
+	r := &run{cfg: cfg, base: cfg, topped: map[string]bool{}, b: newBench(o, progress), remeasured: map[string]bool{}, start: time.Now(), progress: progress,
 		res: &Result{Config: cfg, Unmapped: map[string]string{}, Saturating: map[string]Kernel{}}}
 	defer func() {
 		r.res.Skipped = r.b.skipped
@@ -204,8 +209,16 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		return nil, errors.New("palmed: no instruction could be measured with IPC above Config.MinIPC")
 	}
 	// 2. Quadratic benchmarks a^ā b^b̄ and equivalence classes.
+	// The pair kernel of a and b is fixed when first made, so that
+	// refining t later (Config.CoreRepeats) does not change it.
+	pairOf := map[[2]string]portmap.Experiment{}
 	pair := func(a, b string) portmap.Experiment {
-		return mix([]part{{single(a), 1 / t[a]}, {single(b), 1 / t[b]}}, cfg.RoundTol, cfg.MaxScale)
+		if e, ok := pairOf[[2]string{a, b}]; ok {
+			return e
+		}
+		e := mix([]part{{single(a), 1 / t[a]}, {single(b), 1 / t[b]}}, cfg.RoundTol, cfg.MaxScale)
+		pairOf[[2]string{a, b}], pairOf[[2]string{b, a}] = e, e
+		return e
 	}
 	var pairs []portmap.Experiment
 	for i, a := range kept {
@@ -218,13 +231,20 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	}
 	// slowdown(a, b): cycles of the pair over the slower half alone; 1 for
 	// disjoint instructions, NaN when unmeasured.
+	// A pair the front end explains (measured within DisjointTol of
+	// |e|/FrontEnd, slower than either half alone) shows no port conflict:
+	// slowdown 1.
 	slowdown := func(a, b string) float64 {
 		e := pair(a, b)
 		c, ok := r.b.get(e)
 		if !ok {
 			return math.NaN()
 		}
-		return c / max(float64(e.Count(a))*t[a], float64(e.Count(b))*t[b])
+		slower := max(float64(e.Count(a))*t[a], float64(e.Count(b))*t[b])
+		if fe := r.frontEnd(e); fe > slower && c <= fe*(1+cfg.DisjointTol) {
+			return 1
+		}
+		return c / slower
 	}
 	sd := map[[2]string]float64{}
 	for i, a := range kept {
@@ -244,6 +264,43 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.step("classes", "%d equivalence classes of %d instructions (tolerance %.3g)", len(reps), len(kept), cfg.EqTol)
+	// Noisy measurements from an oracle that samples afresh: the kernels
+	// that decide the basic instructions and the core mapping (the
+	// representatives alone and in pairs, later every core kernel) are
+	// measured CoreRepeats times in all, their medians kept, and the core
+	// is inferred with tolerances for that smaller noise.
+	if r.coreRepeats() {
+		var exps []portmap.Experiment
+		for i, a := range reps {
+			exps = append(exps, single(a))
+			for _, b := range reps[i+1:] {
+				exps = append(exps, pair(a, b))
+			}
+		}
+		if err := r.topUp(ctx, "basic re-measurement", exps); err != nil {
+			return nil, err
+		}
+		for _, a := range reps {
+			if c, ok := r.b.get(single(a)); ok {
+				t[a] = c
+			}
+		}
+		for i, a := range reps {
+			for _, b := range reps[i+1:] {
+				v := slowdown(a, b)
+				sd[[2]string{a, b}], sd[[2]string{b, a}] = v, v
+			}
+		}
+		base := r.base
+		base.Repeats = cfg.CoreRepeats
+		// The median of n samples has about √(π/2) times the spread of
+		// their mean.
+		core := base.Effective(cfg.Noise * math.Sqrt(math.Pi/2))
+		cfg.DisjointTol, cfg.SatTol, cfg.FitTol = core.DisjointTol, core.SatTol, core.FitTol
+		r.cfg = cfg
+		r.step("noise", "%d representatives alone and %d pairs measured %d times in all (median kept): core tolerances DisjointTol %.3g, SatTol %.3g, FitTol %.3g",
+			len(reps), len(exps)-len(reps), cfg.CoreRepeats, cfg.DisjointTol, cfg.SatTol, cfg.FitTol)
+	}
 	// 3. Basic instructions (Alg. 1).
 	vb, mf := selectBasic(reps, t, sd, cfg)
 	r.res.VeryBasic, r.res.MostFrugal = vb, mf
@@ -259,6 +316,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		return nil, err
 	}
 	fitErr := err
+	r.cfg = r.res.Config // LPAUX's tolerances are those of kernels measured once
 	// 5. Saturating kernels and LPAUX for the other classes.
 	if err := r.complete(ctx, core, basic, reps, t); err != nil {
 		return r.res, err
@@ -277,9 +335,53 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.exportPorts()
+	if cfg.FrontEnd > 0 {
+		// The front end as a resource of the mapping (after the port
+		// mapping, which has no place for it).
+		k, err := m.AddResource("front end")
+		if err != nil {
+			return r.res, err
+		}
+		v := resource.Rational(1/cfg.FrontEnd, RationalTol)
+		for _, insn := range m.Instructions() {
+			m.SetLoadAt(insn, k, v)
+		}
+	}
 	r.step("done", "%d instructions mapped on %d resources, %d left out, %d kernels measured, %d skipped",
 		m.Len(), m.NumResources(), len(r.res.Unmapped), len(r.b.cycles)+len(r.b.failed), len(r.b.skipped))
 	return r.res, fitErr
+}
+
+// coreRepeats reports whether the kernels deciding the core are measured
+// Config.CoreRepeats times: noisy measurements from an oracle that samples
+// afresh.
+func (r *run) coreRepeats() bool {
+	return r.cfg.Noise > 0 && r.cfg.CoreRepeats > 1 && !oracle.Remembers(r.b.o)
+}
+
+// topUp measures the kernels of exps not topped up yet CoreRepeats − 1
+// more times (their median kept), when coreRepeats.
+func (r *run) topUp(ctx context.Context, stage string, exps []portmap.Experiment) error {
+	if !r.coreRepeats() {
+		return nil
+	}
+	var todo []portmap.Experiment
+	for _, e := range exps {
+		if k := e.Key(); !r.topped[k] {
+			r.topped[k] = true
+			todo = append(todo, e)
+		}
+	}
+	return r.b.again(ctx, stage, todo, r.cfg.CoreRepeats-1)
+}
+
+// frontEnd returns the fewest cycles the front end allows e
+// (|e|/Config.FrontEnd), 0 when the front end is not known.
+func (r *run) frontEnd(e portmap.Experiment) float64 {
+	if r.cfg.FrontEnd <= 0 {
+		return 0
+	}
+	return float64(e.Len()) / r.cfg.FrontEnd
 }
 
 // exportPorts sets the result's equivalent port mapping, or says why
@@ -300,7 +402,9 @@ func (r *run) exportPorts() {
 }
 
 // classes groups insns greedily: each joins the first class whose
-// representative is within tol (see Config.EqTol and EqOutliers).
+// representative is within tol (see Config.EqTol and EqOutliers) and
+// conflicts with it as with itself (their pair kernel slowed down by 2
+// within 2·tol).
 func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol, outliers float64) []Class {
 	var out []Class
 	for _, a := range insns {
@@ -308,6 +412,13 @@ func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol
 		for k := range out {
 			rep := out[k].Representative
 			if math.Abs(t[a]-t[rep]) > tol*max(t[a], t[rep]) {
+				continue
+			}
+			// Alg. 1 compares the rows Q[a][p] and Q[rep][p] for every p,
+			// rep and a included: Q[a][a] (a with itself, slowdown 2)
+			// against Q[rep][a]. Two forms on different units that
+			// behave alike with everything else are told apart here.
+			if v := sd[[2]string{a, rep}]; math.IsNaN(v) || math.Abs(v-2) > 2*tol {
 				continue
 			}
 			same, off := true, 0

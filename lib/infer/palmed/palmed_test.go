@@ -352,7 +352,8 @@ func TestReportedNoise(t *testing.T) {
 	truth := toy()
 	o := &countingNoisy{Oracle: oracle.Simulate(truth, 0, 1), sigma: 0.02}
 	cfg := toyConfig()
-	cfg.Remeasure = 0 // binding kernels would be asked again (singletons among them)
+	cfg.Remeasure = 0   // binding kernels would be asked again (singletons among them)
+	cfg.CoreRepeats = 0 // and so would the representatives alone
 	res, _ := Infer(t.Context(), o, truth.Instructions(), cfg, nil)
 	if res == nil {
 		t.Fatal("no result")

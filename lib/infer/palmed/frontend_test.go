@@ -1,0 +1,79 @@
+package palmed
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
+)
+
+// split is a small machine with disjoint integer (i0–i2) and FP (f0–f2)
+// pipelines, each three wide, behind a front end of 4 instructions per
+// cycle: a pair of an integer and an FP form at 3 per cycle each runs at
+// the front end's 4, which reads as a conflict when the front end is not
+// known (the paper's Zen case, Sec. 5.2).
+func split() *portmap.Mapping {
+	m := portmap.MustMapping("split", "i0", "i1", "i2", "f0", "f1", "f2")
+	return m.MustSetUsage("ADD", "1*i012").MustSetUsage("SHL", "1*i0").
+		MustSetUsage("IMUL", "1*i1").MustSetUsage("FADD", "1*f012").
+		MustSetUsage("FMUL", "1*f0").MustSetUsage("FDIV", "1*f1")
+}
+
+// With Config.FrontEnd, PALMED maps the split machine exactly: every
+// kernel of up to two forms (each at most 3 times) predicted as measured,
+// with the front end a resource of the mapping.
+func TestFrontEnd(t *testing.T) {
+	truth := split()
+	const ipc = 4
+	sim := oracle.Simulate(truth, 0, 1)
+	sim.Model = sim.Model.WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: ipc})
+	cfg := DefaultConfig()
+	cfg.Basic = 6
+	cfg.FrontEnd = ipc
+	res, err := Infer(context.Background(), sim, truth.Instructions(), cfg, nil)
+	if err != nil {
+		t.Fatalf("%v\n%v", err, res)
+	}
+	if _, ok := res.Mapping.Resource("front end"); !ok {
+		t.Errorf("no front-end resource in %v", res.Mapping.Resources())
+	}
+	insns := truth.Instructions()
+	wrong := 0
+	for i, a := range insns {
+		for _, b := range insns[i:] {
+			for na := 1; na <= 3; na++ {
+				for nb := 0; nb <= 3; nb++ {
+					e := portmap.NewExperiment(a).Scale(na).Plus(portmap.NewExperiment(b).Scale(nb))
+					want, _ := oracle.Cycles(context.Background(), sim, e)
+					got, _, err := res.Mapping.Cycles(e)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if math.Abs(got-want) > 1e-6*want {
+						if wrong++; wrong <= 5 {
+							t.Errorf("%v: %v cycles predicted, %v true", e, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if wrong > 0 {
+		t.Errorf("%d kernels mispredicted; mapping:\n%v", wrong, res.Mapping)
+	}
+}
+
+// A negative or infinite front end is refused before any measurement.
+func TestFrontEndConfig(t *testing.T) {
+	for _, fe := range []float64{-1, math.Inf(1), math.NaN()} {
+		o := &countingOracle{Oracle: oracle.Simulate(toy(), 0, 1)}
+		cfg := toyConfig()
+		cfg.FrontEnd = fe
+		if _, err := Infer(context.Background(), o, toy().Instructions(), cfg, nil); err == nil || o.asked != 0 {
+			t.Errorf("FrontEnd %g: error %v after %d measurements; want an error before any", fe, err, o.asked)
+		}
+	}
+}
