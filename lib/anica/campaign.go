@@ -160,8 +160,10 @@ type Campaign struct {
 	Config     Config
 	// Discoveries found so far, in the order found.
 	Discoveries []*Discovery
-	// Batches done, blocks Sampled and found Interesting so far.
+	// Batches done, blocks Sampled and found Interesting so far, and the
+	// time spent in Run (over all runs of a resumed campaign).
 	Batches, Sampled, Interesting int
+	Elapsed                       time.Duration
 	// Progress, when set, is called after every batch.
 	Progress func(c *Campaign)
 	// OnBatch, when set, is called after every batch with the discoveries
@@ -182,8 +184,10 @@ func NewCampaign(d *Domain, preds []*Cache, cfg Config) (*Campaign, error) {
 	return &Campaign{Domain: d, Predictors: preds, Config: cfg}, nil
 }
 
-// Budget ends a campaign: after Blocks sampled blocks or Duration, which
-// ever comes first (zero: no limit of that kind).
+// Budget ends a campaign: after Blocks sampled blocks or Duration spent
+// in Run, whichever comes first (zero: no limit of that kind). Both count
+// from the campaign's start, so that a resumed campaign ends where the
+// uninterrupted one would have.
 type Budget struct {
 	Blocks   int
 	Duration time.Duration
@@ -383,11 +387,11 @@ func (c *Campaign) finish(d *Discovery) {
 // campaign resumed from its journal continues as it would have. Run
 // returns ctx's error when ctx ends it.
 func (c *Campaign) Run(ctx context.Context, budget Budget) error {
-	start := time.Now()
-	sampled := 0
+	start, before := time.Now(), c.Elapsed
 	for {
-		if budget.Blocks > 0 && sampled >= budget.Blocks ||
-			budget.Duration > 0 && time.Since(start) >= budget.Duration ||
+		c.Elapsed = before + time.Since(start)
+		if budget.Blocks > 0 && c.Sampled >= budget.Blocks ||
+			budget.Duration > 0 && c.Elapsed >= budget.Duration ||
 			c.Config.MaxDiscoveries > 0 && len(c.Discoveries) >= c.Config.MaxDiscoveries {
 			return nil
 		}
@@ -396,14 +400,14 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 		}
 		n := c.Config.BatchSize
 		if budget.Blocks > 0 {
-			n = min(n, budget.Blocks-sampled)
+			n = min(n, budget.Blocks-c.Sampled)
 		}
 		found, interesting, err := c.batch(ctx, c.Batches, n)
 		if err != nil {
 			return err
 		}
-		sampled += n
 		c.Batches++
+		c.Elapsed = before + time.Since(start)
 		c.Sampled += n
 		c.Interesting += interesting
 		c.Discoveries = append(c.Discoveries, found...)

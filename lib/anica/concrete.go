@@ -110,7 +110,7 @@ func (d *Domain) Contains(a *Block, b *block.Block) bool {
 	for _, c := range a.Alias {
 		p, okp := operandOf(b, c.A)
 		q, okq := operandOf(b, c.B)
-		if !okp || !okq {
+		if !okp || !okq || p.kind != q.kind {
 			continue
 		}
 		if (identity(p.op) == identity(q.op)) != c.Must {

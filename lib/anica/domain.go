@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/dataset"
 	"github.com/portlab/portlab/lib/isa"
 )
 
@@ -486,4 +487,34 @@ func (b *Block) Text() string {
 		sb.WriteString(a.String() + "\n")
 	}
 	return sb.String()
+}
+
+// WithUopsInfo returns forms with the ISA extension and category of
+// uops.info (the iwho extract, package dataset) where they have none, as
+// the thesis' feature table takes them from uops.info (§8.1.4, Table
+// 8.1): the extension and category of the scheme's first encoding
+// variant. Forms uops.info does not know are kept as they are.
+func WithUopsInfo(forms []isa.Form) ([]isa.Form, error) {
+	schemes, err := dataset.UopsInfoSchemes()
+	if err != nil {
+		return nil, fmt.Errorf("anica: uops.info features: %w", err)
+	}
+	byName := map[string]int{}
+	for i, s := range schemes {
+		byName[s.Name] = i
+	}
+	out := make([]isa.Form, len(forms))
+	for i, f := range forms {
+		out[i] = f
+		if k, ok := byName[f.Key()]; ok && len(schemes[k].Variants) > 0 {
+			v := schemes[k].Variants[0]
+			if out[i].Extension == "" {
+				out[i].Extension = v.Extension
+			}
+			if out[i].Category == "" {
+				out[i].Category = v.Category
+			}
+		}
+	}
+	return out, nil
 }

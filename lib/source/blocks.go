@@ -60,7 +60,11 @@ func ParseBlockPredictor(name string) (*BlockPredictor, error) {
 // reports a missing binary or an unknown CPU.
 func (p *BlockPredictor) Open() (sim.BlockPredictor, *machine.Machine, error) {
 	if p.Kind == "llvm-mca" {
-		return llvmmca.New(p.Arg), nil, nil
+		mca := llvmmca.New(p.Arg)
+		// A check of 100 sampled blocks then runs as several llvm-mca
+		// processes in parallel.
+		mca.BatchSize = 25
+		return mca, nil, nil
 	}
 	m, err := machine.Lookup(p.Arg)
 	if err != nil {
