@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,6 +80,8 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return flagError("budget", err)
 	}
 	switch {
+	case !(*threshold > 0) || math.IsInf(*threshold, 0):
+		return fmt.Errorf("-threshold %v: must be > 0 and finite", *threshold)
 	case *samples < 1:
 		return fmt.Errorf("-samples %d: must be ≥ 1", *samples)
 	case *test < 0:

@@ -460,6 +460,8 @@ func valueText(f int, v Value) string {
 		return "no memory"
 	case f == FeatMemory && len(v.Set) == 0:
 		return "some memory"
+	case !isSet(f) && v.Str == "":
+		return "(none)"
 	}
 	return v.String()
 }
