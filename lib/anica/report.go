@@ -60,8 +60,7 @@ func (c *Campaign) Coverage(ctx context.Context, ds []*Discovery, test []*block.
 	if err != nil {
 		return v, err
 	}
-	var sets [][]int // per discovery: covered interesting blocks
-	sets = make([][]int, len(ds))
+	sets := make([][]int, len(ds)) // per discovery: covered interesting blocks
 	for i, b := range test {
 		if !c.interesting(c.score(preds[i])) {
 			continue
