@@ -158,3 +158,31 @@ func predText(names []string, ps []Prediction) string {
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
+
+// Steps returns the generalisation's decisions as text (thesis Figure
+// 8.3 as a list): every expansion tried, "+" when the expanded block was
+// interesting and kept, "-" with a block that was not interesting when it
+// was rejected, "=" when it was kept without sampling because the forms
+// did not change.
+func (d *Discovery) Steps() string {
+	var sb strings.Builder
+	for _, s := range d.Decisions {
+		mark := "+"
+		switch {
+		case s.Unchecked:
+			mark = "="
+		case !s.Accepted:
+			mark = "-"
+		}
+		sb.WriteString(mark + " " + s.Expansion)
+		if !s.Accepted && s.Example != nil {
+			var ps []string
+			for _, p := range s.Example.Predictions {
+				ps = append(ps, p.String())
+			}
+			fmt.Fprintf(&sb, "   (not interesting: %s → %s)", s.Example.Block, strings.Join(ps, " vs "))
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
