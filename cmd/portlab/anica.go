@@ -59,6 +59,7 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	samples := fs.Int("samples", anica.DefaultSamples, "samples per check of an abstract block")
 	test := fs.Int("test", anica.DefaultTestSize, "size of the random test set for coverage (0: none)")
 	maxDisc := fs.Int("max-discoveries", 0, "stop after this many discoveries (0: no limit)")
+	gens := fs.Int("generalisations", anica.DefaultGeneralisations, "generalisations (random expansion orders) per minimised block")
 	fs.Usage = func() { fmt.Fprint(stderr, anicaUsage); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -86,11 +87,13 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("-samples %d: must be ≥ 1", *samples)
 	case *test < 0:
 		return fmt.Errorf("-test %d: must be ≥ 0", *test)
+	case *gens < 1:
+		return fmt.Errorf("-generalisations %d: must be ≥ 1", *gens)
 	case *maxDisc < 0:
 		return fmt.Errorf("-max-discoveries %d: must be ≥ 0", *maxDisc)
 	}
 	cfg := anica.Config{Seed: *seed, Threshold: *threshold, Absolute: *absolute, Samples: *samples,
-		MaxDiscoveries: *maxDisc}.WithDefaults()
+		MaxDiscoveries: *maxDisc, Generalisations: *gens}.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return flagError("threshold", err)
 	}
@@ -219,15 +222,16 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(&rep, "  %s: %d blocks predicted, %d answers from the cache\n", p.Name(), p.Asked, p.Hits)
 	}
 	var sound []float64
+	soundSamples := max(cfg.Samples, anica.DefaultSamples)
 	for k, d := range ds {
-		s, err := c.Soundness(ctx, d.Block, cfg.Samples, uint64(k))
+		s, err := c.Soundness(ctx, d.Block, soundSamples, uint64(k))
 		if err != nil {
 			return err
 		}
 		sound = append(sound, s)
 	}
 	rep.WriteString("\n" + c.Report(ds))
-	rep.WriteString("\nsoundness (fresh samples of each discovery interesting again):\n")
+	fmt.Fprintf(&rep, "\nsoundness (of %d fresh samples of each discovery, the fraction interesting again):\n", soundSamples)
 	for k, s := range sound {
 		fmt.Fprintf(&rep, "  #%d %.3f\n", k+1, s)
 	}

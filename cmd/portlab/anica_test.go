@@ -47,6 +47,7 @@ func TestAnica(t *testing.T) {
 		{[]string{"-predictors", "iaca:skl", "-budget", "10", "-out", dir}, `unknown kind "iaca"`},
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "-3", "-out", dir}, "-budget"},
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-threshold", "0", "-out", dir}, "threshold"},
+		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-generalisations", "0", "-out", dir}, "-generalisations 0"},
 	} {
 		err := run(t.Context(), append([]string{"anica"}, c.args...), &buf, &buf)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -73,7 +74,7 @@ func TestAnica(t *testing.T) {
 		t.Errorf("no resumption:\n%s", progress.String())
 	}
 	rep := out.String()
-	for _, want := range []string{"100 blocks sampled", "i1: mnemonic vpmullw", "soundness", "#1 1.000", "coverage: 300 test blocks"} {
+	for _, want := range []string{"100 blocks sampled", "i1: mnemonic vpmullw", "soundness", "of 100 fresh samples", "#1 1.000", "coverage: 300 test blocks"} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}

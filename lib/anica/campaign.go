@@ -402,7 +402,11 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 		if budget.Blocks > 0 {
 			n = min(n, budget.Blocks-c.Sampled)
 		}
-		found, interesting, err := c.batch(ctx, c.Batches, n)
+		var deadline time.Time
+		if budget.Duration > 0 {
+			deadline = start.Add(budget.Duration - before)
+		}
+		found, interesting, err := c.batch(ctx, c.Batches, n, deadline)
 		if err != nil {
 			return err
 		}
@@ -422,7 +426,11 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 	}
 }
 
-func (c *Campaign) batch(ctx context.Context, k, n int) (found []*Discovery, interesting int, err error) {
+// batch samples and predicts n blocks and minimises and generalises the
+// interesting ones; after deadline (when not zero) it counts the rest
+// without generalising them, so that a time budget is kept within a
+// batch too.
+func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (found []*Discovery, interesting int, err error) {
 	rng := c.rng(streamDiscover, uint64(k))
 	var blocks []*block.Block
 	for len(blocks) < n {
@@ -441,7 +449,8 @@ func (c *Campaign) batch(ctx context.Context, k, n int) (found []*Discovery, int
 			continue
 		}
 		interesting++
-		if c.Config.MaxDiscoveries > 0 && len(known) >= c.Config.MaxDiscoveries {
+		if c.Config.MaxDiscoveries > 0 && len(known) >= c.Config.MaxDiscoveries ||
+			!deadline.IsZero() && time.Now().After(deadline) {
 			continue
 		}
 		m, mp, err := c.Minimize(ctx, b, rng)
