@@ -50,6 +50,9 @@ Usage:
         (counter-example-guided SMT with z3), uopsinfo (uops.info's
         blocking instructions, per-port counters) or explainable (the
         thesis's Zen+ method, one µop counter); see portlab infer NAME -h
+  portlab anica -predictors A,B -budget N|DURATION -out DIR
+        find and generalise where basic-block predictors disagree
+        (AnICA): sim:MACHINE, llvm-mca:CPU; resumable; see portlab anica -h
   portlab version
   portlab help | -h
         this text
@@ -149,6 +152,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	switch args[0] {
 	case "predict":
 		return cmdPredict(ctx, args[1:], stdout, stderr)
+	case "anica":
+		return cmdAnica(ctx, args[1:], stdout, stderr)
 	case "reproduce":
 		return cmdReproduce(ctx, args[1:], stdout, stderr)
 	case "data":

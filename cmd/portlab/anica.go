@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/portlab/portlab/lib/anica"
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/source"
+)
+
+const anicaUsage = `portlab anica — find and generalise where throughput predictors disagree (AnICA)
+
+  portlab anica -predictors A,B -budget N|DURATION -out DIR [flags]
+
+Samples random basic blocks, keeps those on which the predictors disagree
+by more than -threshold (or on which one fails), minimises them and
+generalises each into an abstract block whose sampled members all
+disagree: a discovery (Ritter's thesis, Ch. 8). Predictors:
+
+  sim:MACHINE   the block simulator of a machine: sim:zenplus-like (built
+                in), a machine file, or a mapping name (sim:pmevo:SKL/uops_info)
+  llvm-mca:CPU  llvm-mca with -mcpu=CPU, e.g. llvm-mca:znver3 (LLVM 14 has
+                no model newer than znver3 and icelake)
+
+Block measurement on the host is not available as a predictor yet.
+
+The instruction forms are those every simulated machine maps (the curated
+x86-64 forms without AVX-512 when no simulator takes part), less those a
+predictor cannot predict alone. The budget is a number of sampled blocks
+(-budget 2000) or a time (-budget 30m). DIR/journal.jsonl records every
+prediction and batch: run the same command again to continue a stopped
+campaign. At the end DIR/report.txt lists the discoveries, ranked, with
+witnesses, the soundness of each (fresh samples interesting again) and
+the coverage of a random test set; DIR/discoveries.json has them as JSON.
+
+`
+
+func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("anica", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	preds := fs.String("predictors", "", "comma-separated block predictors: sim:MACHINE, llvm-mca:CPU")
+	budgetFlag := fs.String("budget", "", "sampled blocks (e.g. 2000) or time (e.g. 30m)")
+	out := fs.String("out", "", "campaign directory (journal, report)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	threshold := fs.Float64("threshold", anica.DefaultThreshold, "interestingness threshold (relative difference; cycles with -absolute)")
+	absolute := fs.Bool("absolute", false, "interestingness is the absolute difference in cycles")
+	samples := fs.Int("samples", anica.DefaultSamples, "samples per check of an abstract block")
+	test := fs.Int("test", anica.DefaultTestSize, "size of the random test set for coverage (0: none)")
+	maxDisc := fs.Int("max-discoveries", 0, "stop after this many discoveries (0: no limit)")
+	gens := fs.Int("generalisations", anica.DefaultGeneralisations, "generalisations (random expansion orders) per minimised block")
+	fs.Usage = func() { fmt.Fprint(stderr, anicaUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	// Everything is checked before any work.
+	if *preds == "" || *budgetFlag == "" || *out == "" {
+		return errors.New("anica needs -predictors, -budget and -out (see portlab anica -h)")
+	}
+	var names []*source.BlockPredictor
+	for _, n := range strings.Split(*preds, ",") {
+		p, err := source.ParseBlockPredictor(strings.TrimSpace(n))
+		if err != nil {
+			return flagError("predictors", err)
+		}
+		names = append(names, p)
+	}
+	budget, err := parseBudget(*budgetFlag)
+	if err != nil {
+		return flagError("budget", err)
+	}
+	switch {
+	case !(*threshold > 0) || math.IsInf(*threshold, 0):
+		return fmt.Errorf("-threshold %v: must be > 0 and finite", *threshold)
+	case *samples < 1:
+		return fmt.Errorf("-samples %d: must be ≥ 1", *samples)
+	case *test < 0:
+		return fmt.Errorf("-test %d: must be ≥ 0", *test)
+	case *gens < 1:
+		return fmt.Errorf("-generalisations %d: must be ≥ 1", *gens)
+	case *maxDisc < 0:
+		return fmt.Errorf("-max-discoveries %d: must be ≥ 0", *maxDisc)
+	}
+	cfg := anica.Config{Seed: *seed, Threshold: *threshold, Absolute: *absolute, Samples: *samples,
+		MaxDiscoveries: *maxDisc, Generalisations: *gens}.WithDefaults()
+	if err := cfg.Check(); err != nil {
+		return flagError("threshold", err)
+	}
+	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
+		return fmt.Errorf("-out %q: a file, not a directory", *out)
+	}
+
+	var caches []*anica.Cache
+	var forms []isa.Form
+	haveSim := false
+	for _, n := range names {
+		p, m, err := n.Open()
+		if err != nil {
+			return err
+		}
+		caches = append(caches, anica.NewCache(p))
+		if m != nil {
+			mf, err := anica.MachineForms(m)
+			if err != nil {
+				return err
+			}
+			if !haveSim {
+				forms = mf
+			} else {
+				keys := map[string]bool{}
+				for _, f := range mf {
+					keys[f.Key()] = true
+				}
+				forms = slices.DeleteFunc(forms, func(f isa.Form) bool { return !keys[f.Key()] })
+			}
+			haveSim = true
+		}
+	}
+	if !haveSim {
+		for _, f := range isa.X86Forms() {
+			if !strings.Contains(f.Extension, "AVX512") {
+				forms = append(forms, f)
+			}
+		}
+	}
+	if annotated, err := anica.WithUopsInfo(forms); err != nil {
+		fmt.Fprintf(stderr, "anica: no uops.info categories and extensions (%v); forms keep their own\n", err)
+	} else {
+		forms = annotated
+	}
+	dom, err := anica.NewDomain(forms, cfg.EditDistance)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	journalPath := filepath.Join(*out, "journal.jsonl")
+	// The campaign over the supported forms is made after the journal is
+	// read, so that the support check is answered from it.
+	probe, err := anica.NewCampaign(dom, caches, cfg)
+	if err != nil {
+		return err
+	}
+	resumed := 0
+	if f, err := os.Open(journalPath); err == nil {
+		resumed, err = probe.Resume(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", journalPath, err)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	jf, err := os.OpenFile(journalPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer jf.Close()
+	st, _ := jf.Stat()
+	if err := probe.Journal(jf, st.Size() == 0); err != nil {
+		return err
+	}
+
+	start := time.Now()
+	fmt.Fprintf(stderr, "anica: checking which of %d forms every predictor supports\n", len(dom.Forms()))
+	supported, err := anica.Supported(ctx, dom, caches, cfg.Seed)
+	if err != nil {
+		return err
+	}
+	dropped := len(dom.Forms()) - len(supported.Forms())
+	if len(supported.Forms()) == 0 || dropped == len(dom.Forms()) {
+		return fmt.Errorf("anica: the predictors support none of the %d forms together (first: %s)", len(dom.Forms()), firstOr(supported.Excluded))
+	}
+	fmt.Fprintf(stderr, "anica: %d forms, %d left out that a predictor cannot predict alone\n", len(supported.Forms()), dropped)
+	c, err := anica.NewCampaign(supported, caches, cfg)
+	if err != nil {
+		return err
+	}
+	c.Batches, c.Sampled, c.Interesting, c.Discoveries, c.Elapsed = probe.Batches, probe.Sampled, probe.Interesting, probe.Discoveries, probe.Elapsed
+	if err := c.Journal(jf, false); err != nil {
+		return err
+	}
+	if resumed > 0 {
+		fmt.Fprintf(stderr, "anica: resuming after %d batches (%d blocks, %d discoveries) from %s\n", resumed, c.Sampled, len(c.Discoveries), journalPath)
+	}
+	bar := newProgressBar(stderr)
+	c.Progress = func(c *anica.Campaign) {
+		label := fmt.Sprintf("%d blocks, %d interesting, %d discoveries", c.Sampled, c.Interesting, len(c.Discoveries))
+		if budget.Blocks > 0 {
+			bar.update(label, int64(c.Sampled), int64(budget.Blocks))
+		} else {
+			bar.update(label, int64(c.Elapsed/time.Second), int64(budget.Duration/time.Second))
+		}
+	}
+	runErr := c.Run(ctx, budget)
+	bar.finish()
+	if runErr != nil {
+		return fmt.Errorf("anica: campaign stopped after %d blocks (resume with the same command): %w", c.Sampled, runErr)
+	}
+
+	ds := c.Filter(c.Discoveries)
+	anica.Rank(ds)
+	var rep strings.Builder
+	fmt.Fprintf(&rep, "AnICA campaign: %s\n", strings.Join(predictorNames(caches), " vs "))
+	fmt.Fprintf(&rep, "forms %d, seed %d, threshold %g (%s), %d samples per check\n", len(supported.Forms()), cfg.Seed, cfg.Threshold,
+		map[bool]string{true: "absolute cycles", false: "relative"}[cfg.Absolute], cfg.Samples)
+	fmt.Fprintf(&rep, "%d blocks sampled, %d interesting, %d discoveries (%d after subsumption) in %s of campaign\n",
+		c.Sampled, c.Interesting, len(c.Discoveries), len(ds), c.Elapsed.Round(time.Second))
+	for _, p := range caches {
+		fmt.Fprintf(&rep, "  %s: %d blocks predicted, %d answers from the cache\n", p.Name(), p.Asked, p.Hits)
+	}
+	var sound []float64
+	soundSamples := max(cfg.Samples, anica.DefaultSamples)
+	for k, d := range ds {
+		s, err := c.Soundness(ctx, d.Block, soundSamples, uint64(k))
+		if err != nil {
+			return err
+		}
+		sound = append(sound, s)
+	}
+	rep.WriteString("\n" + c.Report(ds))
+	fmt.Fprintf(&rep, "\nsoundness (of %d fresh samples of each discovery, the fraction interesting again):\n", soundSamples)
+	for k, s := range sound {
+		fmt.Fprintf(&rep, "  #%d %.3f\n", k+1, s)
+	}
+	if *test > 0 {
+		fmt.Fprintf(stderr, "anica: coverage on %d random test blocks\n", *test)
+		tc := c.Config
+		tc.TestSize = *test
+		c.Config = tc
+		cov, err := c.Coverage(ctx, ds, c.TestSet(), 10)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&rep, "\ncoverage: %s\n", cov)
+	}
+	fmt.Fprintf(&rep, "\ntotal time %s\n", time.Since(start).Round(time.Second))
+	if err := os.WriteFile(filepath.Join(*out, "report.txt"), []byte(rep.String()), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(ds, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*out, "discoveries.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, rep.String())
+	return nil
+}
+
+func predictorNames(cs []*anica.Cache) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name())
+	}
+	return out
+}
+
+func firstOr(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return xs[0]
+}
+
+// parseBudget reads a number of blocks (2000) or a duration (30m, 1h).
+func parseBudget(s string) (anica.Budget, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 {
+			return anica.Budget{}, fmt.Errorf("%d blocks: must be ≥ 1", n)
+		}
+		return anica.Budget{Blocks: n}, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return anica.Budget{}, fmt.Errorf("%q: want a number of blocks (e.g. 2000) or a positive duration (e.g. 30m)", s)
+	}
+	return anica.Budget{Duration: d}, nil
+}

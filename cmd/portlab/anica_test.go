@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/machine"
+)
+
+// slowMachine writes the zenplus-like machine with every vpmullw form
+// taking 24 µops on port 0.
+func slowMachine(t *testing.T) string {
+	t.Helper()
+	m, err := machine.Lookup(machine.ZenPlusLikeName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Name = "slow-vpmullw"
+	for _, insn := range m.Mapping.Instructions() {
+		if strings.HasPrefix(insn, "vpmullw ") {
+			if err := m.Mapping.SetUsage(insn, "24*p0"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "slow.json")
+	if err := machine.Write(path, m); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestAnica(t *testing.T) {
+	var buf bytes.Buffer
+	dir := filepath.Join(t.TempDir(), "campaign")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-predictors", "sim:zenplus-like"}, "needs -predictors, -budget and -out"},
+		{[]string{"-predictors", "host,sim:zenplus-like", "-budget", "10", "-out", dir}, "not available yet"},
+		{[]string{"-predictors", "sim:portlab:nope", "-budget", "10", "-out", dir}, "unknown simulated machine"},
+		{[]string{"-predictors", "iaca:skl", "-budget", "10", "-out", dir}, `unknown kind "iaca"`},
+		{[]string{"-predictors", "sim:zenplus-like", "-budget", "-3", "-out", dir}, "-budget"},
+		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-threshold", "0", "-out", dir}, "threshold"},
+		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-generalisations", "0", "-out", dir}, "-generalisations 0"},
+	} {
+		err := run(t.Context(), append([]string{"anica"}, c.args...), &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("a refused campaign created its directory")
+	}
+
+	slow := slowMachine(t)
+	args := []string{"anica", "-predictors", "sim:zenplus-like,sim:" + slow, "-samples", "20", "-test", "300", "-out", dir}
+	var out, progress bytes.Buffer
+	if err := run(t.Context(), append(args, "-budget", "50"), &out, &progress); err != nil {
+		t.Fatalf("%v\n%s", err, progress.String())
+	}
+	// The same command with a larger budget continues the campaign.
+	out.Reset()
+	progress.Reset()
+	if err := run(t.Context(), append(args, "-budget", "100"), &out, &progress); err != nil {
+		t.Fatalf("%v\n%s", err, progress.String())
+	}
+	if !strings.Contains(progress.String(), "resuming after 1 batches") {
+		t.Errorf("no resumption:\n%s", progress.String())
+	}
+	rep := out.String()
+	for _, want := range []string{"100 blocks sampled", "i1: mnemonic vpmullw", "soundness", "of 100 fresh samples", "#1 1.000", "coverage: 300 test blocks"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "discoveries.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []map[string]any
+	if err := json.Unmarshal(data, &ds); err != nil || len(ds) != 1 {
+		t.Errorf("discoveries.json: %d discoveries, %v", len(ds), err)
+	}
+}

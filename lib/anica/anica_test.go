@@ -1,0 +1,270 @@
+package anica_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/anica"
+	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/machine"
+	"github.com/portlab/portlab/lib/oracle"
+	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/sim"
+)
+
+func zenDomain(t testing.TB) (*anica.Domain, *sim.Simulator) {
+	t.Helper()
+	m, err := machine.Lookup(machine.ZenPlusLikeName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forms, err := anica.MachineForms(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := anica.NewDomain(forms, anica.DefaultEditDistance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.New(m, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, s
+}
+
+// TestDomainLaws checks requirements of Definition 8.2 on random blocks:
+// soundness b ∈ γ(β(b)), expansions strictly ascending in γ (samples of
+// a lie in γ(E(a))), and finite chains up to ⊤.
+func TestDomainLaws(t *testing.T) {
+	d, _ := zenDomain(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 12 {
+		b, err := d.Sample(anica.Top(1+rng.IntN(4)), rng)
+		if err != nil {
+			continue
+		}
+		a, err := d.Beta(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.Contains(a, b) {
+			t.Fatalf("%s not in γ(β) =\n%s", anica.Text(b), a.Text())
+		}
+		steps := 0
+		for es := d.Expansions(a); len(es) > 0; es = d.Expansions(a) {
+			e := es[rng.IntN(len(es))]
+			next := d.Apply(a, e)
+			for range 2 {
+				s, err := d.Sample(a, rng)
+				if err != nil {
+					continue
+				}
+				if !d.Contains(a, s) || !d.Contains(next, s) {
+					t.Fatalf("sample %s of\n%snot in γ of it or of its expansion (%s)", anica.Text(s), a.Text(), d.Describe(a, e))
+				}
+			}
+			a = next
+			if steps++; steps > 500 {
+				t.Fatal("no ⊤ after 500 expansions")
+			}
+		}
+		if a.Text() != anica.Top(len(b.Insns)).Text() {
+			t.Fatalf("no expansion left but not ⊤:\n%s", a.Text())
+		}
+	}
+}
+
+func parse(t testing.TB, src string) *block.Block {
+	t.Helper()
+	b, err := block.Parse(src, block.Intel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSubsumption checks Definition 8.7 on the thesis' Example 8.1 kind
+// of block: a rotation and an extra instruction are subsumed, a missing
+// alias or (with C4) a reordering of three is not.
+func TestSubsumption(t *testing.T) {
+	d, s := zenDomain(t)
+	c, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(s)}, anica.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab := parse(t, "mov rbx, qword ptr [rsi+64]\nadd qword ptr [rdi+64], rbx")
+	a, err := d.Beta(ab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"mov rbx, qword ptr [rsi+64]\nadd qword ptr [rdi+64], rbx", true},
+		{"add qword ptr [rdi+64], rbx\nmov rbx, qword ptr [rsi+64]", true},               // rotation
+		{"mov rbx, qword ptr [rsi+64]\nxor eax, ecx\nadd qword ptr [rdi+64], rbx", true}, // extra instruction
+		{"mov rbx, qword ptr [rsi+64]\nadd qword ptr [rdi+64], rcx", false},              // rbx no longer shared
+		{"mov rbx, qword ptr [rsi+64]\nadd qword ptr [rsi+64], rbx", false},              // memory now aliases
+	} {
+		if got := c.SubsumesConcrete(a, parse(t, tc.src)); got != tc.want {
+			t.Errorf("β(%q) subsumes %q = %v, want %v", anica.Text(ab), tc.src, got, tc.want)
+		}
+	}
+	// C4: three instructions, order 1 3 2 is no rotation of 1 2 3.
+	three, _ := d.Beta(parse(t, "xor eax, ecx\nand edx, ebx\nor r8d, r9d"))
+	three.Alias = nil
+	swapped := parse(t, "xor eax, ecx\nor r8d, r9d\nand edx, ebx")
+	rotated := parse(t, "or r8d, r9d\nxor eax, ecx\nand edx, ebx")
+	if c.SubsumesConcrete(three, swapped) || !c.SubsumesConcrete(three, rotated) {
+		t.Errorf("C4: swapped %v (want false), rotated %v (want true)", c.SubsumesConcrete(three, swapped), c.SubsumesConcrete(three, rotated))
+	}
+	c.Config.Unordered = true
+	if !c.SubsumesConcrete(three, swapped) {
+		t.Error("without C4 the swapped block is subsumed")
+	}
+}
+
+func TestScore(t *testing.T) {
+	p := func(x float64) anica.Prediction { return anica.Prediction{Cycles: x} }
+	for _, tc := range []struct {
+		ps   []anica.Prediction
+		abs  bool
+		want float64
+	}{
+		{[]anica.Prediction{p(1), p(3)}, false, 1},
+		{[]anica.Prediction{p(2), p(2)}, false, 0},
+		{[]anica.Prediction{p(1), p(3)}, true, 2},
+		{[]anica.Prediction{p(1), {Cycles: math.NaN(), Err: "crash"}}, false, math.Inf(1)},
+		{[]anica.Prediction{p(0), p(0)}, false, math.Inf(1)},
+	} {
+		if got := anica.Score(tc.ps, tc.abs); got != tc.want {
+			t.Errorf("Score(%v, %v) = %v, want %v", tc.ps, tc.abs, got, tc.want)
+		}
+	}
+}
+
+// counting counts the blocks it is asked about and fails on blocks with
+// a form of mnemonic fail.
+type counting struct {
+	s     *sim.Simulator
+	fail  string
+	asked int
+}
+
+func (c *counting) Name() string { return "counting " + c.s.Name() }
+
+func (c *counting) PredictBlocks(ctx context.Context, bs []*block.Block) ([]float64, error) {
+	c.asked += len(bs)
+	vals, err := c.s.PredictBlocks(ctx, bs)
+	if err != nil {
+		return nil, err
+	}
+	var fails []portmap.Failure
+	for i, b := range bs {
+		for _, in := range b.Insns {
+			if in.Form.Mnemonic == c.fail {
+				vals[i] = math.NaN()
+				fails = append(fails, portmap.Failure{Index: i, Reason: "assertion failed"})
+				break
+			}
+		}
+	}
+	return oracle.Unsupported(c.Name(), vals, fails)
+}
+
+// TestCrashAndCache: a predictor that fails on every vpavgb block against
+// one that does not: the failure is found as an inconsistency with score
+// +Inf, the campaign goes on, and no block is asked about twice.
+func TestCrashAndCache(t *testing.T) {
+	d, s := zenDomain(t)
+	a := &counting{s: s}
+	b := &counting{s: s, fail: "vpavgb"}
+	c, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(a), anica.NewCache(b)}, anica.Config{Seed: 3, Samples: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(context.Background(), anica.Budget{Blocks: 100}); err != nil {
+		t.Fatal(err)
+	}
+	ds := c.Filter(c.Discoveries)
+	if len(ds) != 1 || !math.IsInf(ds[0].Score, 1) || !strings.Contains(ds[0].Block.Text(), "vpavgb") {
+		t.Fatalf("want one discovery of vpavgb with score +Inf, got %d:\n%s", len(ds), c.Report(ds))
+	}
+	if c.Sampled != 100 {
+		t.Errorf("sampled %d blocks, want 100", c.Sampled)
+	}
+	if a.asked != c.Predictors[0].Asked || a.asked != c.Predictors[0].Len() {
+		t.Errorf("predictor asked about %d blocks, %d distinct cached", a.asked, c.Predictors[0].Len())
+	}
+	if c.Predictors[0].Hits == 0 {
+		t.Error("no answer came from the cache")
+	}
+}
+
+// TestResume: a campaign stopped after some batches and resumed from its
+// journal ends with the discoveries of an uninterrupted one, and asks the
+// predictors about no block again.
+func TestResume(t *testing.T) {
+	d, s := zenDomain(t)
+	_, preds, _ := seededSetup(t, seededClasses[0])
+	_ = s
+	cfg := anica.Config{Seed: 4, Samples: 20, BatchSize: 20}
+	run := func(c *anica.Campaign, blocks int) {
+		if err := c.Run(context.Background(), anica.Budget{Blocks: blocks}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, err := anica.NewCampaign(d, preds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(whole, 100)
+
+	_, preds2, _ := seededSetup(t, seededClasses[0])
+	var journal bytes.Buffer
+	first, _ := anica.NewCampaign(d, preds2, cfg)
+	if err := first.Journal(&journal, true); err != nil {
+		t.Fatal(err)
+	}
+	run(first, 40)
+	// A kill while writing leaves half a line.
+	journal.WriteString(`{"kind":"predic`)
+
+	_, preds3, _ := seededSetup(t, seededClasses[0])
+	second, _ := anica.NewCampaign(d, preds3, cfg)
+	n, err := second.Resume(bytes.NewReader(journal.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || second.Sampled != 40 {
+		t.Fatalf("resumed %d batches, %d blocks; want 2, 40", n, second.Sampled)
+	}
+	cached := second.Predictors[0].Len()
+	run(second, 100)
+	if got, want := texts(second.Discoveries), texts(whole.Discoveries); !slices.Equal(got, want) {
+		t.Errorf("resumed campaign found\n%v\nuninterrupted\n%v", got, want)
+	}
+	if second.Predictors[0].Asked != second.Predictors[0].Len()-cached {
+		t.Errorf("asked %d blocks, but only %d were new", second.Predictors[0].Asked, second.Predictors[0].Len()-cached)
+	}
+	// Another configuration is refused.
+	other, _ := anica.NewCampaign(d, preds3, anica.Config{Seed: 5})
+	if _, err := other.Resume(bytes.NewReader(journal.Bytes())); err == nil || !strings.Contains(err.Error(), "configuration") {
+		t.Errorf("resume with another seed: %v", err)
+	}
+}
+
+func texts(ds []*anica.Discovery) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Block.Text())
+	}
+	return out
+}
