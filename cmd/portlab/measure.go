@@ -25,9 +25,13 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
              benchmarkable forms of portlab's x86 list that uops.info names,
              "curated:N" the first N of them
-  -design    singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED],
-             or a comma-separated list (ratio needs the singletons: they are
-             measured first, into the same file)
+  -design    singletons | pairs | ratio | pmevo | latency |
+             random:LENGTH:COUNT[:SEED], or a comma-separated list (ratio
+             needs the singletons: they are measured first, into the same
+             file). latency measures, for every register input and register
+             output of a form, a chain of copies in which each output feeds
+             the next copy's input: the latency of that operand pair in
+             cycles (forms without such a pair are listed and skipped)
   -out       campaign file (JSON lines); results are appended as they come
              and a rerun skips what it holds, so an interrupted campaign
              resumes where it stopped. Experiments whose passes disagree or
@@ -125,6 +129,19 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		exps, err := designs.Build(ctx, d, insns, camp)
 		if err != nil {
 			return measureError(ctx, camp, err)
+		}
+		hw.Kernels = nil
+		if d == "latency" {
+			var none []portmap.Failure
+			exps, none = designs.Latency(insns)
+			for i, f := range none {
+				if i == 5 {
+					fmt.Fprintf(stdout, "  … and %d more forms without a latency chain\n", len(none)-5)
+					break
+				}
+				fmt.Fprintf(stdout, "  %s: %s\n", f.Experiment, f.Reason)
+			}
+			hw.Kernels = measure.LatencyKernel
 		}
 		res, err := camp.Run(ctx, exps, progress)
 		bar.finish()
