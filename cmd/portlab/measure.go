@@ -20,6 +20,7 @@ const measureUsage = `portlab measure — measure instruction throughput on this
 
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl [flags]
   portlab measure -insns FILE|curated[:N] -check [-layout L]
+  portlab measure -blocks FILE|DIR -out FILE.jsonl [-cpu N]
 
   -insns     instruction forms, one per line (iwho schemes such as
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
@@ -55,6 +56,17 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              (every written register treated as read; memory operands in
              one cache line per pool); forms whose result changes have a
              hidden dependency or a memory effect and are listed
+  -blocks    time basic blocks and loop bodies as written instead: a BHive
+             CSV file (hex,cycles; the cycles column is not used), an
+             assembly file (Intel or AT&T, one block) or a directory of
+             them. Address registers point into the benchmark's buffer, the
+             block is unrolled to about 100 instructions and timed in its
+             steady state like any experiment, journalled in -out (resumed
+             by a rerun). A block that would access memory outside the
+             buffer, uses the stack or branches inside is listed as not
+             measurable with the reason, as is one that faults; the others
+             are measured. A line that cannot be read is an error naming
+             file and line before anything is measured
   -layout    default | as-declared (write-only operands taken as declared,
              the allocation of earlier portlab versions) | one-line
 `
@@ -70,11 +82,25 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	cpu := fs.String("cpu", defaultCPU(), cpuUsage)
 	check := fs.Bool("check", false, "self-check of the operand layout")
 	layoutArg := fs.String("layout", "default", "operand layout")
+	blocksArg := fs.String("blocks", "", "blocks to time as written")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := checkDefaultCPU(fs); err != nil {
 		return err
+	}
+	if *blocksArg != "" {
+		if *insnsArg != "" || *check {
+			return fmt.Errorf("-blocks: give either -blocks or -insns")
+		}
+		if *out == "" {
+			return fmt.Errorf("-blocks needs -out, the journal of the measurements")
+		}
+		cpus, err := source.ParseCPUs(*cpu)
+		if err != nil {
+			return flagError("cpu", err)
+		}
+		return measureBlocks(ctx, *blocksArg, *out, cpus, stdout, stderr)
 	}
 	var layout operands.Layout
 	switch *layoutArg {
