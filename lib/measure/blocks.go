@@ -195,10 +195,10 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 	// unrolled copies: every access must stay inside the buffer.
 	initial := map[string]span{}
 	for r := range index {
-		initial[r] = span{0, 0}
+		initial[r] = span{}
 	}
 	for r := range base {
-		initial[r] = span{blockBase, blockBase}
+		initial[r] = span{blockBase, blockBase, true}
 	}
 	val := maps.Clone(initial)
 	unknown := map[string]string{} // register → the instruction that made it unknown
@@ -209,8 +209,11 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 					continue
 				}
 				m := o.Mem
+				if m.Base == "" {
+					return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q addresses %s without a base register: not an address in the buffer", in.Text, m)}
+				}
 				lo, hi := m.Disp, m.Disp
-				for _, r := range []struct {
+				for k, r := range []struct {
 					name  string
 					scale int64
 				}{{alias(m.Base), 1}, {alias(m.Index), int64(max(m.Scale, 1))}} {
@@ -219,6 +222,13 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 					}
 					if why, bad := unknown[r.name]; bad {
 						return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q: address register %s holds what %s computed: the access cannot be kept in the buffer", in.Text, r.name, why)}
+					}
+					if v := val[r.name]; v.ptr != (k == 0) {
+						what := "a number, not an address in the buffer"
+						if v.ptr {
+							what = "an address, used as an index"
+						}
+						return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q: address register %s holds %s", in.Text, r.name, what)}
 					}
 					lo += val[r.name].lo * r.scale
 					hi += val[r.name].hi * r.scale
@@ -310,8 +320,12 @@ func renamed32(rename map[string]string, r string) string {
 	return "e" + r[1:]
 }
 
-// span is the range of values a register may hold.
-type span struct{ lo, hi int64 }
+// span is the range of values a register may hold: offsets into the
+// buffer when ptr is set, numbers otherwise.
+type span struct {
+	lo, hi int64
+	ptr    bool
+}
 
 // step returns the range of values of the register reg after in, from
 // v before it, when in adds a constant to it: add/sub reg, imm; inc/dec
@@ -340,7 +354,7 @@ func step(in block.Insn, reg string, v span) (span, bool) {
 	default:
 		return v, false
 	}
-	return span{v.lo + d, v.hi + d}, true
+	return span{v.lo + d, v.hi + d, v.ptr}, true
 }
 
 // setTo returns the range of values in gives the register reg whatever
@@ -349,7 +363,7 @@ func step(in block.Insn, reg string, v span) (span, bool) {
 func setTo(in block.Insn, reg string) (span, bool) {
 	ops := in.Operands
 	if in.ZeroIdiom {
-		return span{0, 0}, true
+		return span{}, true
 	}
 	if len(ops) != 2 || ops[0].Kind != isa.KindReg || alias(ops[0].Reg) != reg || ops[1].Kind != isa.KindImm || ops[1].Symbol != "" {
 		return span{}, false
@@ -360,9 +374,9 @@ func setTo(in block.Insn, reg string) (span, bool) {
 	imm := ops[1].Imm
 	switch in.Form.Mnemonic {
 	case "mov":
-		return span{imm, imm}, imm >= 0
+		return span{imm, imm, false}, imm >= 0
 	case "and":
-		return span{0, imm}, imm >= 0
+		return span{0, imm, false}, imm >= 0
 	}
 	return span{}, false
 }

@@ -125,3 +125,24 @@ func TestHostBlocksKnownAnswers(t *testing.T) {
 		t.Errorf("rerun measured %d more, %v", camp.Measured()-before, again)
 	}
 }
+
+// TestBlockKernelNumbersAreNoAddresses: a base register the block sets
+// to a number (a zero idiom, an immediate) no longer points into the
+// buffer, and an index register that does is refused.
+func TestBlockKernelNumbersAreNoAddresses(t *testing.T) {
+	for _, src := range []string{
+		"mov rdx, [rax]\nxor eax, eax",
+		"mov rdx, [rax]\nmov eax, 64",
+		"mov rdx, [rax+rbx]\nmov rcx, [rcx+rbx]",
+		"mov rdx, [rax*8+64]",
+	} {
+		_, _, err := BlockKernel(mustBlock(t, src), 100)
+		if !IsNotMeasurable(err) {
+			t.Errorf("%q: %v, want not measurable", src, err)
+		}
+	}
+	// A number that only indexes stays measurable.
+	if _, _, err := BlockKernel(mustBlock(t, "mov rdx, [rdi+rax*8]\nmov rax, [rsi]\nand eax, 255"), 100); err != nil {
+		t.Errorf("index bounded by and: %v", err)
+	}
+}
