@@ -45,6 +45,9 @@ Usage:
         (counter-example-guided SMT with z3), uopsinfo (uops.info's
         blocking instructions, per-port counters) or explainable (the
         thesis's Zen+ method, one µop counter); see portlab infer NAME -h
+  portlab machine -mapping M -latencies CAMPAIGN.jsonl -out host.json
+        write this host's machine description for the simulator: a mapping
+        inferred on it and the latencies measured with -design latency
   portlab version
   portlab help | -h
         this text
@@ -148,6 +151,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdMeasure(ctx, args[1:], stdout, stderr)
 	case "infer":
 		return cmdInfer(ctx, args[1:], stdout, stderr)
+	case "machine":
+		return cmdMachine(ctx, args[1:], stdout, stderr)
 	case "kernel":
 		return cmdKernel(ctx, args[1:], stderr)
 	case "install":
