@@ -26,20 +26,24 @@ import (
 //
 // A block the harness cannot run with every access inside the buffer is
 // not measurable, and its experiment fails with the reason, before any
-// code runs: it uses the stack pointer, calls or returns, branches other
-// than at its end, addresses memory through rip, a segment, a symbol or a
-// 32-bit register, computes an address register other than by adding a
-// constant (add, sub, inc, dec, lea reg, [reg+disp]), or its addresses,
-// moved on by those additions over the unrolled copies, leave the buffer.
-// A block that faults when run all the same fails with the signal. The
-// loop's own branch at the end of a block is left out (the harness loops),
-// and so is any other final jump. Address registers start in the middle
-// of the buffer (base) or at 0 (index); address registers the block moves
-// on are put back after the unrolled copies (one lea each), the only
-// instructions the harness adds besides its loop counter. Every other
-// register holds the buffer's benign pattern (see Assemble). A block that
-// uses r14 or r15, which the harness reserves, has them renamed to a
-// numbered register it does not use.
+// code runs: it calls or returns, branches other than at its end,
+// addresses memory through rip, a segment, a symbol, without a base or
+// through a 32-bit register, or uses an address register that holds
+// what the block computed — the harness follows the range of values of
+// every address register through the unrolled copies, knowing
+// additions of constants (add, sub, inc, dec, lea reg, [reg+disp], push,
+// pop), copies (mov reg, reg) and values it can bound (zero idioms,
+// mov reg, imm, and reg, imm) — or its accesses leave the buffer. A block
+// that faults when run all the same fails with the signal. The loop's
+// own branch at the end of a block is left out (the harness loops), and
+// so is any other final jump. Base registers, the stack pointer
+// included, start in the middle of the buffer, index registers at 0;
+// address registers the block moves on are put back after the unrolled
+// copies (one instruction each), the only instructions the harness adds
+// besides its loop counter. Every other register holds the buffer's
+// benign pattern (see Assemble). A block that uses r14 or r15, which the
+// harness reserves, has them renamed to a numbered register it does not
+// use.
 type Blocks struct {
 	// BodySize is the number of instructions to unroll to (default: 100).
 	BodySize int
@@ -112,8 +116,17 @@ func (e *NotMeasurableError) Error() string {
 	return "measure: block not measurable: " + e.Reason
 }
 
-// blockBase is where base registers point: the middle of the buffer.
+// blockBase is where base registers point, the stack pointer included:
+// the middle of the buffer.
 const blockBase = BufferSize / 2
+
+// The first harnessBytes of the buffer are the harness's: the caller's
+// stack pointer is kept at stackSave while a block's stack is in the
+// buffer. Blocks access the rest.
+const (
+	harnessBytes = 4096
+	stackSave    = 128
+)
 
 // BlockKernel returns the kernel that runs b as written (see Blocks),
 // unrolled to about size instructions, and the number of copies; a
@@ -132,14 +145,10 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 			if l.Kind == block.Reg {
 				used[l.Name] = true
 			}
-			if l.Stack {
-				return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q uses the stack", in.Text)}
+			if l.Stack && in.Form.Mnemonic != "push" && in.Form.Mnemonic != "pop" {
+				return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q uses the stack other than by push and pop", in.Text)}
 			}
 		}
-	}
-	switch {
-	case used["rsp"]:
-		return Kernel{}, 0, &NotMeasurableError{Reason: "it uses the stack pointer rsp"}
 	}
 	// r14 and r15 belong to the harness: rename them.
 	rename := map[string]string{}
@@ -190,6 +199,9 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 			}
 		}
 	}
+	if used["rsp"] {
+		base["rsp"] = true // the stack lives in the buffer too
+	}
 	copies := max(1, int(math.Round(float64(size)/float64(len(insns)))))
 	// Follow the range of values of every address register through the
 	// unrolled copies: every access must stay inside the buffer.
@@ -233,8 +245,16 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 					lo += val[r.name].lo * r.scale
 					hi += val[r.name].hi * r.scale
 				}
-				if lo < 0 || hi+64 > BufferSize {
+				if lo < harnessBytes || hi+64 > BufferSize {
 					return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q touches memory outside the buffer (offsets %d to %d of %d, unrolled %d times)", in.Text, lo, hi+64, BufferSize, copies)}
+				}
+			}
+			if m := in.Form.Mnemonic; m == "push" || m == "pop" {
+				if why, bad := unknown["rsp"]; bad {
+					return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q: the stack pointer holds what %s computed", in.Text, why)}
+				}
+				if v := val["rsp"]; !v.ptr || v.lo-8 < harnessBytes || v.hi+8 > BufferSize {
+					return Kernel{}, 0, &NotMeasurableError{in.Line, fmt.Sprintf("%q: the stack leaves the buffer", in.Text)}
 				}
 			}
 			for _, w := range in.Writes {
@@ -243,6 +263,9 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 				}
 				if v, ok := step(in, w.Name, val[w.Name]); ok && unknown[w.Name] == "" {
 					val[w.Name] = v
+				} else if v, ok := copied(in, w.Name, val, unknown); ok {
+					val[w.Name] = v
+					delete(unknown, w.Name)
 				} else if set, ok := setTo(in, w.Name); ok {
 					val[w.Name] = set
 					delete(unknown, w.Name)
@@ -252,7 +275,11 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 			}
 		}
 	}
-	var init, body []string
+	var init, body, exit []string
+	if base["rsp"] {
+		init = append(init, fmt.Sprintf("mov [r14+%d], rsp", stackSave))
+		exit = append(exit, fmt.Sprintf("mov rsp, [r14+%d]", stackSave))
+	}
 	for _, r := range sortedKeys(base) {
 		init = append(init, fmt.Sprintf("lea %s, [r14+%d]", renamed(rename, r), blockBase))
 	}
@@ -278,7 +305,7 @@ func BlockKernel(b *block.Block, size int) (Kernel, int, error) {
 			body = append(body, fmt.Sprintf("xor %s, %s", renamed32(rename, r), renamed32(rename, r)))
 		}
 	}
-	return Kernel{Body: body, Entry: init}, copies, nil
+	return Kernel{Body: body, Entry: init, Exit: exit}, copies, nil
 }
 
 func isNop(in block.Insn) bool {
@@ -332,6 +359,9 @@ type span struct {
 // reg; lea reg, [reg+disp].
 func step(in block.Insn, reg string, v span) (span, bool) {
 	ops := in.Operands
+	if m := in.Form.Mnemonic; (m == "push" || m == "pop") && reg == "rsp" {
+		ops = []block.Operand{{Kind: isa.KindReg, Reg: "rsp"}}
+	}
 	if len(ops) == 0 || ops[0].Kind != isa.KindReg || alias(ops[0].Reg) != reg {
 		return v, false
 	}
@@ -345,6 +375,10 @@ func step(in block.Insn, reg string, v span) (span, bool) {
 		if m == "sub" {
 			d = -d
 		}
+	case m == "push" && reg == "rsp":
+		d = -8
+	case m == "pop" && reg == "rsp" && (len(in.Operands) != 1 || alias(in.Operands[0].Reg) != "rsp"):
+		d = 8
 	case m == "inc" && len(ops) == 1:
 		d = 1
 	case m == "dec" && len(ops) == 1:
@@ -353,6 +387,37 @@ func step(in block.Insn, reg string, v span) (span, bool) {
 		d = ops[1].Mem.Disp
 	default:
 		return v, false
+	}
+	return span{v.lo + d, v.hi + d, v.ptr}, true
+}
+
+// copied returns the range of values of reg after in when in copies
+// another register whose range is known (mov reg, r64) or adds a
+// constant to it (lea reg, [r64+disp]).
+func copied(in block.Insn, reg string, val map[string]span, unknown map[string]string) (span, bool) {
+	ops := in.Operands
+	if len(ops) != 2 || ops[0].Kind != isa.KindReg || alias(ops[0].Reg) != reg {
+		return span{}, false
+	}
+	if r, _ := isa.LookupRegister(isa.X86, ops[0].Reg); r.Width != 64 {
+		return span{}, false
+	}
+	var src string
+	var d int64
+	switch {
+	case in.Form.Mnemonic == "mov" && ops[1].Kind == isa.KindReg:
+		src = alias(ops[1].Reg)
+		if r, _ := isa.LookupRegister(isa.X86, ops[1].Reg); r.Width != 64 {
+			return span{}, false
+		}
+	case in.Form.Mnemonic == "lea" && ops[1].Mem.Index == "" && ops[1].Mem.Symbol == "" && ops[1].Mem.Base != "":
+		src, d = alias(ops[1].Mem.Base), ops[1].Mem.Disp
+	default:
+		return span{}, false
+	}
+	v, known := val[src]
+	if _, bad := unknown[src]; !known || bad {
+		return span{}, false
 	}
 	return span{v.lo + d, v.hi + d, v.ptr}, true
 }

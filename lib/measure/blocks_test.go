@@ -45,7 +45,8 @@ func TestBlockKernel(t *testing.T) {
 	}
 	for _, c := range []struct{ src, reason string }{
 		{"mov rax, [rip+x]", "outside the buffer"},
-		{"push rax\npop rax", "stack"},
+		{"call f", "stack"},
+		{"mov rsp, [rax]\npush rbx", "stack pointer holds what line 1"},
 		{"mov rdi, [rdi]\nmov rax, [rdi]", `address register rdi holds what line 1 ("mov rdi, [rdi]") computed`},
 		{"mov rax, [rdi+4194304]", "touches memory outside the buffer"},
 		{"add rdi, 40000\nmov rax, [rdi]", "touches memory outside the buffer"},
@@ -101,10 +102,12 @@ func TestHostBlocksKnownAnswers(t *testing.T) {
 		mustBlock(t, "mov rax, [rdi+rax]\nand eax, 0"),
 		mustBlock(t, "mov rax, [rdi+rax]\nand eax, 0\nadd rax, 0"),
 		mustBlock(t, "mov rax, [rip+x]"),
+		// The stack lives in the buffer.
+		mustBlock(t, "push rbx\nmov rcx, [rsp+8]\nmov rbp, rsp\nadd rcx, [rbp+16]\npop rbx"),
 	}
 	got, err := host.PredictBlocks(ctx, blocks)
 	var ue *oracle.UnsupportedError
-	if !errors.As(err, &ue) || len(ue.Failures) != 1 || ue.Failures[0].Index != 4 || !math.IsNaN(got[4]) {
+	if !errors.As(err, &ue) || len(ue.Failures) != 1 || ue.Failures[0].Index != 4 || !math.IsNaN(got[4]) || !(got[5] > 0) {
 		t.Fatalf("%v, %v; want the rip-relative block not measurable", got, err)
 	}
 	t.Logf("host: fma %.3f (latency %.3f), adds %.3f (throughput %.3f), memory chain %.3f, +1 add %.3f", got[0], lat.Cycles, got[1], thr.Cycles, got[2], got[3])

@@ -27,6 +27,8 @@ type Kernel struct {
 	// (whose rdtsc overwrites rax and rdx): set-up of those registers.
 	// Its few cycles count once in a timing of about a million.
 	Entry []string
+	// Exit runs once after the loop, before the clock stops.
+	Exit []string
 }
 
 // Vector selects the widest vector registers the default initialisation
@@ -91,6 +93,9 @@ func Assemble(ctx context.Context, kernels []Kernel, vec Vector) (*Object, error
 		}
 		emit(none, "  dec r15")
 		emit(none, "  jnz 1b")
+		for _, l := range kern.Exit {
+			emit(none, "  %s", l)
+		}
 		for _, l := range epilogue(vec) {
 			emit(none, "  %s", l)
 		}
