@@ -23,6 +23,7 @@ func TestShardFlag(t *testing.T) {
 		{"1", "pairs", `-shard: shard "1": want i/n`},
 		{"0/0", "pairs", "at least 1"},
 		{"0/2", "singletons,ratio", "-shard: design ratio chooses its experiments by measuring"},
+		{"0/2", "latency,singletons", "-shard: design latency times chains, not throughput"},
 	} {
 		var buf bytes.Buffer
 		err := run(t.Context(), []string{"measure", "-insns", "curated:5", "-design", c.design, "-shard", c.shard, "-out", out}, &buf, &buf)

@@ -282,3 +282,43 @@ func TestBadFlagIsOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureBlocks: a block file with a line portlab cannot read is an
+// error naming file and line before anything is measured (no journal
+// written); of good blocks, one that cannot run inside the buffer is
+// listed as not measurable and the other is measured and journalled.
+func TestMeasureBlocks(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.s")
+	os.WriteFile(bad, []byte("add rax, 1\nfrobnicate rax, rbx\n"), 0o644)
+	journal := filepath.Join(dir, "b.jsonl")
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"measure", "-blocks", bad, "-out", journal}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), bad+":2") {
+		t.Fatalf("bad line: %v, want an error naming %s:2", err, bad)
+	}
+	if _, serr := os.Stat(journal); serr == nil {
+		t.Errorf("a journal was written for input that does not parse")
+	}
+	good := filepath.Join(dir, "good")
+	os.Mkdir(good, 0o755)
+	os.WriteFile(filepath.Join(good, "a.s"), []byte("add rax, 1\nimul rbx, rbx\n"), 0o644)
+	os.WriteFile(filepath.Join(good, "b.s"), []byte("mov rax, [rip+x]\n"), 0o644)
+	buf.Reset()
+	if err := run(t.Context(), []string{"measure", "-blocks", good, "-out", journal}, &buf, &buf); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	out := buf.String()
+	if !strings.Contains(out, "a.s: ") || !strings.Contains(out, "cycles per iteration") || !strings.Contains(out, "b.s: not measurable") || !strings.Contains(out, "1 measured") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestMachineNeedsItsFlags: portlab machine names the flag it misses.
+func TestMachineNeedsItsFlags(t *testing.T) {
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"machine", "-mapping", "x.json", "-out", "host.json"}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "-latencies") {
+		t.Errorf("%v, want an error naming -latencies", err)
+	}
+}

@@ -53,6 +53,9 @@ Usage:
   portlab anica -predictors A,B -budget N|DURATION -out DIR
         find and generalise where basic-block predictors disagree
         (AnICA): sim:MACHINE, llvm-mca:CPU; resumable; see portlab anica -h
+  portlab machine -mapping M -latencies CAMPAIGN.jsonl -out host.json
+        write this host's machine description for the simulator: a mapping
+        inferred on it and the latencies measured with -design latency
   portlab version
   portlab help | -h
         this text
@@ -164,6 +167,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cmdInfer(ctx, args[1:], stdout, stderr)
 	case "campaign":
 		return cmdCampaign(ctx, args[1:], stdout, stderr)
+	case "machine":
+		return cmdMachine(ctx, args[1:], stdout, stderr)
 	case "kernel":
 		return cmdKernel(ctx, args[1:], stderr)
 	case "install":

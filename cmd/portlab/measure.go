@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	designs "github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/measure"
@@ -23,14 +22,19 @@ const measureUsage = `portlab measure — measure instruction throughput on this
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl [flags]
   portlab measure -insns … -design D -shard i/n -out SHARD.jsonl [flags]
   portlab measure -insns FILE|curated[:N] -check [-layout L]
+  portlab measure -blocks FILE|DIR -out FILE.jsonl [-cpu N]
 
   -insns     instruction forms, one per line (iwho schemes such as
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
              benchmarkable forms of portlab's x86 list that uops.info names,
              "curated:N" the first N of them
-  -design    singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED],
-             or a comma-separated list (ratio needs the singletons: they are
-             measured first, into the same file)
+  -design    singletons | pairs | ratio | pmevo | latency |
+             random:LENGTH:COUNT[:SEED], or a comma-separated list (ratio
+             needs the singletons: they are measured first, into the same
+             file). latency measures, for every register input and register
+             output of a form, a chain of copies in which each output feeds
+             the next copy's input: the latency of that operand pair in
+             cycles (forms without such a pair are listed and skipped)
   -out       campaign file (JSON lines); results are appended as they come
              and a rerun skips what it holds, so an interrupted campaign
              resumes where it stopped. Experiments whose passes disagree or
@@ -65,6 +69,17 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              (every written register treated as read; memory operands in
              one cache line per pool); forms whose result changes have a
              hidden dependency or a memory effect and are listed
+  -blocks    time basic blocks and loop bodies as written instead: a BHive
+             CSV file (hex,cycles; the cycles column is not used), an
+             assembly file (Intel or AT&T, one block) or a directory of
+             them. Address registers point into the benchmark's buffer, the
+             block is unrolled to about 100 instructions and timed in its
+             steady state like any experiment, journalled in -out (resumed
+             by a rerun). A block that would access memory outside the
+             buffer, uses the stack or branches inside is listed as not
+             measurable with the reason, as is one that faults; the others
+             are measured. A line that cannot be read is an error naming
+             file and line before anything is measured
   -layout    default | as-declared (write-only operands taken as declared,
              the allocation of earlier portlab versions) | one-line
 
@@ -89,6 +104,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	layoutArg := fs.String("layout", "default", "operand layout")
 	shardArg := fs.String("shard", "", "i/n: measure the i-th of n parts")
 	planOnly := fs.Bool("plan", false, "print the shard's plan, measure nothing")
+	blocksArg := fs.String("blocks", "", "blocks to time as written")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -102,6 +118,19 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := checkDefaultCPU(fs); err != nil {
 		return err
+	}
+	if *blocksArg != "" {
+		if *insnsArg != "" || *check {
+			return fmt.Errorf("-blocks: give either -blocks or -insns")
+		}
+		if *out == "" {
+			return fmt.Errorf("-blocks needs -out, the journal of the measurements")
+		}
+		cpus, err := source.ParseCPUs(*cpu)
+		if err != nil {
+			return flagError("cpu", err)
+		}
+		return measureBlocks(ctx, *blocksArg, *out, cpus, stdout, stderr)
 	}
 	var layout operands.Layout
 	switch *layoutArg {
@@ -136,6 +165,9 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if d == "ratio" || d == "pmevo" {
 				return flagError("shard", fmt.Errorf("design %s chooses its experiments by measuring the singletons first, so its parts would differ between machines; shard singletons, pairs or random designs", d))
 			}
+			if d == "latency" && len(designList) > 1 {
+				return flagError("shard", fmt.Errorf("design latency times chains, not throughput: shard it on its own (-design latency), not together with %s", strings.Join(designList, ",")))
+			}
 		}
 	}
 	insns, err := forms.Load()
@@ -144,6 +176,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	var plan *portmap.ShardPlan
 	var part []portmap.Experiment // the shard's experiments
+	latencyShard := false         // the shard is of the latency design
 	if shard != nil {
 		var whole []portmap.Experiment
 		for _, d := range designList {
@@ -156,6 +189,9 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		part = shard.Select(whole)
 		plan = &portmap.ShardPlan{Shard: *shard, Design: strings.Join(designList, ","), Insns: *insnsArg,
 			Planned: len(part), Digest: portmap.PlanDigest(part)}
+		if designList[0] == "latency" {
+			latencyShard = true
+		}
 		designList = []string{fmt.Sprintf("shard %s of %s", shard, plan.Design)}
 		if *planOnly {
 			fmt.Fprintf(stdout, "shard %s of %s over %s: %s of %d (digest %s)\n", shard, plan.Design, plan.Insns,
@@ -169,19 +205,11 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer hw.Close()
 	hw.Layout = layout
-	camp, err := measure.OpenCampaign(*out, hw)
+	camp, err := measure.OpenHostCampaign(ctx, *out, hw, versionString(), plan)
 	if err != nil {
 		return err
 	}
 	defer camp.Close()
-	fp, err := hw.Fingerprint(ctx, versionString())
-	if err != nil {
-		return measureError(ctx, camp, err)
-	}
-	header := portmap.Header{Machine: fp, Settings: hw.Settings(camp.Resettle), Shard: plan, CPUs: hw.CPUs(), Time: time.Now().UTC()}
-	if err := camp.Begin(header); err != nil {
-		return err
-	}
 	bar := newProgressBar(stderr)
 	progress := func(p oracle.Progress) {
 		label := fmt.Sprintf("%d/%d, %d failed, %.0f/s", p.Done, p.Total, p.Failed, float64(p.Done)/max(p.Elapsed.Seconds(), 1e-9))
@@ -198,6 +226,22 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err != nil {
 				return measureError(ctx, camp, err)
 			}
+		}
+		hw.Kernels = nil
+		if latencyShard {
+			hw.Kernels = measure.LatencyKernel
+		}
+		if d == "latency" {
+			var none []portmap.Failure
+			exps, none = designs.Latency(insns)
+			for i, f := range none {
+				if i == 5 {
+					fmt.Fprintf(stdout, "  … and %d more forms without a latency chain\n", len(none)-5)
+					break
+				}
+				fmt.Fprintf(stdout, "  %s: %s\n", f.Experiment, f.Reason)
+			}
+			hw.Kernels = measure.LatencyKernel
 		}
 		res, err := camp.Run(ctx, exps, progress)
 		bar.finish()

@@ -155,14 +155,17 @@ func measuredRatioPairs(insns []string, set *portmap.ExperimentSet) []portmap.Ex
 }
 
 // Names lists the design names Build understands, for usage texts.
-const Names = "singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED]"
+const Names = "singletons | pairs | ratio | pmevo | latency | random:LENGTH:COUNT[:SEED]"
 
 // Build returns the experiments of the design named spec over insns:
 // "singletons", "pairs", "ratio" (PMEvo's ratio pairs; measures the
 // singletons with o first), "pmevo" (singletons, pairs and ratio pairs; see
 // PMEvo) or "random:LENGTH:COUNT[:SEED]" (Random, seed 1 by default). o is
 // needed only by the designs that measure; singletons that fail leave
-// their instruction out of the ratio pairs.
+// their instruction out of the ratio pairs. "latency" gives the latency
+// experiments of Latency (forms without a latency chain are left out:
+// Latency gives the reasons), to be measured by an oracle that builds
+// latency chains (measure.Hardware with Kernels = measure.LatencyKernel).
 func Build(ctx context.Context, spec string, insns []string, o oracle.Oracle) ([]portmap.Experiment, error) {
 	switch spec = strings.TrimSpace(spec); {
 	case spec == "singletons":
@@ -182,6 +185,9 @@ func Build(ctx context.Context, spec string, insns []string, o oracle.Oracle) ([
 			return ratio, nil
 		}
 		return append(append(Singletons(insns), Pairs(insns)...), ratio...), nil
+	case spec == "latency":
+		exps, _ := Latency(insns)
+		return exps, nil
 	case strings.HasPrefix(spec, "random:"):
 		length, count, seed, err := ParseRandom(spec)
 		if err != nil {

@@ -47,3 +47,21 @@ func ExampleBuild() {
 	// Output:
 	// [{add ↦ 1, store ↦ 3} {add ↦ 1, mul ↦ 1, store ↦ 2} {add ↦ 1, mul ↦ 2, store ↦ 1}]
 }
+
+func ExampleLatency() {
+	// The latency design: one experiment per register input and register
+	// output of a form; a store has no register output.
+	exps, none := design.Latency([]string{"vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15", "imul RW:GPR:64, R:GPR:64", "mov qword ptr W:MEM(64), R:GPR:64"})
+	for _, e := range exps {
+		fmt.Println(e)
+	}
+	for _, f := range none {
+		fmt.Println(f.Experiment, "—", f.Reason)
+	}
+	// Output:
+	// {latency 1->0: vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15 ↦ 1}
+	// {latency 2->0: vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15 ↦ 1}
+	// {latency 0->0: imul RW:GPR:64, R:GPR:64 ↦ 1}
+	// {latency 1->0: imul RW:GPR:64, R:GPR:64 ↦ 1}
+	// {mov qword ptr W:MEM(64), R:GPR:64 ↦ 1} — no latency chain: no register input and register output of one register file
+}

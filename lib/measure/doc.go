@@ -30,6 +30,12 @@
 // between workers on several CPUs (NewHardwareOn, checked by Interference).
 // When its context is cancelled it makes final every experiment whose
 // minimum passes are done, so that an interrupted campaign keeps them.
+// Hardware.Kernels makes it build other kernels for its experiments:
+// LatencyKernel the latency chains of package design's latency design,
+// Blocks basic blocks and loop bodies as written (BHive's method), which
+// HostBlocks offers as a block predictor, so that the host is the
+// reference of block evaluations. HostMachine writes the host's machine
+// description from a mapping inferred on it and the measured latencies.
 //
 // A failure of the machinery itself — a worker that cannot start or be
 // pinned to its CPU, an assembler that is not installed — is an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/portmap"
@@ -79,4 +80,25 @@ func (h *Hardware) Settings(resettle float64) portmap.Settings {
 	return portmap.Settings{Layout: strings.Join(layout, "+"), BodySize: h.BodySize, Passes: h.Passes, MaxPasses: h.MaxPasses,
 		Agreement: h.Agreement, Samples: h.Timer.Samples, Repeats: h.Timer.Repeats, TargetNano: h.Timer.Target.Nanoseconds(),
 		Resettle: resettle, SSEAVXMix: h.AllowSSEAVXMix}
+}
+
+// OpenHostCampaign opens (or creates) the campaign file path measured with
+// h and begins it with the header of this machine: its fingerprint (with
+// the portlab version), h's settings, the CPUs and, for a shard, its plan.
+// It refuses, before anything is measured, a file measured on another
+// machine, with other settings or for another shard (see Campaign.Begin).
+func OpenHostCampaign(ctx context.Context, path string, h *Hardware, version string, plan *portmap.ShardPlan) (*Campaign, error) {
+	c, err := OpenCampaign(path, h)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := h.Fingerprint(ctx, version)
+	if err == nil {
+		err = c.Begin(portmap.Header{Machine: fp, Settings: h.Settings(c.Resettle), Shard: plan, CPUs: h.CPUs(), Time: time.Now().UTC()})
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }

@@ -44,6 +44,12 @@ type Hardware struct {
 	// Layout places the operands (the zero Layout is the default; see
 	// CheckLayouts for the others' use).
 	Layout operands.Layout
+	// Kernels, when set, builds the kernel of each experiment instead of
+	// the throughput benchmark of its multiset (Body): the loop body and
+	// its set-up, and how many executions of the experiment the body
+	// holds (the cycles are per execution). LatencyKernel builds latency
+	// chains, BlockKernels blocks as written.
+	Kernels func(e portmap.Experiment) (k Kernel, copies int, err error)
 	// AllowSSEAVXMix measures experiments that mix legacy-SSE and VEX
 	// forms even where the host penalises the switch (see SSEAVXPenalty).
 	AllowSSEAVXMix bool
@@ -276,6 +282,20 @@ func (h *Hardware) prepare(ctx context.Context, exps []portmap.Experiment) error
 	for _, e := range exps {
 		key := e.Key()
 		if _, dup := h.unroll[key]; dup {
+			continue
+		}
+		if h.Kernels != nil {
+			k, copies, err := h.Kernels(e)
+			if err != nil {
+				h.failed[key] = err.Error()
+				continue
+			}
+			if k.Name == "" {
+				k.Name = e.String()
+			}
+			h.unroll[key] = copies
+			kernels = append(kernels, k)
+			keys = append(keys, key)
 			continue
 		}
 		var forms []isa.Form

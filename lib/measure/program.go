@@ -23,6 +23,12 @@ type Kernel struct {
 	Name string   // for error messages
 	Body []string // loop body
 	Init []string // run once before timing, after the default initialisation
+	// Entry runs once right before the loop, after the clock started
+	// (whose rdtsc overwrites rax and rdx): set-up of those registers.
+	// Its few cycles count once in a timing of about a million.
+	Entry []string
+	// Exit runs once after the loop, before the clock stops.
+	Exit []string
 }
 
 // Vector selects the widest vector registers the default initialisation
@@ -74,6 +80,9 @@ func Assemble(ctx context.Context, kernels []Kernel, vec Vector) (*Object, error
 		for _, l := range startClock {
 			emit(none, "  %s", l)
 		}
+		for i, l := range kern.Entry {
+			emit(lineRef{k, len(kern.Init) + i, true}, "  %s", l)
+		}
 		emit(none, "  .p2align 5")
 		emit(none, "1:")
 		for i, l := range kern.Body {
@@ -84,6 +93,9 @@ func Assemble(ctx context.Context, kernels []Kernel, vec Vector) (*Object, error
 		}
 		emit(none, "  dec r15")
 		emit(none, "  jnz 1b")
+		for _, l := range kern.Exit {
+			emit(none, "  %s", l)
+		}
 		for _, l := range epilogue(vec) {
 			emit(none, "  %s", l)
 		}
@@ -147,7 +159,9 @@ func asmError(out string, lineOf []lineRef, kernels []Kernel, runErr error) erro
 		ref := lineOf[n-1]
 		kern := kernels[ref.kernel]
 		part, text := "body", ""
-		if ref.init {
+		if ref.init && ref.index >= len(kern.Init) {
+			part, text = "entry", kern.Entry[ref.index-len(kern.Init)]
+		} else if ref.init {
 			part, text = "init", kern.Init[ref.index]
 		} else {
 			text = kern.Body[ref.index]

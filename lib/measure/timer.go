@@ -242,13 +242,20 @@ func (t *Timer) Measure(ctx context.Context, k int) (Timing, error) {
 	if err != nil {
 		return Timing{}, fmt.Errorf("measure: calibration: %w", err)
 	}
-	if t.refIters == 0 {
-		if t.refIters, err = t.iterations(ctx, referenceIndex); err != nil {
+	if t.refIters == 0 || t.winIters == 0 {
+		// Both or neither: a failure (a worker killed) between the two
+		// left the window reference at 0 iterations, which the loop
+		// counter wraps around to 2⁶⁴ — every later timing hung until
+		// its timeout.
+		ref, err := t.iterations(ctx, referenceIndex)
+		if err != nil {
 			return Timing{}, fmt.Errorf("measure: reference: %w", err)
 		}
-		if t.winIters, err = t.iterations(ctx, windowIndex); err != nil {
+		win, err := t.iterations(ctx, windowIndex)
+		if err != nil {
 			return Timing{}, fmt.Errorf("measure: reference: %w", err)
 		}
+		t.refIters, t.winIters = ref, win
 		// A first estimate of the references' uncontended speeds.
 		for i := 0; i < 5; i++ {
 			cal, err := t.perIteration(ctx, calibrationIndex, calN)

@@ -20,9 +20,11 @@
 // Instantiate and InstantiateAArch64 allocate a list of forms (repeat the
 // forms first to unroll: each copy gets fresh registers); InstantiateChain
 // does the opposite, chaining n copies through one register per class to
-// measure latency. Benchmarkable says whether a form can be measured as a
-// throughput benchmark at all, and why not (branches, system
-// instructions, value-dependent timing, unavoidable dependency chains).
+// measure latency; InstantiateLatency chains them through one operand
+// pair of LatencyPairs, for latencies per input operand. Benchmarkable
+// says whether a form can be measured as a throughput benchmark at all,
+// and why not (branches, system instructions, value-dependent timing,
+// unavoidable dependency chains).
 // The harness that runs the code (package measure) and the peers that
 // analyse it (llvm-mca) share the allocation, so they see the same
 // instructions. Registers with fixed roles are reserved: on x86-64 rsp, r14

@@ -130,3 +130,38 @@ func TestMemoryLayout(t *testing.T) {
 		}
 	}
 }
+
+func TestInstantiateLatency(t *testing.T) {
+	for _, c := range []struct {
+		scheme string
+		pair   LatencyPair
+		want   []string
+	}{
+		// Other inputs come from the read-only pool, least recently used first.
+		{"add RW:GPR:64, R:GPR:64", LatencyPair{0, 0}, []string{"add rax, rcx", "add rax, r12"}},
+		// The output is read too: copies alternate between two registers.
+		{"add RW:GPR:64, R:GPR:64", LatencyPair{1, 0}, []string{"add rax, rdx", "add rdx, rax", "add rax, rdx"}},
+		{"vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15", LatencyPair{1, 0}, []string{"vaddps xmm0, xmm0, xmm14", "vaddps xmm0, xmm0, xmm15"}},
+		{"vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15", LatencyPair{2, 0}, []string{"vaddps xmm0, xmm14, xmm0", "vaddps xmm0, xmm15, xmm0"}},
+	} {
+		f := isa.MustParseSchemeISA(isa.X86, c.scheme)
+		got, err := InstantiateLatency(f, c.pair, len(c.want))
+		if err != nil {
+			t.Errorf("%s %v: %v", c.scheme, c.pair, err)
+			continue
+		}
+		if strings.Join(got, "; ") != strings.Join(c.want, "; ") {
+			t.Errorf("%s %v: %q, want %q", c.scheme, c.pair, got, c.want)
+		}
+	}
+	pairs, why := LatencyPairs(isa.MustParseSchemeISA(isa.X86, "imul RW:GPR:64, R:GPR:64"))
+	if why != "" || len(pairs) != 2 || pairs[0] != (LatencyPair{0, 0}) || pairs[1] != (LatencyPair{1, 0}) {
+		t.Errorf("imul pairs %v (%s), want 0→0 and 1→0", pairs, why)
+	}
+	if _, why := LatencyPairs(isa.MustParseSchemeISA(isa.X86, "mov qword ptr W:MEM(64), R:GPR:64")); why == "" {
+		t.Errorf("a store has no register output: want a reason")
+	}
+	if _, err := InstantiateLatency(isa.MustParseSchemeISA(isa.X86, "add RW:GPR:64, R:GPR:64"), LatencyPair{0, 1}, 2); err == nil {
+		t.Errorf("add 0→1: no error (operand 1 is not written)")
+	}
+}

@@ -198,6 +198,11 @@ type allocator struct {
 	lastUse  map[string]int       // representative → timestamp
 	memNext  [3]int               // round robin of the W, R and RW memory pools
 	chainReg map[isa.Class]string // latency mode: one register per class
+	// fixed gives the registers of operands chosen by the caller
+	// (InstantiateLatency), avoid the registers (widest aliases) no other
+	// operand may take.
+	fixed map[int]string
+	avoid map[string]bool
 }
 
 func newAllocator() *allocator { return &allocator{lastUse: map[string]int{}} }
@@ -338,6 +343,9 @@ func (a *allocator) register(f isa.Form, i int, o isa.Operand) (string, error) {
 	if o.Reserved {
 		return pick(cands, func(alias string) bool { return alias == "r13" }, nil)
 	}
+	if reg, ok := a.fixed[i]; ok {
+		return reg, nil
+	}
 	if a.chainReg != nil {
 		if reg, ok := a.chainReg[o.Class]; ok {
 			for _, c := range cands {
@@ -362,7 +370,7 @@ func (a *allocator) register(f isa.Form, i int, o isa.Operand) (string, error) {
 	best, bestT := "", 0
 	for _, c := range cands {
 		r, ok := isa.LookupRegister(isa.X86, c)
-		if !ok || !inPool(o.Class, r.Alias, access) {
+		if !ok || !inPool(o.Class, r.Alias, access) || a.avoid[r.Alias] {
 			continue
 		}
 		if t := a.lastUse[r.Alias]; best == "" || t < bestT {

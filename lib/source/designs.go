@@ -10,7 +10,7 @@ import (
 
 // designNames are the designs design.Build knows besides
 // random:LENGTH:COUNT[:SEED] (design.Names lists them all).
-var designNames = []string{"singletons", "pairs", "ratio", "pmevo"}
+var designNames = []string{"singletons", "pairs", "ratio", "pmevo", "latency"}
 
 // ParseDesigns checks a comma-separated list of experiment designs, as
 // design.Build names them (design.Names), and returns the names, trimmed.

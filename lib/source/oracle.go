@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/portlab/portlab/lib/machine"
 	"github.com/portlab/portlab/lib/measure"
@@ -136,16 +135,8 @@ func (o *Oracle) Open(ctx context.Context, notes io.Writer) (*Opened, error) {
 // the stored answers first, as the Oracle asks.
 func (op *Opened) Complete(ctx context.Context) error {
 	if op.Hardware != nil && op.spec.Campaign != "" && op.Campaign == nil {
-		c, err := measure.OpenCampaign(op.spec.Campaign, op.Hardware)
+		c, err := measure.OpenHostCampaign(ctx, op.spec.Campaign, op.Hardware, op.spec.Version, nil)
 		if err != nil {
-			return err
-		}
-		fp, err := op.Hardware.Fingerprint(ctx, op.spec.Version)
-		if err == nil {
-			err = c.Begin(portmap.Header{Machine: fp, Settings: op.Hardware.Settings(c.Resettle), CPUs: op.Hardware.CPUs(), Time: time.Now().UTC()})
-		}
-		if err != nil {
-			c.Close()
 			return err
 		}
 		op.Campaign, op.Oracle = c, c

@@ -437,7 +437,7 @@ func TestDesigns(t *testing.T) {
 	}
 	for _, c := range []struct{ spec, want string }{
 		{"random:5", `designs "random:5": "random:5": want random:LENGTH:COUNT[:SEED]`},
-		{"singletons,triples", `unknown design "triples" (want singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED], or a comma-separated list)`},
+		{"singletons,triples", `unknown design "triples" (want singletons | pairs | ratio | pmevo | latency | random:LENGTH:COUNT[:SEED], or a comma-separated list)`},
 		{"", `unknown design ""`},
 	} {
 		if _, err := ParseDesigns(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -12,14 +12,19 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/design/design"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Build":           reflect.ValueOf(design.Build),
-		"Names":           reflect.ValueOf(constant.MakeFromLiteral("\"singletons | pairs | ratio | pmevo | random:LENGTH:COUNT[:SEED]\"", token.STRING, 0)),
-		"PMEvo":           reflect.ValueOf(design.PMEvo),
-		"Pairs":           reflect.ValueOf(design.Pairs),
-		"ParseRandom":     reflect.ValueOf(design.ParseRandom),
-		"Random":          reflect.ValueOf(design.Random),
-		"RatioPairs":      reflect.ValueOf(design.RatioPairs),
-		"SingletonCycles": reflect.ValueOf(design.SingletonCycles),
-		"Singletons":      reflect.ValueOf(design.Singletons),
+		"Build":            reflect.ValueOf(design.Build),
+		"IsLatency":        reflect.ValueOf(design.IsLatency),
+		"Latencies":        reflect.ValueOf(design.Latencies),
+		"Latency":          reflect.ValueOf(design.Latency),
+		"LatencyName":      reflect.ValueOf(design.LatencyName),
+		"Names":            reflect.ValueOf(constant.MakeFromLiteral("\"singletons | pairs | ratio | pmevo | latency | random:LENGTH:COUNT[:SEED]\"", token.STRING, 0)),
+		"PMEvo":            reflect.ValueOf(design.PMEvo),
+		"Pairs":            reflect.ValueOf(design.Pairs),
+		"ParseLatencyName": reflect.ValueOf(design.ParseLatencyName),
+		"ParseRandom":      reflect.ValueOf(design.ParseRandom),
+		"Random":           reflect.ValueOf(design.Random),
+		"RatioPairs":       reflect.ValueOf(design.RatioPairs),
+		"SingletonCycles":  reflect.ValueOf(design.SingletonCycles),
+		"Singletons":       reflect.ValueOf(design.Singletons),
 	}
 }

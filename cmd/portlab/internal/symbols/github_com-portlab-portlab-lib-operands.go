@@ -18,10 +18,13 @@ func init() {
 		"Instantiate":        reflect.ValueOf(operands.Instantiate),
 		"InstantiateAArch64": reflect.ValueOf(operands.InstantiateAArch64),
 		"InstantiateChain":   reflect.ValueOf(operands.InstantiateChain),
+		"InstantiateLatency": reflect.ValueOf(operands.InstantiateLatency),
 		"InstantiateLayout":  reflect.ValueOf(operands.InstantiateLayout),
+		"LatencyPairs":       reflect.ValueOf(operands.LatencyPairs),
 		"X86Init":            reflect.ValueOf(operands.X86Init),
 
 		// type definitions
-		"Layout": reflect.ValueOf((*operands.Layout)(nil)),
+		"LatencyPair": reflect.ValueOf((*operands.LatencyPair)(nil)),
+		"Layout":      reflect.ValueOf((*operands.Layout)(nil)),
 	}
 }

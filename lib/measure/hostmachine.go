@@ -1,0 +1,167 @@
+package measure
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/machine"
+	"github.com/portlab/portlab/lib/operands"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// HostDescription is what HostMachine builds the host's machine
+// description from.
+type HostDescription struct {
+	// Name names the machine (default "host").
+	Name string
+	// Mapping is the port mapping inferred on the host (e.g. PMEvo's
+	// from a measure campaign), MappingSource the file or data-set name it
+	// was read from ("" writes it inline).
+	Mapping       *portmap.Mapping
+	MappingSource string
+	// Latencies are the measurements of a latency design (design.Latency)
+	// on the host.
+	Latencies *portmap.ExperimentSet
+	// LoadLatency is the host's load-to-use latency in cycles, added to a
+	// form's register latency from its memory input (0: not known; forms
+	// with a memory input then get no latency, and the simulator's
+	// defaults apply to them).
+	LoadLatency int
+	// FrontEnd, ReorderBuffer, IssueWidth and RetireWidth are copied
+	// into the description (zero: not described).
+	FrontEnd                               machine.FrontEnd
+	ReorderBuffer, IssueWidth, RetireWidth int
+}
+
+// HostMachine returns the machine description of the host: the mapping,
+// the measured latencies of the forms it maps (design.Latencies, by the
+// form's key, as blocks name them), and the pipeline widths given. It
+// also returns notes on what it left out: latencies of forms the mapping
+// does not map, forms with a memory input when LoadLatency is unknown.
+// A missing mapping or latency set, or a latency set without latency
+// measurements, is an error naming the field.
+func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
+	if d.Mapping == nil {
+		return nil, nil, fmt.Errorf("measure: host machine: Mapping missing (a mapping inferred on the host)")
+	}
+	if d.Latencies == nil {
+		return nil, nil, fmt.Errorf("measure: host machine: Latencies missing (the measurements of a latency design)")
+	}
+	lat := design.Latencies(d.Latencies)
+	if len(lat) == 0 {
+		return nil, nil, fmt.Errorf("measure: host machine: Latencies hold no latency measurement (measure with the latency design)")
+	}
+	host, _ := isa.HostSupport()
+	vendor := map[string]string{"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}[host.Vendor]
+	name := d.Name
+	if name == "" {
+		name = "host"
+	}
+	m := &machine.Machine{
+		Name:          name,
+		Vendor:        vendor,
+		Mapping:       d.Mapping,
+		MappingSource: d.MappingSource,
+		FrontEnd:      d.FrontEnd,
+		ReorderBuffer: d.ReorderBuffer,
+		IssueWidth:    d.IssueWidth,
+		RetireWidth:   d.RetireWidth,
+		Latencies:     map[string]machine.Latency{},
+	}
+	var notMapped, memory []string
+	for _, scheme := range slices.Sorted(maps.Keys(lat)) {
+		l := lat[scheme]
+		f, err := isa.ParseName(scheme)
+		if err != nil {
+			return nil, nil, fmt.Errorf("measure: host machine: latency of %q: %w", scheme, err)
+		}
+		key := f.Key()
+		if !d.Mapping.Has(key) {
+			notMapped = append(notMapped, key)
+			continue
+		}
+		var mem []int
+		for i, o := range f.Operands {
+			if o.Kind == isa.KindMem && o.Access&isa.R != 0 && !o.Implicit {
+				mem = append(mem, i)
+			}
+		}
+		if len(mem) > 0 {
+			if d.LoadLatency <= 0 {
+				memory = append(memory, key)
+				continue
+			}
+			if len(l.Operands) == 0 {
+				l.Operands = registerPairs(f, l.Cycles)
+			}
+			var outs []int
+			for _, o := range l.Operands {
+				if !slices.Contains(outs, o.To) {
+					outs = append(outs, o.To)
+				}
+			}
+			for _, from := range mem {
+				for _, to := range outs {
+					l.Operands = append(l.Operands, machine.OperandLatency{From: from, To: to, Cycles: l.Cycles + d.LoadLatency})
+				}
+			}
+			l.Cycles += d.LoadLatency
+		}
+		m.Latencies[key] = l
+	}
+	lines := []string{}
+	if len(notMapped) > 0 {
+		lines = append(lines, fmt.Sprintf("%s measured but not in the mapping, left out: %s", portmap.Count(len(notMapped), "latency"), strings.Join(notMapped, "; ")))
+	}
+	if len(memory) > 0 {
+		lines = append(lines, fmt.Sprintf("%s with a memory input left to the simulator's default latencies (no load latency given): %s", portmap.Count(len(memory), "form"), strings.Join(memory, "; ")))
+	}
+	var without []string
+	for _, insn := range d.Mapping.Instructions() {
+		if _, ok := m.Latencies[insn]; !ok {
+			without = append(without, insn)
+		}
+	}
+	if len(without) > 0 {
+		lines = append(lines, fmt.Sprintf("%d of the mapping's %d forms have no measured latency (the simulator's defaults apply)", len(without), d.Mapping.Len()))
+	}
+	src := d.MappingSource
+	if src == "" {
+		src = "given inline"
+	} else {
+		src = filepath.Base(src)
+	}
+	m.Description = fmt.Sprintf("This host (%s family %#x model %#x%s): the port mapping inferred on it (%s) and the latencies of %s measured on it with the latency design (chains of each form through one operand pair)",
+		host.Vendor, host.Family, host.Model, modelName(host), src, portmap.Count(len(m.Latencies), "form"))
+	if d.LoadLatency > 0 {
+		m.Description += fmt.Sprintf("; forms with a memory input add a load-to-use latency of %d cycles", d.LoadLatency)
+	}
+	m.Description += "."
+	if err := m.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return m, lines, nil
+}
+
+func modelName(h isa.HostInfo) string {
+	if h.ModelName == "" {
+		return ""
+	}
+	return ", " + h.ModelName
+}
+
+// registerPairs lists the pairs of a form whose latency design measured
+// one value for all of them.
+func registerPairs(f isa.Form, cycles int) []machine.OperandLatency {
+	var out []machine.OperandLatency
+	pairs, _ := operands.LatencyPairs(f)
+	for _, p := range pairs {
+		out = append(out, machine.OperandLatency{From: p.From, To: p.To, Cycles: cycles})
+	}
+	return out
+}

@@ -1,0 +1,63 @@
+package measure
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/machine"
+	"github.com/portlab/portlab/lib/portmap"
+)
+
+// TestHostMachine builds a description from a mapping and latency
+// measurements (given here, as a campaign would hold them): latencies by
+// form key, per operand pair, the memory input's pair with the load
+// latency added, and the forms left out listed.
+func TestHostMachine(t *testing.T) {
+	add, vadd, addm, imul := "add RW:GPR:64, R:GPR:64", "vaddps W:XMM0..15, R:XMM0..15, R:XMM0..15", "add RW:GPR:64, qword ptr R:MEM(64)", "imul RW:GPR:64, R:GPR:64"
+	mp := portmap.MustMapping("test", "0", "1")
+	for _, f := range []string{add, vadd, addm} {
+		if err := mp.SetPorts(f, "0", "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := &portmap.ExperimentSet{}
+	for _, m := range []struct {
+		form     string
+		from, to int
+		cycles   float64
+	}{{add, 0, 0, 1.02}, {add, 1, 0, 0.98}, {vadd, 1, 0, 3.01}, {vadd, 2, 0, 2.97}, {addm, 0, 0, 1.0}, {imul, 0, 0, 3}} {
+		set.Measurements = append(set.Measurements, portmap.Measurement{Experiment: portmap.NewExperiment(design.LatencyName(m.form, m.from, m.to)), Cycles: m.cycles})
+	}
+	m, notes, err := HostMachine(HostDescription{Mapping: mp, Latencies: set, LoadLatency: 4, IssueWidth: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := m.Latencies[vadd]; l.Cycles != 3 || len(l.Operands) != 2 {
+		t.Errorf("vaddps: %+v", l)
+	}
+	if l := m.Latencies[addm]; l.Cycles != 5 || len(l.Operands) != 2 || l.Operands[1] != (machine.OperandLatency{From: 1, To: 0, Cycles: 5}) {
+		t.Errorf("add r64, m64: %+v, want 1 from the register, 5 from memory", l)
+	}
+	if _, ok := m.Latencies[imul]; ok || len(notes) != 1 || !strings.Contains(notes[0], imul) {
+		t.Errorf("imul is not mapped: latencies %v, notes %q", m.Latencies, notes)
+	}
+	data, err := machine.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := machine.Parse(data, "host.json")
+	if err != nil || back.Latencies[addm].Cycles != 5 || back.IssueWidth != 6 {
+		t.Errorf("round trip: %v, %+v", err, back)
+	}
+	// Without a load latency, forms with a memory input are left out.
+	m, notes, err = HostMachine(HostDescription{Mapping: mp, Latencies: set})
+	if _, ok := m.Latencies[addm]; err != nil || ok || !strings.Contains(strings.Join(notes, "\n"), "memory input") {
+		t.Errorf("no load latency: %v, %v, %q", err, m.Latencies, notes)
+	}
+	for _, d := range []HostDescription{{Latencies: set}, {Mapping: mp}, {Mapping: mp, Latencies: &portmap.ExperimentSet{}}} {
+		if _, _, err := HostMachine(d); err == nil || !strings.Contains(err.Error(), "Latencies") && !strings.Contains(err.Error(), "Mapping") {
+			t.Errorf("%+v: %v, want an error naming the missing field", d, err)
+		}
+	}
+}
