@@ -106,9 +106,12 @@ type Session struct {
 	outMu   sync.Mutex
 	out     Output
 	cellCtx context.Context
-	stdout  *stream
-	stderr  *stream
-	restore func()
+	// cellStop ends the running cell with a cause (a panic in one of its
+	// goroutines).
+	cellStop context.CancelCauseFunc
+	stdout   *stream
+	stderr   *stream
+	restore  func()
 	// restorePublisher undoes display.SetPublisher on Close.
 	restorePublisher func()
 	origErr          *os.File
@@ -394,10 +397,13 @@ func (s *Session) execute(ctx context.Context, code string, out Output, store bo
 	if out == nil {
 		out = discard{}
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	s.outMu.Lock()
 	s.out = out
 	s.panics = nil
 	s.cellCtx = ctx
+	s.cellStop = stop
 	s.outMu.Unlock()
 	s.stdinBuf = nil
 	var r Result
@@ -699,6 +705,11 @@ func cellLines(msg string) string {
 }
 
 func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
+	var gp goroutinePanic
+	if errors.As(context.Cause(ctx), &gp) {
+		msg := "panic in a goroutine: " + gp.msg + " (in compiled Go it would end the program; the kernel stopped the cell and keeps its state)"
+		return &Error{Name: "Panic", Value: msg, Traceback: []string{"panic: " + msg}}
+	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
 			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}

@@ -287,6 +287,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1, TypeSrcs: map[string]string{}, TypeLines: map[string]int{}}
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
+	var generics genericTypes
 	for ci := range chunks {
 		c := &chunks[ci]
 		fset := token.NewFileSet()
@@ -295,6 +296,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
 			}
+			generics.add(fset, f, c.Line-2)
 			// Imports are evaluated on their own, first: the interpreter
 			// keeps the imports of a chunk that fails, and would reject
 			// them as redeclared when the corrected cell is run again.
@@ -432,6 +434,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		}
 		c.Src = applyEdits(c.Src, edits)
 		c.LastStep = step
+	}
+	if err := generics.check(); err != nil {
+		return nil, err
 	}
 	for ci, c := range chunks {
 		if ic, ok := importChunks[ci]; ok {

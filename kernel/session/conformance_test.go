@@ -1,0 +1,65 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRecursiveGenericTypesAreRefused: yaegi's type checker recursed
+// without end on a generic type that refers to itself through another or
+// with two type parameters, and the process died of a stack overflow
+// (Go's test/typeparam/orderedmap.go, list2.go, cons.go).
+func TestRecursiveGenericTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	for _, code := range []string{
+		"x := 1\ntype node[K, V any] struct {\n\tkey K\n\tleft *node[K, V]\n}",
+		"type E[T any] struct{ list *L[T] }\n\ntype L[T any] struct{ root *E[T] }",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "refers to itself") || !strings.HasPrefix(e.Value, "2:6:") && !strings.HasPrefix(e.Value, "1:6:") {
+			t.Errorf("%q: %s %s, want a refusal naming the type and its line", code, e.Name, e.Value)
+		}
+	}
+	// One type parameter and only itself: the interpreter runs it.
+	r, _ := run(t, s, "type list[T any] struct {\n\tv    T\n\tnext *list[T]\n}\nl := &list[int]{v: 1, next: &list[int]{v: 2}}\nl.next.v")
+	if got := value(r); got != "2" {
+		t.Errorf("a list of one type parameter: %s, want 2", got)
+	}
+}
+
+// TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
+// process with SIGTRAP (Go's test/recover.go calls it when a check fails).
+func TestBreakpointIsAPanic(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "runtime"`)
+	if e := fails(t, s, "runtime.Breakpoint()"); !strings.Contains(e.Value, "runtime.Breakpoint") {
+		t.Errorf("error %s", e.Value)
+	}
+	if got := value(func() Result { r, _ := run(t, s, "1 + 1"); return r }()); got != "2" {
+		t.Errorf("after the breakpoint, 1 + 1 = %s", got)
+	}
+}
+
+// TestManyGoroutinesAreNoDeepRecursion: the recursion guard counted the
+// stacks of 10,000 goroutines as one deep recursion (Go's
+// test/chan/goroutines.go).
+func TestManyGoroutinesAreNoDeepRecursion(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, `func f(left, right chan int) { left <- <-right }
+leftmost := make(chan int)
+right := leftmost
+left := leftmost
+for i := 0; i < 10000; i++ {
+	right = make(chan int)
+	go f(left, right)
+	left = right
+}
+go func(c chan int) { c <- 1 }(right)
+<-leftmost`)
+	if got := value(r); got != "1" {
+		t.Errorf("the chain of goroutines gave %s, want 1", got)
+	}
+	if e := fails(t, s, "func down(n int) int { return down(n+1) + 1 }\ndown(0)"); !strings.Contains(e.Value, "stack overflow") {
+		t.Errorf("unbounded recursion: %s", e.Value)
+	}
+}
