@@ -63,3 +63,37 @@ go func(c chan int) { c <- 1 }(right)
 		t.Errorf("unbounded recursion: %s", e.Value)
 	}
 }
+
+// TestPrintIsGos: yaegi formatted print and println as fmt's %v on
+// standard output (Go's test/goprint.go, printbig.go, ken/string.go).
+func TestPrintIsGos(t *testing.T) {
+	s := newSession(t)
+	_, rec := run(t, s, `var p *int
+var e error
+println(42, true, 1.5, 1e21, float32(0.1), complex(1, -2), "s", p, []int(nil), map[string]int(nil), e, uintptr(255))
+print("a", 1, "b", -2, "\n")
+defer println("deferred", 2.5)
+func f() { println("in f", 0.25) }
+f()`)
+	want := "42 true 1.5 1e+21 0.1 (1-2i) s 0x0 [0/0]0x0 0x0 (0x0,0x0) 0xff\na1b-2\nin f 0.25\ndeferred 2.5\n"
+	if got := rec.text("stderr"); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if got := rec.text("stdout"); got != "" {
+		t.Errorf("stdout %q, want nothing", got)
+	}
+	// A cell's own println is left alone.
+	if got := out(t, s, "func println(a ...any) { fmt.Println(\"mine\") }\nprintln(1)"); got != "mine\n" {
+		t.Errorf("own println: %q", got)
+	}
+}
+
+// TestOwnPrintOfAnEarlierCell: a println declared by an earlier cell is
+// not the builtin.
+func TestOwnPrintOfAnEarlierCell(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func println(a ...any) { fmt.Print(\"mine\\n\") }")
+	if got := out(t, s, "println(1)"); got != "mine\n" {
+		t.Errorf("own println of an earlier cell: %q", got)
+	}
+}

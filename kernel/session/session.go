@@ -354,6 +354,8 @@ func (s *Session) exports() interp.Exports {
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
 			"MakeLen":    reflect.ValueOf(makeLen),
+			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
+			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
@@ -444,7 +446,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -883,6 +885,15 @@ func syntaxError(err error) *Error {
 func (s *Session) isGlobal(name string) bool {
 	_, ok := s.interp.Globals()[name]
 	return ok
+}
+
+// isGlobalOrFunc is isGlobal, and for print and println also whether a
+// cell declared them (then they are not the builtins).
+func (s *Session) isGlobalOrFunc(name string) bool {
+	if name == "print" || name == "println" {
+		return s.funcs[name] != "" || s.isGlobal(name)
+	}
+	return s.isGlobal(name)
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

@@ -288,6 +288,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	var generics genericTypes
+	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println"))
 	for ci := range chunks {
 		c := &chunks[ci]
 		fset := token.NewFileSet()
@@ -307,7 +308,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
-				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block)...)
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
 			}
 			loops, err := loopEdits(fset, f, 10, c.Src)
 			if err != nil {
@@ -405,7 +406,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		edits = append(edits, gen...)
 		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
-			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
+			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {

@@ -1,0 +1,148 @@
+package yaegifix
+
+import (
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"io"
+	"reflect"
+	"strconv"
+)
+
+// printFuncs are the session functions that stand for the builtins print
+// and println in rewritten cells.
+var printFuncs = map[string]string{"print": "_portlab.Print", "println": "_portlab.Println"}
+
+// printEdits rewrites the calls of the builtins print and println to the
+// session's Print and Println (see FormatPrint): yaegi v0.16.1 formats
+// their arguments as fmt's %v does, on standard output, where Go's runtime
+// writes floats as strconv's shortest form, pointers, channels, maps and
+// functions as hexadecimal addresses, slices as [len/cap]address, nil
+// interfaces as (0x0,0x0), print's arguments without spaces between them,
+// and all of it on standard error. skip holds the calls that go and defer
+// statements rewrite themselves (deferredCall uses printFuncs). A cell
+// that declares print or println keeps its own (declaresPrint).
+func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallExpr]bool) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	ast.Inspect(root, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || skip[call] {
+			return true
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		if to, ok := printFuncs[id.Name]; ok {
+			edits = append(edits, edit{pos(id.Pos()), pos(id.End()), to})
+		}
+		return true
+	})
+	return edits
+}
+
+// declaresPrint reports whether a cell may declare print or println: the
+// name after func, var, const or type, or before := or a comma.
+func declaresPrint(src string) bool {
+	var sc scanner.Scanner
+	fset := token.NewFileSet()
+	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	prev := token.ILLEGAL
+	pending := false // print or println just seen
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return false
+		}
+		if pending && (tok == token.DEFINE || tok == token.COMMA) {
+			return true
+		}
+		pending = false
+		if tok == token.IDENT && printFuncs[lit] != "" {
+			switch prev {
+			case token.FUNC, token.VAR, token.CONST, token.TYPE, token.COMMA:
+				return true
+			}
+			pending = true
+		}
+		prev = tok
+	}
+}
+
+// FormatPrint formats args as Go's runtime does for print (newline false)
+// and println: booleans, integers and strings as themselves, floats and
+// complex numbers in strconv's shortest 'g' form, uintptrs, pointers,
+// channels, maps, functions and unsafe pointers as hexadecimal addresses,
+// slices as [len/cap]address and a nil interface as (0x0,0x0). A non-nil
+// interface argument reaches the session as its dynamic value, which is
+// printed as such (Go prints the addresses of its type and data, which
+// differ from run to run); values print cannot take at all (structs,
+// arrays) only arrive through interfaces and print as (0x…,0x…).
+func FormatPrint(newline bool, args ...any) []byte {
+	var b []byte
+	for i, a := range args {
+		if newline && i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendPrint(b, a)
+	}
+	if newline {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func appendHex(b []byte, v uint64) []byte {
+	return strconv.AppendUint(append(b, "0x"...), v, 16)
+}
+
+func appendPrint(b []byte, a any) []byte {
+	if a == nil {
+		return append(b, "(0x0,0x0)"...)
+	}
+	v := reflect.ValueOf(a)
+	if w := unwrapInterp(v); w.IsValid() {
+		v = w
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return strconv.AppendBool(b, v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.AppendInt(b, v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.AppendUint(b, v.Uint(), 10)
+	case reflect.Uintptr:
+		return appendHex(b, v.Uint())
+	case reflect.Float32:
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 32)
+	case reflect.Float64:
+		return strconv.AppendFloat(b, v.Float(), 'g', -1, 64)
+	case reflect.Complex64:
+		return append(b, strconv.FormatComplex(v.Complex(), 'g', -1, 64)...)
+	case reflect.Complex128:
+		return append(b, strconv.FormatComplex(v.Complex(), 'g', -1, 128)...)
+	case reflect.String:
+		return append(b, v.String()...)
+	case reflect.Pointer, reflect.Chan, reflect.Map, reflect.Func, reflect.UnsafePointer:
+		return appendHex(b, uint64(v.Pointer()))
+	case reflect.Slice:
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(v.Len()), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(v.Cap()), 10)
+		b = append(b, ']')
+		return appendHex(b, uint64(v.Pointer()))
+	}
+	var data uint64
+	if v.CanAddr() {
+		data = uint64(v.UnsafeAddr())
+	}
+	b = appendHex(append(b, '('), uint64(reflect.ValueOf(v.Type()).Pointer()))
+	return append(appendHex(append(b, ','), data), ')')
+}
+
+// Printer writes FormatPrint's text to w (the cell's standard error).
+func Printer(w io.Writer, newline bool) func(args ...any) {
+	return func(args ...any) { w.Write(FormatPrint(newline, args...)) }
+}
