@@ -97,3 +97,28 @@ func TestOwnPrintOfAnEarlierCell(t *testing.T) {
 		t.Errorf("own println of an earlier cell: %q", got)
 	}
 }
+
+// TestRecoveredRuntimeErrors: a recovered index error was reflect's
+// string, and v.(error) or v.(runtime.Error) panicked (Go's
+// test/recover2.go, fixedbugs/issue16130.go, issue32187.go).
+func TestRecoveredRuntimeErrors(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "runtime"`)
+	got := out(t, s, `func get(x []int, i int) (msg string) {
+	defer func() {
+		v := recover()
+		_, isRuntime := v.(runtime.Error)
+		msg = fmt.Sprint(v.(error).Error(), " ", isRuntime)
+	}()
+	return fmt.Sprint(x[i])
+}
+func own() (msg string) {
+	defer func() { msg = recover().(string) }()
+	panic("mine")
+}
+fmt.Println(get([]int{1}, 5))
+fmt.Println(own())`)
+	if want := "runtime error: index out of range true\nmine\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

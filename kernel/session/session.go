@@ -356,6 +356,7 @@ func (s *Session) exports() interp.Exports {
 			"MakeLen":    reflect.ValueOf(makeLen),
 			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
 			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
+			"Recover":    reflect.ValueOf(yaegifix.Recover),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
@@ -887,10 +888,10 @@ func (s *Session) isGlobal(name string) bool {
 	return ok
 }
 
-// isGlobalOrFunc is isGlobal, and for print and println also whether a
+// isGlobalOrFunc is isGlobal, and for print, println and recover also whether a
 // cell declared them (then they are not the builtins).
 func (s *Session) isGlobalOrFunc(name string) bool {
-	if name == "print" || name == "println" {
+	if name == "print" || name == "println" || name == "recover" {
 		return s.funcs[name] != "" || s.isGlobal(name)
 	}
 	return s.isGlobal(name)

@@ -131,6 +131,10 @@ var panicMessages = []struct{ yaegi, goMsg string }{
 	{"reflect: slice index out of range", "runtime error: index out of range"},
 	{"reflect: array index out of range", "runtime error: index out of range"},
 	{"reflect: string index out of range", "runtime error: index out of range"},
+	{"reflect.MakeSlice: len > cap", "runtime error: makeslice: cap out of range"},
+	{"reflect.MakeSlice: negative len", "runtime error: makeslice: len out of range"},
+	{"reflect.MakeSlice: negative cap", "runtime error: makeslice: cap out of range"},
+	{"reflect.Value.Grow: slice overflow", "runtime error: makeslice: len out of range"},
 }
 
 // ExplainPanic returns the message of a cell's panic as compiled Go would

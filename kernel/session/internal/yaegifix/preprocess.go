@@ -288,7 +288,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	var generics genericTypes
-	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println"))
+	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
 	for ci := range chunks {
 		c := &chunks[ci]
 		fset := token.NewFileSet()

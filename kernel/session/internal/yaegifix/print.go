@@ -6,12 +6,18 @@ import (
 	"go/token"
 	"io"
 	"reflect"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // printFuncs are the session functions that stand for the builtins print
 // and println in rewritten cells.
 var printFuncs = map[string]string{"print": "_portlab.Print", "println": "_portlab.Println"}
+
+// recoverFunc is the session function that makes a recovered value of the
+// interpreter's what Go's runtime would have panicked with (Recover).
+const recoverFunc = "_portlab.Recover"
 
 // printEdits rewrites the calls of the builtins print and println to the
 // session's Print and Println (see FormatPrint): yaegi v0.16.1 formats
@@ -21,7 +27,14 @@ var printFuncs = map[string]string{"print": "_portlab.Print", "println": "_portl
 // interfaces as (0x0,0x0), print's arguments without spaces between them,
 // and all of it on standard error. skip holds the calls that go and defer
 // statements rewrite themselves (deferredCall uses printFuncs). A cell
-// that declares print or println keeps its own (declaresPrint).
+// that declares print, println or recover keeps its own (declaresPrint).
+//
+// recover() becomes Recover(recover()): the value a cell's panic was
+// given (the interpreter recovers its reflect.Value, so that v.(string)
+// failed), and what the interpreter's own
+// failures panic with (reflect's strings, its interface conversion errors)
+// becomes a runtime.Error, as Go's runtime panics are, so that a recovered
+// value asserted to error or runtime.Error works.
 func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallExpr]bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
@@ -37,12 +50,16 @@ func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallE
 		if to, ok := printFuncs[id.Name]; ok {
 			edits = append(edits, edit{pos(id.Pos()), pos(id.End()), to})
 		}
+		if id.Name == "recover" && len(call.Args) == 0 {
+			edits = append(edits, edit{pos(call.Pos()), pos(call.Pos()), recoverFunc + "("}, edit{pos(call.End()), pos(call.End()), ")"})
+		}
 		return true
 	})
 	return edits
 }
 
-// declaresPrint reports whether a cell may declare print or println: the
+// declaresPrint reports whether a cell may declare print, println or
+// recover: the
 // name after func, var, const or type, or before := or a comma.
 func declaresPrint(src string) bool {
 	var sc scanner.Scanner
@@ -59,7 +76,7 @@ func declaresPrint(src string) bool {
 			return true
 		}
 		pending = false
-		if tok == token.IDENT && printFuncs[lit] != "" {
+		if tok == token.IDENT && (printFuncs[lit] != "" || lit == "recover") {
 			switch prev {
 			case token.FUNC, token.VAR, token.CONST, token.TYPE, token.COMMA:
 				return true
@@ -145,4 +162,47 @@ func appendPrint(b []byte, a any) []byte {
 // Printer writes FormatPrint's text to w (the cell's standard error).
 func Printer(w io.Writer, newline bool) func(args ...any) {
 	return func(args ...any) { w.Write(FormatPrint(newline, args...)) }
+}
+
+// RuntimeError is a runtime.Error with the text of a panic of the
+// interpreter's own.
+type RuntimeError struct{ Msg string }
+
+func (e RuntimeError) Error() string { return e.Msg }
+
+// RuntimeError marks e as a runtime.Error.
+func (RuntimeError) RuntimeError() {}
+
+// Recover returns v, a recovered value (the value inside, for the
+// reflect.Value the interpreter's panic builtin panics with), or, for a panic of the
+// interpreter's own — a string of reflect's ("reflect: slice index out of
+// range") or an error of its (an interface conversion) — a RuntimeError
+// with Go's wording where ExplainPanic knows it.
+func Recover(v any) any {
+	if rv, ok := v.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
+		// The interpreter's panic builtin panics with the reflect.Value
+		// of its argument: recover gave that, not the value.
+		v = rv.Interface()
+	}
+	switch x := v.(type) {
+	case string:
+		if strings.HasPrefix(x, "reflect: ") || strings.HasPrefix(x, "reflect.") {
+			return RuntimeError{runtimeText(ExplainPanic(x))}
+		}
+	case error:
+		if reflect.TypeOf(x).String() == "*interp.cfgError" {
+			return RuntimeError{runtimeText(ExplainPanic(interpPos.ReplaceAllString(x.Error(), "")))}
+		}
+	}
+	return v
+}
+
+// interpPos matches the position the interpreter puts before its errors.
+var interpPos = regexp.MustCompile(`^(?:_\.go:)?\d+:\d+: `)
+
+func runtimeText(msg string) string {
+	if strings.HasPrefix(msg, "runtime error: ") {
+		return msg
+	}
+	return "runtime error: " + msg
 }
