@@ -122,3 +122,21 @@ fmt.Println(own())`)
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestIntrospectionIsRefused: runtime.Caller and its kin reported the
+// interpreter's frames, and finalizers of interpreted values ran late or
+// never (Go's test/fixedbugs/issue4562.go, bug347.go, tinyfin.go): a cell
+// using them is refused, naming the function and its line, also when the
+// cell imports the package itself.
+func TestIntrospectionIsRefused(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct{ code, want string }{
+		{"import \"runtime\"\n\nfunc where() int {\n\t_, _, line, _ := runtime.Caller(0)\n\treturn line\n}", "4:19: not supported by the interpreter: runtime.Caller"},
+		{"import \"runtime\"\nx := new(int)\nruntime.SetFinalizer(x, func(*int) {})", "3:1: not supported by the interpreter: runtime.SetFinalizer"},
+		{"import \"runtime/debug\"\nfunc f() { debug.PrintStack() }", "2:12: not supported by the interpreter: debug.PrintStack"},
+	} {
+		if e := fails(t, s, c.code); e.Name != "CompileError" || !strings.HasPrefix(e.Value, c.want) {
+			t.Errorf("%q: %s %s, want %s", c.code, e.Name, e.Value, c.want)
+		}
+	}
+}

@@ -315,7 +315,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, loops...)
-			gen, err := genericEdits(fset, f, 10, importedName(known))
+			gen, err := genericEdits(fset, f, 10, withFileImports(f, importedName(known)))
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
 			}
@@ -834,6 +834,23 @@ func tokenText(src string) string {
 }
 
 // importedName returns whether a package is imported under name.
+// withFileImports extends imported by the packages f imports itself.
+func withFileImports(f *ast.File, imported func(string) bool) func(string) bool {
+	own := map[string]bool{}
+	for _, is := range f.Imports {
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		if is.Name != nil {
+			own[is.Name.Name] = true
+		} else {
+			own[DefaultName(path)] = true
+		}
+	}
+	return func(name string) bool { return own[name] || imported(name) }
+}
+
 func importedName(known map[ImportSpec]bool) func(string) bool {
 	return func(name string) bool {
 		for is := range known {
