@@ -577,10 +577,11 @@ func (s *Session) checkNames(p *yaegifix.Plan) *Error {
 // the old slot (like yaegi#1673): every old slot of the same type gets the
 // new value (they see what the name now holds, and the old value is
 // garbage); an old slot of another type keeps its value, never a zero the
-// function did not see. The interpreter's other intermediate slots are
-// left alone: zeroing them (yaegifix.ClearTemporaries) changed values that
-// package-level variables still referred to.
+// function did not see. The interpreter's unnamed slots that still hold
+// an old value are replaced by fresh ones (yaegifix.FreeTemporaries).
 func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value) {
+	freed := map[yaegifix.Identity]bool{}
+	defer func() { yaegifix.FreeTemporaries(s.interp, freed) }()
 	now := s.interp.Globals()
 	zero := func(v reflect.Value) {
 		if v.IsValid() && v.CanSet() && !v.IsZero() {
@@ -597,6 +598,11 @@ func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value) {
 		// a notebook reader expects, and the old value is garbage. An old
 		// slot of another type keeps its value: zeroing it would make such
 		// a function compute with a zero it never saw.
+		if id, ok := yaegifix.IdentityOf(o); ok {
+			if nid, ok := yaegifix.IdentityOf(n); !ok || nid != id {
+				freed[id] = true
+			}
+		}
 		var slots []reflect.Value
 		for _, old := range append(s.oldSlots[name], o) {
 			if old.CanSet() && old.Type() == n.Type() {
