@@ -140,3 +140,19 @@ func TestIntrospectionIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestFuncMainIsRefused: a cell's func main ran again after every later
+// cell.
+func TestFuncMainIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "x := 1\nfunc main() { fmt.Println(\"main ran\") }")
+	if e.Name != "CompileError" || !strings.HasPrefix(e.Value, "2:6: not supported by the interpreter: func main would run again") {
+		t.Errorf("%s %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "func run() { fmt.Println(\"run ran\") }\nrun()"); got != "run ran\n" {
+		t.Errorf("run: %q", got)
+	}
+	if got := out(t, s, "x := 2"); got != "" {
+		t.Errorf("a later cell printed %q", got)
+	}
+}

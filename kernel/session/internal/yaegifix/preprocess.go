@@ -361,6 +361,14 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 						}
 					}
 				case *ast.FuncDecl:
+					if d.Recv == nil && d.Name.Name == "main" && cell > 0 {
+						var errs scanner.ErrorList
+						pos := fset.Position(d.Name.Pos())
+						pos.Line += c.Line - 2
+						errs.Add(pos, Refused+"func main would run again after every later cell (the interpreter runs a package's main after each evaluation): "+
+							"give it another name, such as run, and call run()")
+						return nil, errs
+					}
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.Defined = append(p.Defined, d.Name.Name)
 						p.FuncLines[d.Name.Name] = c.Line + fset.Position(d.Pos()).Line - 2
