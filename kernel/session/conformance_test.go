@@ -156,3 +156,21 @@ func TestFuncMainIsRefused(t *testing.T) {
 		t.Errorf("a later cell printed %q", got)
 	}
 }
+
+// TestRecoveredReflectPanicsOfTheCell: a panic of the cell's own use of
+// reflect is recovered as reflect's string, as in Go (Go's
+// test/fixedbugs/issue28748.go).
+func TestRecoveredReflectPanicsOfTheCell(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "reflect"`)
+	got := out(t, s, `func f() (text string) {
+	defer func() { text = fmt.Sprintf("%s", recover()) }()
+	var v reflect.Value
+	v.SetInt(1)
+	return ""
+}
+fmt.Println(f())`)
+	if !strings.HasPrefix(got, "reflect: ") {
+		t.Errorf("recovered %q, want reflect's message", got)
+	}
+}

@@ -175,9 +175,9 @@ func (RuntimeError) RuntimeError() {}
 
 // Recover returns v, a recovered value (the value inside, for the
 // reflect.Value the interpreter's panic builtin panics with), or, for a panic of the
-// interpreter's own — a string of reflect's ("reflect: slice index out of
-// range") or an error of its (an interface conversion) — a RuntimeError
-// with Go's wording where ExplainPanic knows it.
+// interpreter's own — a string of reflect's that ExplainPanic words as
+// Go's runtime error ("reflect: slice index out of range") or an error of
+// the interpreter's (an interface conversion) — a RuntimeError.
 func Recover(v any) any {
 	if rv, ok := v.(reflect.Value); ok && rv.IsValid() && rv.CanInterface() {
 		// The interpreter's panic builtin panics with the reflect.Value
@@ -186,8 +186,12 @@ func Recover(v any) any {
 	}
 	switch x := v.(type) {
 	case string:
-		if strings.HasPrefix(x, "reflect: ") || strings.HasPrefix(x, "reflect.") {
-			return RuntimeError{runtimeText(ExplainPanic(x))}
+		// Only the reflect panics ExplainPanic knows as the interpreter's
+		// (an index out of range): a cell's own use of reflect panics
+		// with reflect's strings in Go too (Go's
+		// test/fixedbugs/issue28748.go).
+		if m := ExplainPanic(x); m != x {
+			return RuntimeError{runtimeText(m)}
 		}
 	case error:
 		if reflect.TypeOf(x).String() == "*interp.cfgError" {
