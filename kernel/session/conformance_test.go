@@ -75,7 +75,7 @@ print("a", 1, "b", -2, "\n")
 defer println("deferred", 2.5)
 func f() { println("in f", 0.25) }
 f()`)
-	want := "42 true 1.5 1e+21 0.1 (1-2i) s 0x0 [0/0]0x0 0x0 (0x0,0x0) 0xff\na1b-2\nin f 0.25\ndeferred 2.5\n"
+	want := "42 true 1.5 1e+21 0.1 (1-2i) s 0x0 [0/0]0x0 0x0 (0x0,0x0) 255\na1b-2\nin f 0.25\ndeferred 2.5\n"
 	if got := rec.text("stderr"); got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}

@@ -89,7 +89,8 @@ func declaresPrint(src string) bool {
 
 // FormatPrint formats args as Go's runtime does for print (newline false)
 // and println: booleans, integers and strings as themselves, floats and
-// complex numbers in strconv's shortest 'g' form, uintptrs, pointers,
+// complex numbers in strconv's shortest 'g' form, uintptrs in decimal (as
+// the compiler calls printuint for them), pointers,
 // channels, maps, functions and unsafe pointers as hexadecimal addresses,
 // slices as [len/cap]address and a nil interface as (0x0,0x0). A non-nil
 // interface argument reaches the session as its dynamic value, which is
@@ -127,10 +128,8 @@ func appendPrint(b []byte, a any) []byte {
 		return strconv.AppendBool(b, v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return strconv.AppendInt(b, v.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return strconv.AppendUint(b, v.Uint(), 10)
-	case reflect.Uintptr:
-		return appendHex(b, v.Uint())
 	case reflect.Float32:
 		return strconv.AppendFloat(b, v.Float(), 'g', -1, 32)
 	case reflect.Float64:
