@@ -55,7 +55,9 @@
 //	go test ./kernel/conformance -run TestFull -full -timeout 60m -v
 //
 // which took 17m48s on two shared, busy cores (load 17) with the default two
-// programs at once (-workers, -progtimeout change them; -only SUBSTR runs
+// programs at once, and 20m43s at load 25 with -workers 5 -progtimeout 20s
+// (programs that take seconds compiled there still time out) (-workers,
+// -progtimeout change them; -only SUBSTR runs
 // the matching programs and writes nothing). TestSample, run by a plain
 // go test, reruns the programs of Sample (40, none that hangs) in
 // about 20 seconds and fails when one does worse than results.tsv

@@ -99,9 +99,18 @@ func (s *Session) runDeferred(ctx context.Context) *Error {
 	return first
 }
 
+// goroutinePanic is the cause with which a panic in a goroutine of a cell
+// stops the running cell.
+type goroutinePanic struct{ msg string }
+
+func (g goroutinePanic) Error() string { return "panic in a goroutine: " + g.msg }
+
 // goCall runs f in a new goroutine (_portlab.Go, for every go statement of a
-// cell). A panic in f does not end the process, as it would in Go: it is
-// reported on the running cell's standard error and, in the kernel, its log.
+// cell). A panic in f does not end the process, as it would in Go: it stops
+// the running cell with an error that says so (Go would not go on either;
+// a cell waiting for the goroutine would wait for ever), or, when no cell
+// runs, is reported on the last cell's standard error; in the kernel also
+// in its log.
 func (s *Session) goCall(f func()) {
 	go func() {
 		defer func() {
@@ -112,12 +121,19 @@ func (s *Session) goCall(f func()) {
 			if p, ok := r.(interp.Panic); ok {
 				r = p.Value
 			}
-			msg := fmt.Sprintf("panic in a goroutine: %v (recovered by the kernel; in compiled Go it would end the program)\n", r)
-			s.flush()
-			s.emit("stderr", msg)
+			text := fmt.Sprint(r)
+			s.outMu.Lock()
+			stop := s.cellStop
+			s.outMu.Unlock()
 			if s.origErr != nil { // the kernel: its log too
-				fmt.Fprint(s.origErr, "portlab kernel: "+msg)
+				fmt.Fprintf(s.origErr, "portlab kernel: panic in a goroutine: %s\n", text)
 			}
+			if s.running.Load() != 0 && stop != nil {
+				stop(goroutinePanic{text})
+				return
+			}
+			s.flush()
+			s.emit("stderr", fmt.Sprintf("panic in a goroutine: %s (recovered by the kernel; in compiled Go it would end the program)\n", text))
 		}()
 		f()
 	}()

@@ -275,8 +275,28 @@ results`)
 	if got := value(r); got != "[0 1 4]" {
 		t.Errorf("goroutines with arguments: %s", got)
 	}
-	_, rec := run(t, s, "import \"time\"\ngo func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)")
-	if got := rec.text("stderr"); !strings.Contains(got, "panic in a goroutine: boom") {
-		t.Errorf("stderr %q lacks the goroutine's panic", got)
+	run(t, s, `import "time"`)
+	r = s.Execute(context.Background(), "go func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)", nil)
+	if r.Err == nil || !strings.Contains(r.Err.Value, "panic in a goroutine: boom") {
+		t.Errorf("a goroutine's panic: error %v, want one naming it", r.Err)
+	}
+}
+
+// TestGoroutinePanicStopsTheCell: a cell waiting for a goroutine that
+// panicked waited for ever (compiled Go ends the program with the panic);
+// the panic stops the cell with an error, and the session goes on.
+func TestGoroutinePanicStopsTheCell(t *testing.T) {
+	s := newSession(t)
+	start := time.Now()
+	r := s.Execute(context.Background(), "ch := make(chan int)\ngo func() { panic(\"boom\"); ch <- 1 }()\n<-ch", nil)
+	if r.Err == nil || !strings.Contains(r.Err.Value, "panic in a goroutine: boom") {
+		t.Fatalf("error %v, want the goroutine's panic", r.Err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the cell took %s to stop", d)
+	}
+	r, _ = run(t, s, "1 + 1")
+	if r.Err != nil || value(r) != "2" {
+		t.Errorf("after the panic, 1 + 1: %v %v", value(r), r.Err)
 	}
 }

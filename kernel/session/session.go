@@ -106,9 +106,12 @@ type Session struct {
 	outMu   sync.Mutex
 	out     Output
 	cellCtx context.Context
-	stdout  *stream
-	stderr  *stream
-	restore func()
+	// cellStop ends the running cell with a cause (a panic in one of its
+	// goroutines).
+	cellStop context.CancelCauseFunc
+	stdout   *stream
+	stderr   *stream
+	restore  func()
 	// restorePublisher undoes display.SetPublisher on Close.
 	restorePublisher func()
 	origErr          *os.File
@@ -351,6 +354,9 @@ func (s *Session) exports() interp.Exports {
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
 			"MakeLen":    reflect.ValueOf(makeLen),
+			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
+			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
+			"Recover":    reflect.ValueOf(yaegifix.Recover),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
@@ -394,10 +400,13 @@ func (s *Session) execute(ctx context.Context, code string, out Output, store bo
 	if out == nil {
 		out = discard{}
 	}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	s.outMu.Lock()
 	s.out = out
 	s.panics = nil
 	s.cellCtx = ctx
+	s.cellStop = stop
 	s.outMu.Unlock()
 	s.stdinBuf = nil
 	var r Result
@@ -438,7 +447,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobal, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -568,10 +577,11 @@ func (s *Session) checkNames(p *yaegifix.Plan) *Error {
 // the old slot (like yaegi#1673): every old slot of the same type gets the
 // new value (they see what the name now holds, and the old value is
 // garbage); an old slot of another type keeps its value, never a zero the
-// function did not see. The interpreter's other intermediate slots are
-// left alone: zeroing them (yaegifix.ClearTemporaries) changed values that
-// package-level variables still referred to.
+// function did not see. The interpreter's unnamed slots that still hold
+// an old value are replaced by fresh ones (yaegifix.FreeTemporaries).
 func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value) {
+	freed := map[yaegifix.Identity]bool{}
+	defer func() { yaegifix.FreeTemporaries(s.interp, freed) }()
 	now := s.interp.Globals()
 	zero := func(v reflect.Value) {
 		if v.IsValid() && v.CanSet() && !v.IsZero() {
@@ -588,6 +598,11 @@ func (s *Session) freeRebound(p *yaegifix.Plan, old map[string]reflect.Value) {
 		// a notebook reader expects, and the old value is garbage. An old
 		// slot of another type keeps its value: zeroing it would make such
 		// a function compute with a zero it never saw.
+		if id, ok := yaegifix.IdentityOf(o); ok {
+			if nid, ok := yaegifix.IdentityOf(n); !ok || nid != id {
+				freed[id] = true
+			}
+		}
 		var slots []reflect.Value
 		for _, old := range append(s.oldSlots[name], o) {
 			if old.CanSet() && old.Type() == n.Type() {
@@ -699,6 +714,11 @@ func cellLines(msg string) string {
 }
 
 func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
+	var gp goroutinePanic
+	if errors.As(context.Cause(ctx), &gp) {
+		msg := "panic in a goroutine: " + gp.msg + " (in compiled Go it would end the program; the kernel stopped the cell and keeps its state)"
+		return &Error{Name: "Panic", Value: msg, Traceback: []string{"panic: " + msg}}
+	}
 	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		return &Error{Name: "Interrupted", Value: "the cell was interrupted",
 			Traceback: []string{"Interrupted: the cell was interrupted; the session keeps its state"}}
@@ -872,6 +892,15 @@ func syntaxError(err error) *Error {
 func (s *Session) isGlobal(name string) bool {
 	_, ok := s.interp.Globals()[name]
 	return ok
+}
+
+// isGlobalOrFunc is isGlobal, and for print, println and recover also whether a
+// cell declared them (then they are not the builtins).
+func (s *Session) isGlobalOrFunc(name string) bool {
+	if name == "print" || name == "println" || name == "recover" {
+		return s.funcs[name] != "" || s.isGlobal(name)
+	}
+	return s.isGlobal(name)
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

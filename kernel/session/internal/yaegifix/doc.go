@@ -160,14 +160,17 @@
 //     same type the new value (freeRebound), so that those functions see
 //     what the name now holds and the old value is garbage; an old slot of
 //     another type keeps its value. The interpreter also keeps the
-//     intermediate values of top-level statements in slots of the global
-//     frame for the life of the session (re-running data :=
-//     bytes.Repeat(…, 10<<20) keeps 10 MB a run): those are left alone,
-//     since zeroing them changed values that package-level variables
-//     still referred to (Go's test/fixedbugs/bug199.go, issue10253.go);
+//     intermediate values of top-level statements in unnamed slots of the
+//     global frame for the life of the session (re-running data :=
+//     bytes.Repeat(…, 10<<20) kept 10 MB a run): FreeTemporaries replaces
+//     the unnamed slots that hold an old value of a re-bound name by fresh
+//     ones. Other unnamed slots are left alone — zeroing them changed
+//     values that package-level variables and method values still read
+//     (Go's test/fixedbugs/bug199.go, typeparam/issue48225.go) — and
 //     %reset frees them. No probe: the session's
-//     TestRedefinedNameSeenByEarlierFunctions and
-//     TestPackageVariablesKeepTheirValues check it.
+//     TestRedefinedNameSeenByEarlierFunctions, TestRerunsDoNotKeepOldValues,
+//     TestPackageVariablesKeepTheirValues and
+//     TestMethodValueReceiversSurviveCells check it.
 //  27. Generic standard library functions. slices.Sort is missing,
 //     maps.Clone fails ("undefined type for K"). genericEdits rewrites
 //     slices.Sort and slices.Reverse to compiled SlicesSort and

@@ -26,6 +26,28 @@ var genericRefused = map[string]string{
 	"slices.SortStable": "sort.SliceStable(s, func(i, j int) bool { return s[i] < s[j] })",
 }
 
+// introspection are the functions that report on the running program's
+// own code, where an interpreted cell has the interpreter's frames
+// (runtime.Caller names yaegi's source files and lines, runtime.Stack
+// shows reflect.Value.Call) and allocates otherwise than compiled Go:
+// their results would differ from Go's without a word, so genericEdits
+// refuses them.
+var introspection = func() map[string]string {
+	const frames = "reports the interpreter's own Go frames (its source files, lines and functions), not the cell's: the kernel cannot give Go's answer"
+	return map[string]string{
+		"runtime.Caller":        frames,
+		"runtime.Callers":       frames,
+		"runtime.CallersFrames": frames,
+		"runtime.FuncForPC":     frames,
+		"runtime.Stack":         frames,
+		"debug.Stack":           frames,
+		"debug.PrintStack":      frames,
+		"testing.AllocsPerRun":  "counts the allocations of the interpreter, which allocates otherwise than compiled Go: measure in a compiled program",
+		"runtime.SetFinalizer":  "cannot be kept to Go's rules for interpreted values (the interpreter holds them longer, and finalizers run late or never): close resources explicitly",
+		"runtime.AddCleanup":    "cannot be kept to Go's rules for interpreted values (the interpreter holds them longer, and cleanups run late or never): close resources explicitly",
+	}
+}()
+
 var genericRewritten = map[string]string{
 	"slices.Sort":    "_portlab.SlicesSort",
 	"slices.Reverse": "_portlab.SlicesReverse",
@@ -55,6 +77,8 @@ func genericEdits(fset *token.FileSet, root ast.Node, off int, imported func(str
 			edits = append(edits, edit{pos(sel.Pos()), pos(sel.End()), to})
 		} else if loop, ok := genericRefused[name]; ok {
 			errs.Add(fset.Position(sel.Pos()), fmt.Sprintf(Refused+"%s is generic, and the interpreter cannot run it: write it out, as in %s", name, loop))
+		} else if why, ok := introspection[name]; ok {
+			errs.Add(fset.Position(sel.Pos()), fmt.Sprintf(Refused+"%s %s", name, why))
 		}
 		return true
 	})

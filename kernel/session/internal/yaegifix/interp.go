@@ -131,6 +131,13 @@ var panicMessages = []struct{ yaegi, goMsg string }{
 	{"reflect: slice index out of range", "runtime error: index out of range"},
 	{"reflect: array index out of range", "runtime error: index out of range"},
 	{"reflect: string index out of range", "runtime error: index out of range"},
+	{"reflect.MakeSlice: len > cap", "runtime error: makeslice: cap out of range"},
+	{"reflect.MakeSlice: negative len", "runtime error: makeslice: len out of range"},
+	{"reflect.MakeSlice: negative cap", "runtime error: makeslice: cap out of range"},
+	{"reflect.Value.Grow: slice overflow", "runtime error: makeslice: len out of range"},
+	{"reflect.Value.Slice: string slice index out of bounds", "runtime error: slice bounds out of range"},
+	{"reflect.Value.Slice: slice index out of bounds", "runtime error: slice bounds out of range"},
+	{"reflect.Value.Slice3: slice index out of bounds", "runtime error: slice bounds out of range"},
 }
 
 // ExplainPanic returns the message of a cell's panic as compiled Go would

@@ -287,6 +287,8 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	p := &Plan{FuncLines: map[string]int{}, Lines: strings.Count(src, "\n") + 1, TypeSrcs: map[string]string{}, TypeLines: map[string]int{}}
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
+	var generics genericTypes
+	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
 	for ci := range chunks {
 		c := &chunks[ci]
 		fset := token.NewFileSet()
@@ -295,6 +297,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
 			}
+			generics.add(fset, f, c.Line-2)
 			// Imports are evaluated on their own, first: the interpreter
 			// keeps the imports of a chunk that fails, and would reject
 			// them as redeclared when the corrected cell is run again.
@@ -305,14 +308,14 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			}
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
-				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block)...)
+				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
 			}
 			loops, err := loopEdits(fset, f, 10, c.Src)
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, loops...)
-			gen, err := genericEdits(fset, f, 10, importedName(known))
+			gen, err := genericEdits(fset, f, 10, withFileImports(f, importedName(known)))
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
 			}
@@ -358,6 +361,14 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 						}
 					}
 				case *ast.FuncDecl:
+					if d.Recv == nil && d.Name.Name == "main" && cell > 0 {
+						var errs scanner.ErrorList
+						pos := fset.Position(d.Name.Pos())
+						pos.Line += c.Line - 2
+						errs.Add(pos, Refused+"func main would run again after every later cell (the interpreter runs a package's main after each evaluation): "+
+							"give it another name, such as run, and call run()")
+						return nil, errs
+					}
 					if d.Recv == nil && !strings.HasPrefix(d.Name.Name, blockPrefix) {
 						p.Defined = append(p.Defined, d.Name.Name)
 						p.FuncLines[d.Name.Name] = c.Line + fset.Position(d.Pos()).Line - 2
@@ -403,7 +414,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		edits = append(edits, gen...)
 		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
-			edits = append(edits, cellEdits(fset, body, off, c.Src, true)...)
+			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {
@@ -432,6 +443,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		}
 		c.Src = applyEdits(c.Src, edits)
 		c.LastStep = step
+	}
+	if err := generics.check(); err != nil {
+		return nil, err
 	}
 	for ci, c := range chunks {
 		if ic, ok := importChunks[ci]; ok {
@@ -828,6 +842,23 @@ func tokenText(src string) string {
 }
 
 // importedName returns whether a package is imported under name.
+// withFileImports extends imported by the packages f imports itself.
+func withFileImports(f *ast.File, imported func(string) bool) func(string) bool {
+	own := map[string]bool{}
+	for _, is := range f.Imports {
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		if is.Name != nil {
+			own[is.Name.Name] = true
+		} else {
+			own[DefaultName(path)] = true
+		}
+	}
+	return func(name string) bool { return own[name] || imported(name) }
+}
+
 func importedName(known map[ImportSpec]bool) func(string) bool {
 	return func(name string) bool {
 		for is := range known {

@@ -46,6 +46,9 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 	fn := "_f"
 	if builtin {
 		fn = call.Fun.(*ast.Ident).Name
+		if to, ok := printFuncs[fn]; ok {
+			fn = to
+		}
 	} else {
 		names = append(names, "_f")
 	}
@@ -92,13 +95,15 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 
 // cellEdits returns the rewrites of a chunk's syntax tree: every go
 // statement runs through goFunc (a panic in the goroutine is reported
-// instead of ending the process), every make of a slice, map or channel
+// instead of ending the process), print and println are the session's
+// when builtinPrint (printEdits), every make of a slice, map or channel
 // type checks its size with makeLenFunc, and, when topLevel, every defer
 // outside a function literal runs through deferFunc (once, when the cell
 // ends; the interpreter would run it again after every later cell).
-func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel bool) []edit {
+func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel, builtinPrint bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
+	deferred := map[*ast.CallExpr]bool{} // rewritten by deferredCall
 	var visit func(n ast.Node, inFunc bool)
 	visit = func(n ast.Node, inFunc bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -120,9 +125,11 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 				}
 			case *ast.GoStmt:
 				edits = append(edits, deferredCall(fset, off, n.Go, n.Call, goFunc)...)
+				deferred[n.Call] = true
 			case *ast.DeferStmt:
 				if topLevel && !inFunc {
 					edits = append(edits, deferredCall(fset, off, n.Defer, n.Call, deferFunc)...)
+					deferred[n.Call] = true
 				}
 			case *ast.CallExpr:
 				id, ok := n.Fun.(*ast.Ident)
@@ -148,6 +155,9 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 		})
 	}
 	visit(root, false)
+	if builtinPrint {
+		edits = append(edits, printEdits(fset, root, off, deferred)...)
+	}
 	return edits
 }
 

@@ -2,6 +2,7 @@ package yaegifix
 
 import (
 	"errors"
+	"runtime"
 	"runtime/metrics"
 	"sync"
 	"time"
@@ -13,8 +14,15 @@ import (
 // it again and again): a recursion 100,000 calls deep takes 3 s, and an
 // unbounded one runs for minutes towards Go's 1 GB limit, where the
 // process dies, while an interrupt has no effect. 64 MB is some 100,000
-// interpreted calls.
+// interpreted calls. Goroutines started since add GoroutineStackBudget
+// each, so that many goroutines with shallow stacks (Go's
+// test/chan/goroutines.go chains 10,000) are not taken for one deep
+// recursion.
 const StackBudget = 64 << 20
+
+// GoroutineStackBudget is what each goroutine more than when the chunk
+// started adds to StackBudget.
+const GoroutineStackBudget = 64 << 10
 
 // ErrDeepRecursion is the error of a chunk whose stacks outgrew
 // StackBudget.
@@ -26,10 +34,12 @@ var ErrDeepRecursion = errors.New("stack overflow: the cell's calls nest deeper 
 const stackSampleEvery = 20 * time.Millisecond
 
 // WatchStack calls overflow once if the goroutine stacks of the process
-// grow by more than StackBudget before the returned stop is called. A
+// grow by more than StackBudget (and GoroutineStackBudget for each new
+// goroutine) before the returned stop is called. A
 // chunk shorter than stackSampleEvery costs one reading and a timer.
 func WatchStack(overflow func()) (stop func()) {
 	base := stackBytes()
+	baseG := runtime.NumGoroutine()
 	var mu sync.Mutex
 	stopped := false
 	var t *time.Timer
@@ -39,7 +49,11 @@ func WatchStack(overflow func()) (stop func()) {
 		if stopped {
 			return
 		}
-		if stackBytes() > base+StackBudget {
+		budget := uint64(StackBudget)
+		if g := runtime.NumGoroutine(); g > baseG {
+			budget += uint64(g-baseG) * GoroutineStackBudget
+		}
+		if stackBytes() > base+budget {
 			stopped = true
 			overflow()
 			return

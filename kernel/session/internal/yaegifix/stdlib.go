@@ -21,6 +21,9 @@ import (
 func Stdlib() interp.Exports {
 	return interp.Exports{
 		"errors/errors": {"As": reflect.ValueOf(errorsAs)},
+		// A breakpoint trap ends the process when no debugger is attached,
+		// and the kernel with it: a cell's is a panic.
+		"runtime/runtime": {"Breakpoint": reflect.ValueOf(Breakpoint)},
 		"github.com/portlab/portlab/kernel/session/internal/yaegifix/yaegifix": {
 			"CellError":  reflect.ValueOf((*CellError)(nil)),
 			"_CellError": reflect.ValueOf((*_CellError)(nil)),
@@ -40,6 +43,12 @@ func Stdlib() interp.Exports {
 			"FieldsFuncSeq": reflect.ValueOf(bytes.FieldsFuncSeq),
 		},
 	}
+}
+
+// Breakpoint is runtime.Breakpoint for cells: a panic, since the trap
+// would end the kernel's process.
+func Breakpoint() {
+	panic("runtime.Breakpoint: no debugger is attached to the kernel (the trap would end it)")
 }
 
 // errorsAs is errors.As for cells. The interpreter hands an error of a

@@ -1,0 +1,176 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRecursiveGenericTypesAreRefused: yaegi's type checker recursed
+// without end on a generic type that refers to itself through another or
+// with two type parameters, and the process died of a stack overflow
+// (Go's test/typeparam/orderedmap.go, list2.go, cons.go).
+func TestRecursiveGenericTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	for _, code := range []string{
+		"x := 1\ntype node[K, V any] struct {\n\tkey K\n\tleft *node[K, V]\n}",
+		"type E[T any] struct{ list *L[T] }\n\ntype L[T any] struct{ root *E[T] }",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "refers to itself") || !strings.HasPrefix(e.Value, "2:6:") && !strings.HasPrefix(e.Value, "1:6:") {
+			t.Errorf("%q: %s %s, want a refusal naming the type and its line", code, e.Name, e.Value)
+		}
+	}
+	// One type parameter and only itself: the interpreter runs it.
+	r, _ := run(t, s, "type list[T any] struct {\n\tv    T\n\tnext *list[T]\n}\nl := &list[int]{v: 1, next: &list[int]{v: 2}}\nl.next.v")
+	if got := value(r); got != "2" {
+		t.Errorf("a list of one type parameter: %s, want 2", got)
+	}
+}
+
+// TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
+// process with SIGTRAP (Go's test/recover.go calls it when a check fails).
+func TestBreakpointIsAPanic(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "runtime"`)
+	if e := fails(t, s, "runtime.Breakpoint()"); !strings.Contains(e.Value, "runtime.Breakpoint") {
+		t.Errorf("error %s", e.Value)
+	}
+	if got := value(func() Result { r, _ := run(t, s, "1 + 1"); return r }()); got != "2" {
+		t.Errorf("after the breakpoint, 1 + 1 = %s", got)
+	}
+}
+
+// TestManyGoroutinesAreNoDeepRecursion: the recursion guard counted the
+// stacks of 10,000 goroutines as one deep recursion (Go's
+// test/chan/goroutines.go).
+func TestManyGoroutinesAreNoDeepRecursion(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, `func f(left, right chan int) { left <- <-right }
+leftmost := make(chan int)
+right := leftmost
+left := leftmost
+for i := 0; i < 10000; i++ {
+	right = make(chan int)
+	go f(left, right)
+	left = right
+}
+go func(c chan int) { c <- 1 }(right)
+<-leftmost`)
+	if got := value(r); got != "1" {
+		t.Errorf("the chain of goroutines gave %s, want 1", got)
+	}
+	if e := fails(t, s, "func down(n int) int { return down(n+1) + 1 }\ndown(0)"); !strings.Contains(e.Value, "stack overflow") {
+		t.Errorf("unbounded recursion: %s", e.Value)
+	}
+}
+
+// TestPrintIsGos: yaegi formatted print and println as fmt's %v on
+// standard output (Go's test/goprint.go, printbig.go, ken/string.go).
+func TestPrintIsGos(t *testing.T) {
+	s := newSession(t)
+	_, rec := run(t, s, `var p *int
+var e error
+println(42, true, 1.5, 1e21, float32(0.1), complex(1, -2), "s", p, []int(nil), map[string]int(nil), e, uintptr(255))
+print("a", 1, "b", -2, "\n")
+defer println("deferred", 2.5)
+func f() { println("in f", 0.25) }
+f()`)
+	want := "42 true 1.5 1e+21 0.1 (1-2i) s 0x0 [0/0]0x0 0x0 (0x0,0x0) 255\na1b-2\nin f 0.25\ndeferred 2.5\n"
+	if got := rec.text("stderr"); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if got := rec.text("stdout"); got != "" {
+		t.Errorf("stdout %q, want nothing", got)
+	}
+	// A cell's own println is left alone.
+	if got := out(t, s, "func println(a ...any) { fmt.Println(\"mine\") }\nprintln(1)"); got != "mine\n" {
+		t.Errorf("own println: %q", got)
+	}
+}
+
+// TestOwnPrintOfAnEarlierCell: a println declared by an earlier cell is
+// not the builtin.
+func TestOwnPrintOfAnEarlierCell(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func println(a ...any) { fmt.Print(\"mine\\n\") }")
+	if got := out(t, s, "println(1)"); got != "mine\n" {
+		t.Errorf("own println of an earlier cell: %q", got)
+	}
+}
+
+// TestRecoveredRuntimeErrors: a recovered index error was reflect's
+// string, and v.(error) or v.(runtime.Error) panicked (Go's
+// test/recover2.go, fixedbugs/issue16130.go, issue32187.go).
+func TestRecoveredRuntimeErrors(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "runtime"`)
+	got := out(t, s, `func get(x []int, i int) (msg string) {
+	defer func() {
+		v := recover()
+		_, isRuntime := v.(runtime.Error)
+		msg = fmt.Sprint(v.(error).Error(), " ", isRuntime)
+	}()
+	return fmt.Sprint(x[i])
+}
+func own() (msg string) {
+	defer func() { msg = recover().(string) }()
+	panic("mine")
+}
+fmt.Println(get([]int{1}, 5))
+fmt.Println(own())`)
+	if want := "runtime error: index out of range true\nmine\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestIntrospectionIsRefused: runtime.Caller and its kin reported the
+// interpreter's frames, and finalizers of interpreted values ran late or
+// never (Go's test/fixedbugs/issue4562.go, bug347.go, tinyfin.go): a cell
+// using them is refused, naming the function and its line, also when the
+// cell imports the package itself.
+func TestIntrospectionIsRefused(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct{ code, want string }{
+		{"import \"runtime\"\n\nfunc where() int {\n\t_, _, line, _ := runtime.Caller(0)\n\treturn line\n}", "4:19: not supported by the interpreter: runtime.Caller"},
+		{"import \"runtime\"\nx := new(int)\nruntime.SetFinalizer(x, func(*int) {})", "3:1: not supported by the interpreter: runtime.SetFinalizer"},
+		{"import \"runtime/debug\"\nfunc f() { debug.PrintStack() }", "2:12: not supported by the interpreter: debug.PrintStack"},
+	} {
+		if e := fails(t, s, c.code); e.Name != "CompileError" || !strings.HasPrefix(e.Value, c.want) {
+			t.Errorf("%q: %s %s, want %s", c.code, e.Name, e.Value, c.want)
+		}
+	}
+}
+
+// TestFuncMainIsRefused: a cell's func main ran again after every later
+// cell.
+func TestFuncMainIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "x := 1\nfunc main() { fmt.Println(\"main ran\") }")
+	if e.Name != "CompileError" || !strings.HasPrefix(e.Value, "2:6: not supported by the interpreter: func main would run again") {
+		t.Errorf("%s %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "func run() { fmt.Println(\"run ran\") }\nrun()"); got != "run ran\n" {
+		t.Errorf("run: %q", got)
+	}
+	if got := out(t, s, "x := 2"); got != "" {
+		t.Errorf("a later cell printed %q", got)
+	}
+}
+
+// TestRecoveredReflectPanicsOfTheCell: a panic of the cell's own use of
+// reflect is recovered as reflect's string, as in Go (Go's
+// test/fixedbugs/issue28748.go).
+func TestRecoveredReflectPanicsOfTheCell(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `import "reflect"`)
+	got := out(t, s, `func f() (text string) {
+	defer func() { text = fmt.Sprintf("%s", recover()) }()
+	var v reflect.Value
+	v.SetInt(1)
+	return ""
+}
+fmt.Println(f())`)
+	if !strings.HasPrefix(got, "reflect: ") {
+		t.Errorf("recovered %q, want reflect's message", got)
+	}
+}
