@@ -100,7 +100,7 @@ func measureBlocks(ctx context.Context, path, out string, cpus []int, stdout, st
 		return err
 	}
 	defer hw.Close()
-	camp, err := measure.OpenHostCampaign(ctx, out, hw, versionString(), nil)
+	camp, err := openHostCampaign(ctx, out, hw, nil)
 	if err != nil {
 		return err
 	}

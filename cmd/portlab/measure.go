@@ -205,7 +205,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	defer hw.Close()
 	hw.Layout = layout
-	camp, err := measure.OpenHostCampaign(ctx, *out, hw, versionString(), plan)
+	camp, err := openHostCampaign(ctx, *out, hw, plan)
 	if err != nil {
 		return err
 	}
@@ -296,6 +296,17 @@ func measureError(ctx context.Context, camp *measure.Campaign, err error) error 
 		return fmt.Errorf("measuring on this machine failed, nothing recorded for it in %s: %w", camp.Path(), err)
 	}
 	return err
+}
+
+// openHostCampaign opens the campaign file path measured on this machine
+// (measure.OpenHostCampaign); a failure to measure the machine's
+// fingerprint says that nothing was recorded.
+func openHostCampaign(ctx context.Context, path string, hw *measure.Hardware, plan *portmap.ShardPlan) (*measure.Campaign, error) {
+	camp, err := measure.OpenHostCampaign(ctx, path, hw, versionString(), plan)
+	if err != nil && oracle.IsInfrastructure(err) {
+		return nil, fmt.Errorf("measuring on this machine failed, nothing recorded for it in %s: %w", path, err)
+	}
+	return camp, err
 }
 
 // parseMeasureFlags checks -insns and -cpu.
