@@ -160,7 +160,7 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 	from := end - float64(window)*r.Cycles
 	shares := make([]CriticalShare, n)
 	for k, o := range p.ops {
-		shares[k] = CriticalShare{Index: k, Text: o.text, Resources: o.resourceNames}
+		shares[k] = CriticalShare{Index: k, Text: o.text, Resources: s.resourceNames(b.Insns[k].Form.Key())}
 	}
 	// Walk back: stage 0 retire, 1 complete, 2 start, 3 issue.
 	// span is the part of [next, t] inside the window.
