@@ -378,3 +378,32 @@ func CriticalTable(shares []CriticalShare) string {
 	}
 	return b.String()
 }
+
+// ScaledChanges returns c once per factor, with the factor as its
+// throughput factor (when c changes resources) or latency factor (when
+// it changes a form's latencies): the changes of a sensitivity curve,
+// for Sensitivities.
+func ScaledChanges(c Change, factors []float64) []Change {
+	out := make([]Change, len(factors))
+	for i, f := range factors {
+		out[i] = c
+		out[i].Resources = append([]string(nil), c.Resources...)
+		if len(c.Resources) > 0 {
+			out[i].Throughput = f
+		}
+		if c.Form != "" {
+			out[i].Latency = f
+		}
+	}
+	return out
+}
+
+// Speedups returns the speed-ups of xs, in order: a sensitivity curve's
+// y values.
+func Speedups(xs []Sensitivity) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x.Speedup
+	}
+	return out
+}

@@ -88,3 +88,29 @@ func (b *Blocks) Load(ctx context.Context, notes func(string)) (*sim.BlockSet, i
 	}
 	return set, bad, nil
 }
+
+// BlockCorpus returns the path of a part of the project's host block
+// corpus, bench/blocks/PART.csv ("tune" or "heldout"; see its README),
+// looked for in the working directory and the directories above it, so
+// that notebooks find it wherever the kernel runs in the checkout.
+func BlockCorpus(part string) (string, error) {
+	if part != "tune" && part != "heldout" {
+		return "", fmt.Errorf("source: block corpus part %q: want tune or heldout", part)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; {
+		p := filepath.Join(d, "bench", "blocks", part+".csv")
+		if isFile(p) {
+			return p, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return "", fmt.Errorf("source: no bench/blocks/%s.csv in %s or above (the block corpus is part of the portlab checkout)", part, wd)
+}
