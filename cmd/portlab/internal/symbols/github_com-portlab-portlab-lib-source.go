@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/source/source"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BlockCorpus":      reflect.ValueOf(source.BlockCorpus),
 		"CheckNoise":       reflect.ValueOf(source.CheckNoise),
 		"DataDir":          reflect.ValueOf(source.DataDir),
 		"DataFile":         reflect.ValueOf(source.DataFile),
@@ -18,6 +19,7 @@ func init() {
 		"LoadForms":        reflect.ValueOf(source.LoadForms),
 		"MustEvaluate":     reflect.ValueOf(source.MustEvaluate),
 		"OpenHardware":     reflect.ValueOf(source.OpenHardware),
+		"ParseBlocks":      reflect.ValueOf(source.ParseBlocks),
 		"ParseCPUs":        reflect.ValueOf(source.ParseCPUs),
 		"ParseDesigns":     reflect.ValueOf(source.ParseDesigns),
 		"ParseExperiments": reflect.ValueOf(source.ParseExperiments),
@@ -27,6 +29,7 @@ func init() {
 		"SplitHeldOut":     reflect.ValueOf(source.SplitHeldOut),
 
 		// type definitions
+		"Blocks":      reflect.ValueOf((*source.Blocks)(nil)),
 		"Experiments": reflect.ValueOf((*source.Experiments)(nil)),
 		"Forms":       reflect.ValueOf((*source.Forms)(nil)),
 		"Opened":      reflect.ValueOf((*source.Opened)(nil)),
