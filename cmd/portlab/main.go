@@ -25,6 +25,9 @@ Usage:
   portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
         predict the experiments' inverse throughputs with mapping M and,
         when they are measured, compare (MAPE, Pearson, Kendall τ-b)
+  portlab predict -blocks FILE -machine M [-peer llvm-mca -mcpu CPU]
+        predict basic blocks' cycles per iteration with the simulator on
+        machine M and llvm-mca, and compare when the blocks are measured
   portlab reproduce
         recompute the reference table of the PMEvo data (mappings vs measured)
   portlab data dir|list|download

@@ -24,11 +24,22 @@ const predictUsage = `portlab predict — predict inverse throughputs with a por
 
   portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
   portlab predict -peer llvm-mca [-mcpu CPU] -experiments E
+  portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N]
 
 When the experiments are measured, the predictions are compared with them
 (MAPE, median APE, Pearson, Kendall τ-b); experiments a predictor cannot
 predict are left out and counted below the table. A predictor that
 predicts none of them is an error.
+
+With -blocks, basic blocks and loop bodies are predicted in cycles per
+iteration: by the simulator on machine M (a built-in machine such as
+portlab:zenplus-like, a machine file, or a mapping name such as
+uops.info:ZEN3, whose forms then take default latencies) and by llvm-mca.
+FILE is a BHive-style CSV file (hex,cycles a line, cycles per -per
+iterations, empty when not measured) or an assembly file of one block.
+Every block's prediction is printed, the blocks a predictor cannot predict
+are listed with the reason, and when blocks carry measured cycles the
+predictions are compared with them.
 
 `
 
@@ -37,6 +48,9 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	mapping := fs.String("mapping", "", "mapping file or data-set name")
 	exps := fs.String("experiments", "", "experiment file or data-set name")
+	blocks := fs.String("blocks", "", "predict the blocks of this file (BHive-style CSV or assembly) instead of experiments")
+	mach := fs.String("machine", "", "with -blocks: the simulated machine (built-in name, machine file or mapping name)")
+	per := fs.Float64("per", 1, "with -blocks: iterations the CSV file's cycles are for (100 for BHive's files)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	out := fs.String("out", "", "write the predictions as a portlab experiment file")
 	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
@@ -46,8 +60,22 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *blocks != "" {
+		switch {
+		case *exps != "":
+			return fmt.Errorf("predict: give -blocks or -experiments, not both")
+		case *mapping != "":
+			return fmt.Errorf("predict -blocks: name the simulated machine with -machine, not -mapping")
+		case *out != "" || *ipc != 0:
+			return fmt.Errorf("predict -blocks: -out and -ipc are for experiments")
+		}
+		return predictBlocks(ctx, blockArgs{file: *blocks, machine: *mach, per: *per, peer: *peer, mcpu: *mcpu, mcaBin: *mcaBin}, stdout, stderr)
+	}
+	if *mach != "" {
+		return fmt.Errorf("predict: -machine is for -blocks; experiments take -mapping")
+	}
 	if (*mapping == "" && *peer == "") || *exps == "" {
-		return fmt.Errorf("predict needs -experiments and -mapping or -peer")
+		return fmt.Errorf("predict needs -experiments and -mapping or -peer, or -blocks and -machine or -peer")
 	}
 	switch {
 	case *peer != "" && *peer != "llvm-mca":
@@ -90,19 +118,11 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		cols = append(cols, column{*mapping, predictionID(*mapping), mp})
 	}
 	if *peer == "llvm-mca" {
-		mca := llvmmca.New(*mcpu)
-		mca.Binary = *mcaBin
-		if *mcpu == "host" {
-			cpu, err := mca.HostCPU(ctx)
-			if err != nil {
-				return err
-			}
-			mca.CPU = cpu
-			fmt.Fprintf(stderr, "llvm-mca: -mcpu %s for this host\n", cpu)
+		mca, done, err := newMCA(ctx, *mcpu, *mcaBin, stderr)
+		if err != nil {
+			return err
 		}
-		bar := newProgressBar(stderr)
-		mca.Progress = func(done, total int) { bar.update(mca.Name(), int64(done), int64(total)) }
-		defer bar.finish()
+		defer done()
 		cols = append(cols, column{mca.Name(), mca.Name(), mca})
 	}
 	measured := len(set.Measurements) > 0
@@ -185,6 +205,25 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	table.LeftOutBelow = true
 	_, err = io.WriteString(stdout, table.String())
 	return err
+}
+
+// newMCA returns the llvm-mca predictor of -mcpu cpu ("host": the closest
+// model llvm-mca has for this machine), with a progress bar on stderr that
+// done ends.
+func newMCA(ctx context.Context, cpu, bin string, stderr io.Writer) (*llvmmca.Predictor, func(), error) {
+	mca := llvmmca.New(cpu)
+	mca.Binary = bin
+	if cpu == "host" {
+		c, err := mca.HostCPU(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		mca.CPU = c
+		fmt.Fprintf(stderr, "llvm-mca: -mcpu %s for this host\n", c)
+	}
+	bar := newProgressBar(stderr)
+	mca.Progress = func(done, total int) { bar.update(mca.Name(), int64(done), int64(total)) }
+	return mca, bar.finish, nil
 }
 
 // predictionID is the key under which -out files keep a mapping's

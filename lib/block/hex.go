@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"sort"
@@ -71,16 +72,18 @@ func decodeHexString(s string) ([]byte, *LineError) {
 // Benchmark Suite and Measurement Framework for Validating x86-64 Basic
 // Block Performance Models", IISWC 2019): the block's code in hex and its
 // measured throughput as given in the file (BHive's data give cycles per
-// 100 iterations).
+// 100 iterations), NaN when the column is empty: a block not measured yet.
 type BHiveBlock struct {
 	Line   int     // the line in the CSV file, 1-based
 	Hex    string  // the code as written
-	Cycles float64 // the second column
+	Cycles float64 // the second column; NaN when empty
 	Block  *Block  // the decoded instructions
 }
 
 // ReadBHiveCSV reads lines "hex,cycles" (blank lines skipped) and decodes
-// all blocks with one objdump run. It returns the blocks that decoded and
+// all blocks with one objdump run. An empty cycles column ("4801d8,")
+// marks a block without a measurement (Cycles NaN): a list of blocks to be
+// measured or predicted; a line without the comma is an error. It returns the blocks that decoded and
 // matched, and, when some did not, a *ParseError naming each bad CSV line
 // and, for an instruction, its position in the block.
 func ReadBHiveCSV(ctx context.Context, r io.Reader) ([]BHiveBlock, error) {
@@ -105,7 +108,13 @@ func ReadBHiveCSV(ctx context.Context, r io.Reader) ([]BHiveBlock, error) {
 			bad = append(bad, LineError{Line: n, Text: line, Msg: "want hex,cycles"})
 			continue
 		}
-		cycles, err := strconv.ParseFloat(strings.TrimSpace(c), 64)
+		cycles, err := math.NaN(), error(nil)
+		if c = strings.TrimSpace(c); c != "" {
+			cycles, err = strconv.ParseFloat(c, 64)
+		}
+		if err == nil && (math.IsInf(cycles, 0) || cycles < 0) {
+			err = fmt.Errorf("%s is not a number of cycles ≥ 0", c)
+		}
 		if err != nil {
 			bad = append(bad, LineError{Line: n, Column: len(h) + 2, Text: line, Msg: "cycles: " + err.Error()})
 			continue

@@ -160,7 +160,7 @@ func (s *Simulator) Critical(b *block.Block) ([]CriticalShare, *Result, error) {
 	from := end - float64(window)*r.Cycles
 	shares := make([]CriticalShare, n)
 	for k, o := range p.ops {
-		shares[k] = CriticalShare{Index: k, Text: o.text, Resources: o.resourceNames}
+		shares[k] = CriticalShare{Index: k, Text: o.text, Resources: s.resourceNames(b.Insns[k].Form.Key())}
 	}
 	// Walk back: stage 0 retire, 1 complete, 2 start, 3 issue.
 	// span is the part of [next, t] inside the window.
@@ -377,4 +377,33 @@ func CriticalTable(shares []CriticalShare) string {
 		fmt.Fprintf(&b, "%-4d %-36s %-22s %7s %7s %7s %7s %7s %7s\n", c.Index, c.Text, c.Resources, pct(c.Share), pct(c.Latency), pct(c.Resource), pct(c.FrontEnd), pct(c.ROB), pct(c.Retire))
 	}
 	return b.String()
+}
+
+// ScaledChanges returns c once per factor, with the factor as its
+// throughput factor (when c changes resources) or latency factor (when
+// it changes a form's latencies): the changes of a sensitivity curve,
+// for Sensitivities.
+func ScaledChanges(c Change, factors []float64) []Change {
+	out := make([]Change, len(factors))
+	for i, f := range factors {
+		out[i] = c
+		out[i].Resources = append([]string(nil), c.Resources...)
+		if len(c.Resources) > 0 {
+			out[i].Throughput = f
+		}
+		if c.Form != "" {
+			out[i].Latency = f
+		}
+	}
+	return out
+}
+
+// Speedups returns the speed-ups of xs, in order: a sensitivity curve's
+// y values.
+func Speedups(xs []Sensitivity) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x.Speedup
+	}
+	return out
 }

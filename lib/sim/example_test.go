@@ -111,3 +111,30 @@ func ExampleEvaluate() {
 	// Output:
 	// 2 blocks, predicted [4 3], MAPE 2.38%
 }
+
+// A sensitivity curve: the FMA loop's speed-up as its latency is scaled
+// follows the latency (1/factor); scaling the load ports changes nothing.
+func ExampleScaledChanges() {
+	s, err := sim.New(sim.TestMachine(), sim.Options{})
+	if err != nil {
+		panic(err)
+	}
+	b, err := block.Parse("vfmadd231ps ymm0, ymm1, ymm2", block.Intel)
+	if err != nil {
+		panic(err)
+	}
+	factors := []float64{0.5, 1, 2}
+	lat, err := s.Sensitivities(context.Background(), b, sim.ScaledChanges(sim.Change{Form: b.Insns[0].Form.Key()}, factors))
+	if err != nil {
+		panic(err)
+	}
+	load, err := s.Sensitivities(context.Background(), b, sim.ScaledChanges(sim.Change{Resources: []string{"load"}}, factors))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("FMA latency:", sim.Speedups(lat))
+	fmt.Println("load ports: ", sim.Speedups(load))
+	// Output:
+	// FMA latency: [2 1 0.5]
+	// load ports:  [1 1 1]
+}

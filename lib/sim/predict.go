@@ -83,7 +83,8 @@ func (s *BlockSet) Add(b *block.Block, cycles float64) {
 // (block.ReadBHiveCSV, which decodes with objdump), into a set named
 // name. The second column is divided by per: BHive's files give cycles
 // per 100 iterations, so per is 100 for them, 1 for files that give
-// cycles per iteration. Lines that do not decode are left out and
+// cycles per iteration. A line with an empty cycles column is a block
+// not measured: its cycles are NaN. Lines that do not decode are left out and
 // reported by the *block.ParseError returned with the set of the others;
 // any other error comes with a nil set.
 func ReadBHive(ctx context.Context, r io.Reader, name string, per float64) (*BlockSet, error) {

@@ -206,7 +206,6 @@ type op struct {
 	feCost, feUopCost float64
 	retCost           float64
 	text              string
-	resourceNames     string
 }
 
 // program is a block compiled for a simulator.
@@ -232,22 +231,25 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	if b == nil || len(b.Insns) == 0 {
 		return nil, errors.New("sim: empty block")
 	}
-	p := &program{nres: len(s.resNames)}
+	n := len(b.Insns)
+	p := &program{nres: len(s.resNames), ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 8*n),
+		reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 12*n), base: make([]float64, 0, 3*n)}
 	deps := b.Deps(true)
 	slot := 1
 	type wkey struct {
 		insn int
 		name string
 	}
-	slotOf := map[wkey]int32{}
+	slotOf := make(map[wkey]int32, 2*n)
 	firstMem := map[int]int32{}
 	var missing []string
+	keys := make([]string, len(b.Insns))
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		key := in.Form.Key()
+		keys[i] = key
 		o := op{text: in.Text}
 		o.uses0 = int32(len(p.uses))
-		var names []string
 		if s.opt.Resources != nil {
 			loads, ok := s.opt.Resources.Loads(key)
 			if !ok {
@@ -258,7 +260,6 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 				if l > 0 {
 					p.uses = append(p.uses, use{lo: int32(len(p.choices)), hi: int32(len(p.choices) + 1), cost: l})
 					p.choices = append(p.choices, int32(r))
-					names = append(names, fmt.Sprintf("%s:%.3g", s.resNames[r], l))
 				}
 			}
 			o.uops = 1
@@ -270,19 +271,15 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 			for _, u := range uops {
 				lo := int32(len(p.choices))
-				var ports []string
 				for _, q := range u.Ports.Indices() {
 					p.choices = append(p.choices, int32(q))
-					ports = append(ports, s.resNames[q])
 				}
 				for range u.Count {
 					p.uses = append(p.uses, use{lo: lo, hi: int32(len(p.choices)), cost: 1})
 				}
 				o.uops += int32(u.Count)
-				names = append(names, fmt.Sprintf("%d*p%s", u.Count, strings.Join(ports, "")))
 			}
 		}
-		o.resourceNames = strings.Join(names, "+")
 		o.uses1 = int32(len(p.uses))
 		if s.rob > 0 && int(o.uops) > s.rob {
 			return nil, fmt.Errorf("sim: line %d %q: %d µops do not fit the reorder buffer of %d", in.Line, in.Text, o.uops, s.rob)
@@ -338,10 +335,10 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			p.reads = append(p.reads, src)
 		}
 		o.reads1 = int32(len(p.reads))
-		if _, ok := s.m.Latencies[in.Form.Key()]; !ok && !slices.Contains(p.defaulted, in.Form.Key()) {
-			p.defaulted = append(p.defaulted, in.Form.Key())
+		if _, ok := s.m.Latencies[keys[i]]; !ok && !slices.Contains(p.defaulted, keys[i]) {
+			p.defaulted = append(p.defaulted, keys[i])
 		}
-		lat, base, err := s.latencies(in)
+		lat, base, err := s.latencies(in, keys[i])
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
@@ -352,6 +349,31 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	}
 	slices.Sort(p.defaulted)
 	return p, nil
+}
+
+// resourceNames describes the resources the instruction of form key
+// uses: "1*p0156+1*p23" for ports, "ALU:0.25+LOAD:0.5" for a resource
+// mapping's loads; "" when the machine does not map it.
+func (s *Simulator) resourceNames(key string) string {
+	var names []string
+	if s.opt.Resources != nil {
+		loads, _ := s.opt.Resources.Loads(key)
+		for r, l := range loads {
+			if l > 0 {
+				names = append(names, fmt.Sprintf("%s:%.3g", s.resNames[r], l))
+			}
+		}
+		return strings.Join(names, "+")
+	}
+	uops, _ := s.m.Mapping.Uops(key)
+	for _, u := range uops {
+		var ports []string
+		for _, q := range u.Ports.Indices() {
+			ports = append(ports, s.resNames[q])
+		}
+		names = append(names, fmt.Sprintf("%d*p%s", u.Count, strings.Join(ports, "")))
+	}
+	return strings.Join(names, "+")
 }
 
 // operandIndex returns, for each of in's reads and writes, the index of
@@ -432,8 +454,7 @@ func alias(reg string) string {
 // given, the form's Cycles otherwise. A form it gives none for:
 // DefaultLatency, plus LoadLatency from a memory input and its address
 // registers, and StoreLatency into a memory output.
-func (s *Simulator) latencies(in *block.Insn) (lat, base []float64, err error) {
-	key := in.Form.Key()
+func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, err error) {
 	def := s.opt.DefaultLatency
 	if def == 0 {
 		def = DefaultLatency
@@ -532,7 +553,7 @@ func newState(p *program, rob, iterations int) *state {
 	st := &state{
 		res:     make([]float64, p.nres),
 		vals:    make([]float64, p.nslots),
-		retired: make([]float64, 0, iterations),
+		retired: make([]float64, 0, min(iterations, 256)), // grows when needed
 	}
 	most := 0
 	for _, o := range p.ops {

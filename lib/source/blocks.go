@@ -1,78 +1,116 @@
 package source
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"slices"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 
-	"github.com/portlab/portlab/lib/machine"
-	"github.com/portlab/portlab/lib/predict/llvmmca"
+	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/sim"
 )
 
-// blockPredictorForms lists the valid block-predictor names, for errors.
-const blockPredictorForms = "want sim:MACHINE (the block simulator of a built-in machine such as sim:zenplus-like, a machine file or a mapping name) or llvm-mca:CPU (llvm-mca's -mcpu, e.g. llvm-mca:znver3; LLVM 14 has no model newer than znver3 and icelake)"
+const blockForms = "a BHive-style CSV file of hex,cycles lines (.csv; the cycles may be empty), or an assembly file of one block (Intel or AT&T syntax, or an objdump -d listing)"
 
-// BlockPredictor is a checked name of a basic-block predictor:
-//
-//   - sim:MACHINE, the block simulator (package sim) of a machine: a
-//     built-in one, with or without its "portlab:" prefix
-//     (sim:zenplus-like), a machine file, or any mapping name a
-//     simulated machine takes (sim:pmevo:SKL/uops_info);
-//   - llvm-mca:CPU, llvm-mca with -mcpu=CPU (llvm-mca:znver3).
-//
-// Block measurement on the host is not a block predictor yet; its name
-// ("host") is refused with the list of the available ones.
-type BlockPredictor struct {
-	// Name is the name as given; Kind is "sim" or "llvm-mca", Arg the
-	// machine or the CPU.
-	Name, Kind, Arg string
+// Blocks is a checked file of basic blocks or loop bodies.
+type Blocks struct {
+	// Path is the file: a BHive-style CSV file (.csv), one block a line
+	// "hex,cycles" (cycles empty when not measured), or an assembly file
+	// holding one block.
+	Path string
+	// Per is the number of iterations the CSV file's cycles are for:
+	// BHive's files give cycles per 100 iterations, portlab's per 1.
+	Per float64
 }
 
-// ParseBlockPredictor checks a block-predictor name without loading a
-// machine or starting llvm-mca.
-func ParseBlockPredictor(name string) (*BlockPredictor, error) {
-	kind, arg, ok := strings.Cut(name, ":")
-	switch {
-	case name == "host" || kind == "host":
-		return nil, fmt.Errorf("predictor %q: block measurement on the host is not available yet (%s)", name, blockPredictorForms)
-	case !ok || arg == "":
-		return nil, fmt.Errorf("predictor %q: %s", name, blockPredictorForms)
-	case kind == "sim":
-		if !strings.Contains(arg, ":") && slices.Contains(machine.Names(), "portlab:"+arg) {
-			arg = "portlab:" + arg
-		}
-		if _, err := ParseSimulation(arg, 0, 0); err != nil {
-			return nil, fmt.Errorf("predictor %q: %w", name, err)
-		}
-	case kind == "llvm-mca":
-		if strings.ContainsAny(arg, " \t=") {
-			return nil, fmt.Errorf("predictor %q: CPU %q is no -mcpu value (e.g. llvm-mca:znver3)", name, arg)
-		}
-	default:
-		return nil, fmt.Errorf("predictor %q: unknown kind %q (%s)", name, kind, blockPredictorForms)
+// CSV reports whether the file is read as BHive-style CSV.
+func (b *Blocks) CSV() bool { return strings.EqualFold(filepath.Ext(b.Path), ".csv") }
+
+// ParseBlocks checks a block file without reading it: it must exist, and
+// per, the iterations the file's cycles are for, must be positive.
+func ParseBlocks(path string, per float64) (*Blocks, error) {
+	if path == "" {
+		return nil, fmt.Errorf("blocks: no file given (%s)", blockForms)
 	}
-	return &BlockPredictor{Name: name, Kind: kind, Arg: arg}, nil
+	if !(per > 0) || math.IsInf(per, 0) {
+		return nil, fmt.Errorf("blocks %q: iterations per measurement %v: want a number > 0 (1, or 100 for BHive's files)", path, per)
+	}
+	if err := checkFile("blocks", path, blockForms); err != nil {
+		return nil, err
+	}
+	return &Blocks{Path: path, Per: per}, nil
 }
 
-// Open returns the predictor, and for sim: the machine simulated (nil for
-// llvm-mca). llvm-mca is neither looked for nor run: its first prediction
-// reports a missing binary or an unknown CPU.
-func (p *BlockPredictor) Open() (sim.BlockPredictor, *machine.Machine, error) {
-	if p.Kind == "llvm-mca" {
-		mca := llvmmca.New(p.Arg)
-		// A check of 100 sampled blocks then runs as several llvm-mca
-		// processes in parallel.
-		mca.BatchSize = 25
-		return mca, nil, nil
+// Load reads the blocks into a set named by the file. A CSV file's cycles
+// are divided by Per; blocks without cycles have NaN. Lines of a CSV file
+// that do not decode or match are left out and reported on notes (when
+// not nil), each with its line and reason, and counted in the returned
+// number; an assembly file with a line not understood is an error. A file
+// with no block at all is an error.
+func (b *Blocks) Load(ctx context.Context, notes func(string)) (*sim.BlockSet, int, error) {
+	if !b.CSV() {
+		blk, err := block.ParseFile(b.Path)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(blk.Insns) == 0 {
+			return nil, 0, fmt.Errorf("blocks %q: no instructions", b.Path)
+		}
+		set := &sim.BlockSet{Name: b.Path}
+		set.Add(blk, math.NaN())
+		return set, 0, nil
 	}
-	m, err := machine.Lookup(p.Arg)
+	f, err := os.Open(b.Path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("predictor %q: %w", p.Name, err)
+		return nil, 0, fmt.Errorf("blocks: %w", err)
 	}
-	s, err := sim.New(m, sim.Options{})
+	defer f.Close()
+	set, err := sim.ReadBHive(ctx, f, b.Path, b.Per)
+	var pe *block.ParseError
+	bad := 0
+	if errors.As(err, &pe) {
+		lines := map[int]bool{}
+		for _, l := range pe.Lines {
+			lines[l.Line] = true
+			if notes != nil {
+				notes(fmt.Sprintf("%s:%s", b.Path, l))
+			}
+		}
+		bad = len(lines)
+	} else if err != nil {
+		return nil, 0, err
+	}
+	if set.Len() == 0 {
+		return nil, bad, fmt.Errorf("blocks %q: no block could be read (%d lines not understood)", b.Path, bad)
+	}
+	return set, bad, nil
+}
+
+// BlockCorpus returns the path of a part of the project's host block
+// corpus, bench/blocks/PART.csv ("tune" or "heldout"; see its README),
+// looked for in the working directory and the directories above it, so
+// that notebooks find it wherever the kernel runs in the checkout.
+func BlockCorpus(part string) (string, error) {
+	if part != "tune" && part != "heldout" {
+		return "", fmt.Errorf("source: block corpus part %q: want tune or heldout", part)
+	}
+	wd, err := os.Getwd()
 	if err != nil {
-		return nil, nil, fmt.Errorf("predictor %q: %w", p.Name, err)
+		return "", err
 	}
-	return s, m, nil
+	for d := wd; ; {
+		p := filepath.Join(d, "bench", "blocks", part+".csv")
+		if isFile(p) {
+			return p, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return "", fmt.Errorf("source: no bench/blocks/%s.csv in %s or above (the block corpus is part of the portlab checkout)", part, wd)
 }

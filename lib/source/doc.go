@@ -5,7 +5,7 @@
 //
 // Every kind of name has a parse step that checks it without reading any
 // data or starting any measurement (ParseExperiments, ParseForms,
-// ParseDesigns, ParseCPUs, ParseSimulation, CheckNoise), so that bad input is refused
+// ParseDesigns, ParseCPUs, ParseSimulation, ParseBlocks, CheckNoise), so that bad input is refused
 // with an error naming the name and its valid forms before anything
 // expensive starts, and a step that does the work (Experiments.Load,
 // Forms.Load, OpenHardware, Simulation.Open, Oracle.Open).
@@ -45,6 +45,15 @@
 // The experiment designs portlab measure builds (design.Build) are named
 // singletons, pairs, ratio, pmevo and random:LENGTH:COUNT[:SEED], or a
 // comma-separated list of these (singletons,random:5:1000).
+//
+// # Blocks
+//
+// A file of basic blocks or loop bodies (ParseBlocks, Blocks.Load) is a
+// BHive-style CSV file (.csv), one block a line as "hex,cycles" with the
+// cycles empty for a block not measured, or an assembly file of one block
+// (Intel or AT&T syntax, or an objdump -d listing; package block). The
+// blocks are predicted by the simulator of package sim on a machine
+// named as machine.Lookup resolves names, and by llvm-mca.
 //
 // # Oracles
 //

@@ -23,6 +23,8 @@ func init() {
 		"Evaluate":             reflect.ValueOf(sim.Evaluate),
 		"New":                  reflect.ValueOf(sim.New),
 		"ReadBHive":            reflect.ValueOf(sim.ReadBHive),
+		"ScaledChanges":        reflect.ValueOf(sim.ScaledChanges),
+		"Speedups":             reflect.ValueOf(sim.Speedups),
 		"TestMachine":          reflect.ValueOf(sim.TestMachine),
 		"TestMachineName":      reflect.ValueOf(constant.MakeFromLiteral("\"portlab:sim-test-skylake-like\"", token.STRING, 0)),
 
