@@ -144,7 +144,7 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 	}
 	var evals []*metrics.Evaluation
 	for i, p := range preds {
-		ev := sim.Evaluate(ctx, storedBlocks(p.Name(), values[i], idx), sub)
+		ev := sim.Evaluate(ctx, storedBlocks(p.Name(), values[i], failures[i], idx), sub)
 		ev.Data = ""
 		evals = append(evals, ev)
 	}
@@ -175,7 +175,7 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 	}
 	evals = evals[:0]
 	for i, p := range preds {
-		ev := sim.Evaluate(ctx, storedBlocks(p.Name(), values[i], cidx), common)
+		ev := sim.Evaluate(ctx, storedBlocks(p.Name(), values[i], failures[i], cidx), common)
 		ev.Data = ""
 		evals = append(evals, ev)
 	}
@@ -193,16 +193,25 @@ func blockName(b *block.Block) string {
 }
 
 // stored is a BlockPredictor answering with predictions made before: the
-// values of the blocks at idx, in order (NaN: not predicted).
+// values of the blocks at idx, in order (NaN: not predicted, with the
+// predictor's reason when it gave one).
 type stored struct {
 	name   string
 	values []float64
+	why    map[int]string // by position in values
 }
 
-func storedBlocks(name string, all []float64, idx []int) *stored {
-	s := &stored{name: name}
-	for _, k := range idx {
-		s.values = append(s.values, all[k])
+func storedBlocks(name string, all []float64, failures []portmap.Failure, idx []int) *stored {
+	reason := make(map[int]string, len(failures))
+	for _, f := range failures {
+		reason[f.Index] = f.Reason
+	}
+	s := &stored{name: name, why: map[int]string{}}
+	for k, i := range idx {
+		s.values = append(s.values, all[i])
+		if r, ok := reason[i]; ok {
+			s.why[k] = r
+		}
 	}
 	return s
 }
@@ -217,7 +226,11 @@ func (s *stored) PredictBlocks(_ context.Context, blocks []*block.Block) ([]floa
 	var failures []portmap.Failure
 	for k, x := range v {
 		if math.IsNaN(x) {
-			failures = append(failures, portmap.Failure{Index: k, Reason: "not predicted"})
+			why := s.why[k]
+			if why == "" {
+				why = "not predicted"
+			}
+			failures = append(failures, portmap.Failure{Index: k, Reason: why})
 		}
 	}
 	return oracle.Unsupported(s.name, v, failures)

@@ -137,8 +137,15 @@ func Evaluate(ctx context.Context, p BlockPredictor, set *BlockSet) *metrics.Eva
 	}
 	ev := metrics.EvaluationOf(p.Name(), set.Cycles, pred)
 	ev.Data = data
-	if len(failures) == len(ev.Failures) {
-		ev.Failures = failures // the predictor's reasons rather than "no prediction"
+	// The predictor's reasons rather than "no prediction".
+	why := make(map[int]portmap.Failure, len(failures))
+	for _, f := range failures {
+		why[f.Index] = f
+	}
+	for k, f := range ev.Failures {
+		if w, ok := why[f.Index]; ok {
+			ev.Failures[k] = w
+		}
 	}
 	if ev.Err() == nil {
 		for i, b := range set.Blocks {
