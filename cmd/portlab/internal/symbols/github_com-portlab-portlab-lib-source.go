@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/source/source"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BlockCorpus":         reflect.ValueOf(source.BlockCorpus),
 		"CheckNoise":          reflect.ValueOf(source.CheckNoise),
 		"DataDir":             reflect.ValueOf(source.DataDir),
 		"DataFile":            reflect.ValueOf(source.DataFile),
@@ -19,6 +20,7 @@ func init() {
 		"MustEvaluate":        reflect.ValueOf(source.MustEvaluate),
 		"OpenHardware":        reflect.ValueOf(source.OpenHardware),
 		"ParseBlockPredictor": reflect.ValueOf(source.ParseBlockPredictor),
+		"ParseBlocks":         reflect.ValueOf(source.ParseBlocks),
 		"ParseCPUs":           reflect.ValueOf(source.ParseCPUs),
 		"ParseDesigns":        reflect.ValueOf(source.ParseDesigns),
 		"ParseExperiments":    reflect.ValueOf(source.ParseExperiments),
@@ -29,6 +31,7 @@ func init() {
 
 		// type definitions
 		"BlockPredictor": reflect.ValueOf((*source.BlockPredictor)(nil)),
+		"Blocks":         reflect.ValueOf((*source.Blocks)(nil)),
 		"Experiments":    reflect.ValueOf((*source.Experiments)(nil)),
 		"Forms":          reflect.ValueOf((*source.Forms)(nil)),
 		"Opened":         reflect.ValueOf((*source.Opened)(nil)),
