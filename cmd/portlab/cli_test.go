@@ -269,6 +269,7 @@ func TestDataDownloadFails(t *testing.T) {
 func TestBadFlagIsOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "-population", "0"},
+		{"infer", "palmed", "-simulate", "pmevo:SKL/uops_info", "-basic", "100000"},
 		{"measure", "-frob"},
 		{"predict", "-mapping"},
 	} {

@@ -16,8 +16,9 @@ type Config struct {
 	// BasicEps: only instructions with IPC ≥ 1 − BasicEps can be basic
 	// (Alg. 1's low-IPC filter).
 	BasicEps float64
-	// Basic is the number n of basic instructions Alg. 1 selects.
-	Basic int `flag:"basic" help:"number of basic instructions (Alg. 1)" min:"1"`
+	// Basic is the number n of basic instructions Alg. 1 selects, at
+	// most MaxBasicLP1.
+	Basic int `flag:"basic" help:"number of basic instructions (Alg. 1)" min:"1" max:"16"`
 	// EqTol is the tolerance of the equivalence classes: two instructions
 	// are equivalent when their alone cycles differ by at most EqTol
 	// relatively and their slowdowns with every other instruction (the

@@ -3,6 +3,7 @@ package palmed
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/portlab/portlab/lib/oracle"
@@ -75,5 +76,16 @@ func TestFrontEndConfig(t *testing.T) {
 		if _, err := Infer(context.Background(), o, toy().Instructions(), cfg, nil); err == nil || o.asked != 0 {
 			t.Errorf("FrontEnd %g: error %v after %d measurements; want an error before any", fe, err, o.asked)
 		}
+	}
+}
+
+// TestBasicLimit: more basic instructions than LP1 can enumerate is an
+// error before any measurement, not after the quadratic benchmarks.
+func TestBasicLimit(t *testing.T) {
+	o := &countingOracle{Oracle: oracle.Simulate(toy(), 0, 1)}
+	cfg := toyConfig()
+	cfg.Basic = MaxBasicLP1 + 1
+	if _, err := Infer(context.Background(), o, toy().Instructions(), cfg, nil); err == nil || o.asked != 0 || !strings.Contains(err.Error(), "at most 16") {
+		t.Errorf("Basic %d: error %v after %d measurements; want an error naming the limit before any", cfg.Basic, err, o.asked)
 	}
 }

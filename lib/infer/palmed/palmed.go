@@ -131,6 +131,9 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	if cfg.M < 1 || cfg.L < 1 || cfg.Basic < 1 || cfg.MaxScale < 1 {
 		return nil, fmt.Errorf("palmed: config: M = %d, L = %d, Basic = %d, MaxScale = %d; want all ≥ 1", cfg.M, cfg.L, cfg.Basic, cfg.MaxScale)
 	}
+	if cfg.Basic > MaxBasicLP1 {
+		return nil, fmt.Errorf("palmed: config: Basic = %d; want at most %d (LP1 enumerates every subset of the basic instructions)", cfg.Basic, MaxBasicLP1)
+	}
 	// The core mapping needs CBC: say so before minutes of benchmarks.
 	if err := (&solver.CBC{}).Check(); err != nil {
 		return nil, fmt.Errorf("palmed: %w", err)
