@@ -270,6 +270,7 @@ func TestBadFlagIsOneLine(t *testing.T) {
 	for _, args := range [][]string{
 		{"infer", "pmevo", "-simulate", "pmevo:SKL/uops_info", "-population", "0"},
 		{"infer", "palmed", "-simulate", "pmevo:SKL/uops_info", "-basic", "100000"},
+		{"infer", "explainable", "-simulate", "portlab:zenplus-like", "-runs", "0"},
 		{"measure", "-frob"},
 		{"predict", "-mapping"},
 	} {

@@ -87,7 +87,7 @@ func TestRepeatsReachTheBenchmarker(t *testing.T) {
 func TestRepeatsNeedFreshSamples(t *testing.T) {
 	m := smallZen(t)
 	set := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment(m.Mapping.Instructions()[0]), Cycles: 1, Uops: 1}}}
-	for _, method := range []*Method{{Repeats: 5}, {RetryRepeats: 5}} {
+	for _, method := range []*Method{{Repeats: 5, Runs: 3}, {RetryRepeats: 5, Runs: 3}} {
 		_, err := infer.Infer(t.Context(), infer.Problem{Oracle: oracle.NewReplay("zen.jsonl", set), Instructions: m.Mapping.Instructions(), Ports: 10}, method, nil)
 		if err == nil || !strings.Contains(err.Error(), "zen.jsonl") || !strings.Contains(err.Error(), "from memory") {
 			t.Errorf("repeats %d, retry repeats %d over a replay: %v", method.Repeats, method.RetryRepeats, err)

@@ -44,10 +44,10 @@ type Method struct {
 	// measure afresh (not a Replay or a campaign's file: see
 	// oracle.Rememberer).
 	Repeats int `flag:"repeats" help:"measure every experiment this often and take the median (the thesis: 11)" min:"0"`
-	// Runs is how often stage 5 is run (default 3); an instruction's
-	// decomposition counts when a majority of the runs agree on it
-	// (thesis §6.3.5: two of three).
-	Runs int `flag:"runs" help:"runs of stage 5; a majority must agree" min:"0"`
+	// Runs is how often stage 5 is run, at least once (New: 3); an
+	// instruction's decomposition counts when a majority of the runs agree
+	// on it (thesis §6.3.5: two of three).
+	Runs int `flag:"runs" help:"runs of stage 5; a majority must agree" min:"1"`
 	// RetryRepeats, when above Repeats, re-runs stage 5 for the
 	// instructions whose runs disagree (Unstable), and only for them, with
 	// every experiment measured that many times (median): more repeats
