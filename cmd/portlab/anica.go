@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/lib/anica"
+	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/source"
 )
@@ -97,6 +98,16 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.Check(); err != nil {
 		return flagError("threshold", err)
 	}
+	if len(names) < 2 {
+		return fmt.Errorf("-predictors %q: want at least two predictors to compare (e.g. sim:zenplus-like,llvm-mca:znver3)", *preds)
+	}
+	for i, p := range names {
+		for _, q := range names[:i] {
+			if p.Name == q.Name {
+				return fmt.Errorf("-predictors %q: %s is named twice: a predictor never disagrees with itself", *preds, p.Name)
+			}
+		}
+	}
 	if st, err := os.Stat(*out); err == nil && !st.IsDir() {
 		return fmt.Errorf("-out %q: a file, not a directory", *out)
 	}
@@ -108,6 +119,18 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		p, m, err := n.Open()
 		if err != nil {
 			return err
+		}
+		if n.Kind == "llvm-mca" {
+			// An unknown CPU fails every prediction: say so now, not as
+			// "no form supported" after the support check, and before the
+			// journal is created with this configuration.
+			b, err := block.Parse("add rax, rcx", block.Intel)
+			if err != nil {
+				return err
+			}
+			if _, err := p.PredictBlocks(ctx, []*block.Block{b}); err != nil {
+				return flagError("predictors", err)
+			}
 		}
 		caches = append(caches, anica.NewCache(p))
 		if m != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/portlab/portlab/lib/machine"
+	"github.com/portlab/portlab/lib/predict/llvmmca"
 )
 
 // slowMachine writes the zenplus-like machine with every vpmullw form
@@ -48,6 +49,9 @@ func TestAnica(t *testing.T) {
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "-3", "-out", dir}, "-budget"},
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-threshold", "0", "-out", dir}, "threshold"},
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-generalisations", "0", "-out", dir}, "-generalisations 0"},
+		// One predictor, or one named twice, has nothing to disagree with.
+		{[]string{"-predictors", "sim:zenplus-like", "-budget", "10", "-out", dir}, "want at least two predictors"},
+		{[]string{"-predictors", "sim:zenplus-like,sim:zenplus-like", "-budget", "10", "-out", dir}, "named twice"},
 	} {
 		err := run(t.Context(), append([]string{"anica"}, c.args...), &buf, &buf)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -86,5 +90,26 @@ func TestAnica(t *testing.T) {
 	var ds []map[string]any
 	if err := json.Unmarshal(data, &ds); err != nil || len(ds) != 1 {
 		t.Errorf("discoveries.json: %d discoveries, %v", len(ds), err)
+	}
+}
+
+// An llvm-mca CPU that llvm-mca does not know is refused at the flag,
+// before the journal is created: not a campaign in which no form is
+// supported.
+func TestAnicaUnknownCPU(t *testing.T) {
+	if _, err := llvmmca.Find(); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	dir := filepath.Join(t.TempDir(), "campaign")
+	var buf bytes.Buffer
+	err := run(t.Context(), []string{"anica", "-predictors", "sim:zenplus-like,llvm-mca:znver9", "-budget", "10", "-out", dir}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "-predictors") || !strings.Contains(err.Error(), "znver9") {
+		t.Errorf("unknown CPU: %v, want an error naming -predictors and znver9", err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("a refused campaign created its directory")
 	}
 }

@@ -188,7 +188,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		part = shard.Select(whole)
 		plan = &portmap.ShardPlan{Shard: *shard, Design: strings.Join(designList, ","), Insns: *insnsArg,
-			Planned: len(part), Digest: portmap.PlanDigest(part)}
+			Planned: len(part), Digest: portmap.PlanDigest(part), Whole: portmap.PlanDigest(whole)}
 		if designList[0] == "latency" {
 			latencyShard = true
 		}

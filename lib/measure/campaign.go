@@ -145,7 +145,7 @@ func (c *Campaign) Begin(h portmap.Header) error {
 			return fmt.Errorf("measure: campaign %s holds shard %s of %s; give -shard %s to resume it, or measure into another file", c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Shard)
 		case last.Shard == nil && h.Shard != nil && c.records > 0:
 			return fmt.Errorf("measure: campaign %s holds a campaign that is not sharded; measure shard %s into another file", c.path, h.Shard.Shard)
-		case last.Shard != nil && *last.Shard != *h.Shard:
+		case last.Shard != nil && !last.Shard.Same(*h.Shard):
 			return fmt.Errorf("measure: campaign %s holds shard %s of design %s over %s (%d experiments), not shard %s of %s over %s (%d); measure into another file",
 				c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Insns, last.Shard.Planned, h.Shard.Shard, h.Shard.Design, h.Shard.Insns, h.Shard.Planned)
 		case last.Shard != nil:

@@ -116,7 +116,7 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 	}
 	lines := []string{}
 	if len(notMapped) > 0 {
-		lines = append(lines, fmt.Sprintf("%s measured but not in the mapping, left out: %s", portmap.Count(len(notMapped), "latency"), strings.Join(notMapped, "; ")))
+		lines = append(lines, fmt.Sprintf("%s with measured latencies but not in the mapping, left out: %s", portmap.Count(len(notMapped), "form"), strings.Join(notMapped, "; ")))
 	}
 	if len(memory) > 0 {
 		lines = append(lines, fmt.Sprintf("%s with a memory input left to the simulator's default latencies (no load latency given): %s", portmap.Count(len(memory), "form"), strings.Join(memory, "; ")))

@@ -39,7 +39,7 @@ func TestHostMachine(t *testing.T) {
 	if l := m.Latencies[addm]; l.Cycles != 5 || len(l.Operands) != 2 || l.Operands[1] != (machine.OperandLatency{From: 1, To: 0, Cycles: 5}) {
 		t.Errorf("add r64, m64: %+v, want 1 from the register, 5 from memory", l)
 	}
-	if _, ok := m.Latencies[imul]; ok || len(notes) != 1 || !strings.Contains(notes[0], imul) {
+	if _, ok := m.Latencies[imul]; ok || len(notes) != 1 || !strings.Contains(notes[0], "1 form with measured latencies but not in the mapping, left out: "+imul) {
 		t.Errorf("imul is not mapped: latencies %v, notes %q", m.Latencies, notes)
 	}
 	data, err := machine.Encode(m)

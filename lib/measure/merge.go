@@ -129,6 +129,10 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 					s.path, first.path, d.field, d.b, d.a, first.path)
 			}
 		}
+		if fp.Whole != "" && sp.Whole != "" && fp.Whole != sp.Whole {
+			return nil, fmt.Errorf("measure: merge: %s is a shard of another campaign than %s: its whole design holds other experiments (digest %s there, %s in %s; were the instructions %s changed between shards?)",
+				s.path, first.path, sp.Whole, fp.Whole, first.path, fp.Insns)
+		}
 	}
 	n := first.header.Shard.Count
 	rep := &MergeReport{Count: n, Files: map[int][]string{}}
@@ -203,8 +207,9 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 	plan.Shard = portmap.Shard{Index: 0, Count: 1}
 	plan.Planned = planned
 	plan.Digest = portmap.PlanDigest(exps)
+	plan.Whole = plan.Digest
 	if !rep.Complete() {
-		plan.Digest = "" // a partial merge is not the plan
+		plan.Digest, plan.Whole = "", "" // a partial merge is not the plan
 	}
 	h.Shard, h.CPUs, h.Time = &plan, cpus, time.Now().UTC()
 	return rep, writeCampaign(out, h, recs)
@@ -239,7 +244,7 @@ func readShard(path string) (*shardFile, error) {
 		return nil, fmt.Errorf("measure: merge: %s is not a shard (its header names no shard: measure with -shard i/n)", path)
 	}
 	for _, h := range headers {
-		if h.Shard == nil || *h.Shard != *s.header.Shard {
+		if h.Shard == nil || !h.Shard.Same(*s.header.Shard) {
 			return nil, fmt.Errorf("measure: merge: %s mixes shards (its headers name %s and another)", path, s.header.Shard.Shard)
 		}
 		if f, a, b := s.header.Machine.Difference(h.Machine); f != "" {

@@ -18,7 +18,7 @@ import (
 func shardCampaign(t *testing.T, dir, name string, h portmap.Header, s portmap.Shard, exps []portmap.Experiment, o oracle.Oracle) string {
 	t.Helper()
 	part := s.Select(exps)
-	h.Shard = &portmap.ShardPlan{Shard: s, Design: "singletons,pairs", Insns: "toy", Planned: len(part), Digest: portmap.PlanDigest(part)}
+	h.Shard = &portmap.ShardPlan{Shard: s, Design: "singletons,pairs", Insns: "toy", Planned: len(part), Digest: portmap.PlanDigest(part), Whole: portmap.PlanDigest(exps)}
 	path := filepath.Join(dir, name)
 	c := openCampaign(t, path, o)
 	if err := c.Begin(h); err != nil {
@@ -201,5 +201,45 @@ func TestCampaignBegin(t *testing.T) {
 	set, _, err := portmap.ReadCampaign(old)
 	if err != nil || set.Len() != 2 {
 		t.Errorf("old file with a header: %v, %v", set, err)
+	}
+}
+
+// Shards of one name over different instructions (a forms file edited
+// between shards) are refused: each matches its own plan, but together
+// they would make a campaign of neither.
+func TestMergeCampaignsOtherPlan(t *testing.T) {
+	dir := t.TempDir()
+	o := oracle.Simulate(toyMapping(), 0.02, 1)
+	h := toyHeader()
+	a := []string{"add", "mul", "store"}
+	b := []string{"add", "mul", "div"}
+	designOf := func(insns []string) []portmap.Experiment {
+		return append(design.Singletons(insns), design.Pairs(insns)...)
+	}
+	s0 := shardCampaign(t, dir, "s0.jsonl", h, portmap.Shard{Index: 0, Count: 2}, designOf(a), o)
+	s1 := shardCampaign(t, dir, "s1.jsonl", h, portmap.Shard{Index: 1, Count: 2}, designOf(b), o)
+	out := filepath.Join(dir, "merged.jsonl")
+	_, err := MergeCampaigns(out, []string{s0, s1}, false)
+	if err == nil || !strings.Contains(err.Error(), "s1.jsonl is a shard of another campaign") || !strings.Contains(err.Error(), "whole design") {
+		t.Errorf("shards of other plans: %v, want a refusal naming s1.jsonl", err)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Error("a refused merge was written")
+	}
+	// Shards of one plan merge, and the merged header records the plan.
+	s1a := shardCampaign(t, dir, "s1a.jsonl", h, portmap.Shard{Index: 1, Count: 2}, designOf(a), o)
+	if _, err := MergeCampaigns(out, []string{s0, s1a}, false); err != nil {
+		t.Errorf("shards of one plan: %v", err)
+	}
+	if _, headers, err := portmap.ReadCampaignHeaders(out); err != nil || headers[0].Shard.Whole != portmap.PlanDigest(designOf(a)) {
+		t.Errorf("merged header: %+v, %v; want the whole plan's digest", headers, err)
+	}
+	// A header written before the whole plan was recorded (Whole empty)
+	// is the same shard as one with it, so that its file still resumes.
+	p := portmap.ShardPlan{Shard: portmap.Shard{Index: 1, Count: 2}, Design: "pairs", Insns: "f", Planned: 3, Digest: "d", Whole: "w"}
+	old, other := p, p
+	old.Whole, other.Whole = "", "v"
+	if !p.Same(old) || !old.Same(p) || p.Same(other) {
+		t.Errorf("ShardPlan.Same: %v %v %v, want true true false", p.Same(old), old.Same(p), p.Same(other))
 	}
 }

@@ -70,13 +70,27 @@ type Settings struct {
 // ShardPlan is the part of a campaign's designs one file holds: shard
 // Index of Count (0 ≤ Index < Count), of the designs Design over the
 // instructions Insns (as given to portlab measure), Planned experiments
-// whose keys have the digest Digest (see PlanDigest).
+// whose keys have the digest Digest (see PlanDigest). Whole is the digest
+// of the whole design's experiments, the same in every shard of one
+// campaign: shards of one name over different instructions (a forms file
+// edited between shards) differ in it. Files written before Whole was
+// recorded leave it empty.
 type ShardPlan struct {
 	Shard
 	Design  string `json:"design"`
 	Insns   string `json:"insns"`
 	Planned int    `json:"planned"`
 	Digest  string `json:"digest"`
+	Whole   string `json:"whole,omitempty"`
+}
+
+// Same reports whether p and q are the same shard of the same plan; an
+// empty Whole (a file written before it was recorded) matches any.
+func (p ShardPlan) Same(q ShardPlan) bool {
+	if p.Whole == "" || q.Whole == "" {
+		p.Whole, q.Whole = "", ""
+	}
+	return p == q
 }
 
 // Shard is the i-th of n parts of a design: Index of Count, 0 ≤ Index <

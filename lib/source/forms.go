@@ -52,6 +52,7 @@ func (f *Forms) String() string { return f.spec }
 
 // Load returns the forms: the curated list, or the file's lines, each
 // checked to be an instruction name (the error names the file and line).
+// A file without a form is an error.
 func (f *Forms) Load() ([]string, error) {
 	if f.curated {
 		var out []string
@@ -82,7 +83,13 @@ func (f *Forms) Load() ([]string, error) {
 		}
 		out = append(out, line)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.spec, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no instruction forms (want one a line; blank lines and # comments are skipped)", f.spec)
+	}
+	return out, nil
 }
 
 // LoadForms parses and loads a form list: ParseForms, then Load.

@@ -185,6 +185,14 @@ func TestForms(t *testing.T) {
 	if _, err := fs.Load(); err == nil || !strings.Contains(err.Error(), bad+":2:") {
 		t.Errorf("bad line: %v, want %s:2:", err, bad)
 	}
+	// A file without a form (empty, or only comments) is an error, not
+	// an empty campaign.
+	for _, text := range []string{"", "# nothing yet\n\n"} {
+		empty := write(t, dir, "empty.txt", text)
+		if fs, err := LoadForms(empty); err == nil || !strings.Contains(err.Error(), empty+": no instruction forms") {
+			t.Errorf("%q: %q, %v; want an error naming the file", text, fs, err)
+		}
+	}
 	for _, c := range []struct{ spec, want string }{
 		{"curated:0", `forms "curated:0": want curated, curated:N with N ≥ 1`},
 		{"curated:x", `forms "curated:x": want curated`},
