@@ -56,7 +56,8 @@ Methods: %s
                 count of both is printed, and the stored passes' spread is
                 the noise figure of methods that estimate one (palmed)
   -ports        number of ports to infer (default with -simulate: M's)
-  -ipc          front-end bound in instructions per cycle (0: none); with
+  -ipc          front-end bound in instructions per cycle (0: none, or with
+                -simulate of a machine that has a front end, its peak); with
                 -simulate of a mapping file also the simulated machine's
   -eval         experiments to evaluate the result on (file or data-set
                 name), or random:LENGTH:COUNT[:SEED] with -simulate; a
@@ -136,6 +137,12 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	p := infer.Problem{Ports: f.ports, InstructionsPerCycle: f.ipc, Oracle: op.Oracle, Instructions: op.Instructions, Data: op.Data}
 	if p.Ports == 0 && op.Machine != nil {
 		p.Ports = op.Machine.Mapping.NumPorts()
+	}
+	if p.InstructionsPerCycle == 0 && op.Machine != nil && op.Machine.InstructionsPerCycle > 0 {
+		// The simulated machine's front end is part of what it is: the
+		// method is told its peak, as -ipc would.
+		p.InstructionsPerCycle = op.Machine.InstructionsPerCycle
+		fmt.Fprintf(stderr, "the method is told the simulated machine's front-end peak, %g instructions per cycle (-ipc)\n", p.InstructionsPerCycle)
 	}
 	evalSets := make([]*portmap.ExperimentSet, len(evals))
 	truth := op.Truth(f.seed, stderr)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"strconv"
@@ -168,8 +169,8 @@ func (s *binding) parse(text string) (reflect.Value, error) {
 		x.SetUint(n)
 	case t.Kind() == reflect.Float64:
 		f, err := strconv.ParseFloat(text, 64)
-		if err != nil {
-			return x, errors.New("want a number")
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return x, errors.New("want a finite number")
 		}
 		x.SetFloat(f)
 	case t.Kind() == reflect.String:
@@ -274,6 +275,9 @@ func (s *binding) inRange(v float64, conv, show func(string) string) error {
 		return f
 	}
 	low, high := s.min != "" && v < bound(s.min), s.max != "" && v > bound(s.max)
+	if math.IsNaN(v) && (s.min != "" || s.max != "") {
+		low = true // NaN is in no range
+	}
 	if !low && !high {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"math"
 	"reflect"
 	"strings"
 	"sync"
@@ -167,6 +168,7 @@ func TestBinderRefusesBeforeAnyQuery(t *testing.T) {
 		{"pmevo", []string{"-mutation", "1.5"}, "-mutation 1.5: want 0 to 1", func(m infer.Method) { m.(*pmevo.Method).Config.Mutation = 1.5 }, "Mutation = 1.5: want 0 to 1"},
 		{"cegis", []string{"-epsilon", "-0.1"}, "-epsilon -0.1: want ≥ 0", func(m infer.Method) { m.(*cegis.Method).Config.Epsilon = -0.1 }, "Epsilon = -0.1: want ≥ 0"},
 		{"palmed", []string{"-basic", "0"}, "-basic 0: want 1 to 16", func(m infer.Method) { m.(*palmed.Method).Config.Basic = 0 }, "Basic = 0: want 1 to 16"},
+		{"palmed", []string{"-front-end", "NaN"}, "-front-end NaN: want a finite number", func(m infer.Method) { m.(*palmed.Method).Config.FrontEnd = math.NaN() }, "FrontEnd = NaN: want ≥ 0"},
 		{"uopsinfo", []string{"-tolerance", "0.7"}, "-tolerance 0.7: want 0 to 0.5", func(m infer.Method) { m.(*uopsinfo.Method).Tolerance = 0.7 }, "Tolerance = 0.7: want 0 to 0.5"},
 		{"explainable", []string{"-smt-timeout", "-1s"}, "-smt-timeout -1s: want ≥ 0s", func(m infer.Method) { m.(*explainable.Method).SMT.Timeout = -1 }, "SMT.Timeout = -1ns: want ≥ 0s"},
 		{"explainable", []string{"-runs", "-2"}, "-runs -2: want ≥ 1", func(m infer.Method) { m.(*explainable.Method).Runs = -2 }, "Runs = -2: want ≥ 1"},

@@ -114,6 +114,9 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 		}
 		m.Latencies[key] = l
 	}
+	if len(m.Latencies) == 0 {
+		return nil, nil, fmt.Errorf("measure: host machine: no measured latency could be used: %d of the forms measured are not in the mapping (e.g. %q), %d have a memory input and no load latency was given", len(notMapped), firstOf(notMapped, memory), len(memory))
+	}
 	lines := []string{}
 	if len(notMapped) > 0 {
 		lines = append(lines, fmt.Sprintf("%s with measured latencies but not in the mapping, left out: %s", portmap.Count(len(notMapped), "form"), strings.Join(notMapped, "; ")))
@@ -164,4 +167,14 @@ func registerPairs(f isa.Form, cycles int) []machine.OperandLatency {
 		out = append(out, machine.OperandLatency{From: p.From, To: p.To, Cycles: cycles})
 	}
 	return out
+}
+
+// firstOf returns the first string of the first non-empty list.
+func firstOf(lists ...[]string) string {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return l[0]
+		}
+	}
+	return ""
 }

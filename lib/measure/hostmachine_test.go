@@ -55,6 +55,14 @@ func TestHostMachine(t *testing.T) {
 	if _, ok := m.Latencies[addm]; err != nil || ok || !strings.Contains(strings.Join(notes, "\n"), "memory input") {
 		t.Errorf("no load latency: %v, %v, %q", err, m.Latencies, notes)
 	}
+	// Latencies of other forms than the mapping's: an error, no machine.
+	other := portmap.MustMapping("other", "0")
+	if err := other.SetPorts("xor RW:GPR:64, R:GPR:64", "0"); err != nil {
+		t.Fatal(err)
+	}
+	if m, _, err := HostMachine(HostDescription{Mapping: other, Latencies: set}); err == nil || m != nil || !strings.Contains(err.Error(), "not in the mapping") {
+		t.Errorf("no overlap: %v, %v, want an error", m, err)
+	}
 	for _, d := range []HostDescription{{Latencies: set}, {Mapping: mp}, {Mapping: mp, Latencies: &portmap.ExperimentSet{}}} {
 		if _, _, err := HostMachine(d); err == nil || !strings.Contains(err.Error(), "Latencies") && !strings.Contains(err.Error(), "Mapping") {
 			t.Errorf("%+v: %v, want an error naming the missing field", d, err)
