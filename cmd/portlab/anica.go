@@ -18,6 +18,7 @@ import (
 	"github.com/portlab/portlab/lib/anica"
 	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/isa"
+	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/source"
 )
 
@@ -34,8 +35,17 @@ disagree: a discovery (Ritter's thesis, Ch. 8). Predictors:
                 in), a machine file, or a mapping name (sim:pmevo:SKL/uops_info)
   llvm-mca:CPU  llvm-mca with -mcpu=CPU, e.g. llvm-mca:znver3 (LLVM 14 has
                 no model newer than znver3 and icelake)
+  host[:CPU]    the blocks measured on this machine (BHive-style, as
+                portlab measure -blocks), on CPU (default $PORTLAB_CPU or
+                0; several joined by +: host:0+1)
 
-Block measurement on the host is not available as a predictor yet.
+A block the host's harness cannot run (an address register holding what
+the block computed, a rip-relative address, ...) is the harness's limit,
+not a disagreement: it is left out of the campaign — neither interesting
+nor a counter-example, as the thesis leaves out what a predictor does
+not support (§8.2.2) — and forms whose lone instruction cannot be run
+are left out of the domain. Every measurement is in the journal, so a
+resumed campaign measures no block again.
 
 The instruction forms are those every simulated machine maps (the curated
 x86-64 forms without AVX-512 when no simulator takes part), less those a
@@ -48,10 +58,13 @@ the coverage of a random test set; DIR/discoveries.json has them as JSON.
 
 `
 
+// The host's blocks outside its harness are left out of campaigns.
+var _ anica.Limited = (*measure.HostBlocks)(nil)
+
 func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("anica", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	preds := fs.String("predictors", "", "comma-separated block predictors: sim:MACHINE, llvm-mca:CPU")
+	preds := fs.String("predictors", "", "comma-separated block predictors: sim:MACHINE, llvm-mca:CPU, host[:CPU]")
 	budgetFlag := fs.String("budget", "", "sampled blocks (e.g. 2000) or time (e.g. 30m)")
 	out := fs.String("out", "", "campaign directory (journal, report)")
 	seed := fs.Uint64("seed", 1, "random seed")
@@ -116,10 +129,11 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var forms []isa.Form
 	haveSim := false
 	for _, n := range names {
-		p, m, err := n.Open()
+		p, m, err := n.Open(ctx, stderr)
 		if err != nil {
 			return err
 		}
+		defer n.Close()
 		if n.Kind == "llvm-mca" {
 			// An unknown CPU fails every prediction: say so now, not as
 			// "no form supported" after the support check, and before the

@@ -43,7 +43,7 @@ func TestAnica(t *testing.T) {
 		want string
 	}{
 		{[]string{"-predictors", "sim:zenplus-like"}, "needs -predictors, -budget and -out"},
-		{[]string{"-predictors", "host,sim:zenplus-like", "-budget", "10", "-out", dir}, "not available yet"},
+		{[]string{"-predictors", "host:x,sim:zenplus-like", "-budget", "10", "-out", dir}, `"x" is not a CPU number`},
 		{[]string{"-predictors", "sim:portlab:nope", "-budget", "10", "-out", dir}, "unknown simulated machine"},
 		{[]string{"-predictors", "iaca:skl", "-budget", "10", "-out", dir}, `unknown kind "iaca"`},
 		{[]string{"-predictors", "sim:zenplus-like", "-budget", "-3", "-out", dir}, "-budget"},

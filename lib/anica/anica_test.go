@@ -208,6 +208,82 @@ func TestCrashAndCache(t *testing.T) {
 	}
 }
 
+// limited fails, as outside what it can be asked, on every block with a
+// form of mnemonic fail (as the host's harness fails on blocks it cannot
+// run).
+type limited struct{ counting }
+
+func (l *limited) Outside(b *block.Block) (string, bool) {
+	for _, in := range b.Insns {
+		if in.Form.Mnemonic == l.fail {
+			return "not measurable: " + in.Text, true
+		}
+	}
+	return "", false
+}
+
+// TestOutside: the same failure as in TestCrashAndCache, but one the
+// predictor marks as outside what it can be asked: no discovery, the
+// blocks are left out of interestingness, soundness and coverage, and the
+// mark survives the journal.
+func TestOutside(t *testing.T) {
+	d, s := zenDomain(t)
+	a := &counting{s: s}
+	b := &limited{counting{s: s, fail: "vpavgb"}}
+	c, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(a), anica.NewCache(b)}, anica.Config{Seed: 3, Samples: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var journal bytes.Buffer
+	if err := c.Journal(&journal, true); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Run(ctx, anica.Budget{Blocks: 100}); err != nil {
+		t.Fatal(err)
+	}
+	if ds := c.Filter(c.Discoveries); len(ds) != 0 {
+		t.Fatalf("blocks outside a predictor became %d discoveries:\n%s", len(ds), c.Report(ds))
+	}
+	if c.Interesting != 0 {
+		t.Errorf("%d interesting blocks, want 0", c.Interesting)
+	}
+	one, err := block.Parse("vpavgb xmm1, xmm2, xmm3\nadd rax, rbx", block.Intel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := c.Predictors[1].Predict(ctx, []*block.Block{one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := preds[0]; !p.Outside || !strings.Contains(p.Err, "not measurable") || !math.IsNaN(anica.Score(preds, false)) {
+		t.Errorf("prediction %+v, score %v: want outside, score NaN", p, anica.Score(preds, false))
+	}
+	cov, err := c.Coverage(ctx, nil, c.TestSet(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov.Outside == 0 || cov.Interesting != 0 {
+		t.Errorf("coverage %v: want some blocks outside and none interesting", cov)
+	}
+	// The journal keeps the mark: a resumed campaign asks nothing again.
+	b2 := &limited{counting{s: s, fail: "vpavgb"}}
+	r, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(&counting{s: s}), anica.NewCache(b2)}, anica.Config{Seed: 3, Samples: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Resume(bytes.NewReader(journal.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	again, err := r.Predictors[1].Predict(ctx, []*block.Block{one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b2.asked != 0 || !again[0].Outside {
+		t.Errorf("resumed: asked %d blocks, prediction %+v: want 0 asked and outside", b2.asked, again[0])
+	}
+}
+
 // TestResume: a campaign stopped after some batches and resumed from its
 // journal ends with the discoveries of an uninterrupted one, and asks the
 // predictors about no block again.

@@ -242,7 +242,9 @@ func (c *Campaign) sampleN(a *Block, n int, rng *rand.Rand) []*block.Block {
 // Check samples Config.Samples blocks from γ(a) and reports whether the
 // required ratio of them is interesting (the sampled check of §8.1.3),
 // with the samples and a sample that is not interesting, if any. A block
-// that cannot be sampled is not interesting.
+// that cannot be sampled is not interesting. Samples outside what a
+// predictor can be asked (Outside) are left out of the check and of the
+// samples returned; with none left the block is not interesting.
 func (c *Campaign) Check(ctx context.Context, a *Block, rng *rand.Rand) (ok bool, all []Witness, counter *Witness, err error) {
 	blocks := c.sampleN(a, c.Config.Samples, rng)
 	if len(blocks) < c.Config.Samples {
@@ -252,8 +254,12 @@ func (c *Campaign) Check(ctx context.Context, a *Block, rng *rand.Rand) (ok bool
 	if err != nil {
 		return false, nil, nil, err
 	}
-	good := 0
+	good, asked := 0, 0
 	for i, b := range blocks {
+		if Outside(preds[i]) {
+			continue // not a sample the predictors can be compared on
+		}
+		asked++
 		w := Witness{Block: blockKey(b), Predictions: preds[i], Score: c.score(preds[i])}
 		all = append(all, w)
 		if c.interesting(w.Score) {
@@ -262,7 +268,10 @@ func (c *Campaign) Check(ctx context.Context, a *Block, rng *rand.Rand) (ok bool
 			counter = &all[len(all)-1]
 		}
 	}
-	return float64(good) >= c.Config.Ratio*float64(len(blocks)), all, counter, nil
+	if asked == 0 {
+		return false, nil, nil, nil
+	}
+	return float64(good) >= c.Config.Ratio*float64(asked), all, counter, nil
 }
 
 // Minimize removes instructions from an interesting block, one pass in

@@ -22,10 +22,15 @@
 // samples of a discovery are interesting again. Every parameter is a
 // field of Config with the thesis' default.
 //
-// Predictors are sim.BlockPredictors (the block simulator, llvm-mca),
-// each behind a Cache, so that a campaign asks a predictor about a block
-// only once. A predictor that fails on a block makes it interesting
-// (score +Inf) and the campaign goes on. Campaigns are journalled as JSON
+// Predictors are sim.BlockPredictors (the block simulator, llvm-mca, the
+// host's block measurement), each behind a Cache, so that a campaign asks
+// a predictor about a block only once. A predictor that fails on a block
+// makes it interesting (score +Inf) and the campaign goes on — unless the
+// predictor says the block is outside what it can be asked (Limited: the
+// host's harness cannot run a block whose addresses it cannot bound);
+// such a block is left out of the campaign, as the thesis leaves out
+// blocks a predictor does not support (§8.2.2), and never becomes a
+// discovery. Campaigns are journalled as JSON
 // lines (Journal) and resume where they stopped.
 //
 // A Domain and a Campaign are not safe for concurrent use.

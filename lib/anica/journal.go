@@ -20,8 +20,9 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 			msg = fmt.Sprint(p.Cycles)
 		}
 		return json.Marshal(struct {
-			Err string `json:"err"`
-		}{msg})
+			Err     string `json:"err"`
+			Outside bool   `json:"outside,omitempty"`
+		}{msg, p.Outside})
 	}
 	return json.Marshal(struct {
 		Cycles float64 `json:"cycles"`
@@ -31,13 +32,14 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes.
 func (p *Prediction) UnmarshalJSON(data []byte) error {
 	var v struct {
-		Cycles float64 `json:"cycles"`
-		Err    string  `json:"err"`
+		Cycles  float64 `json:"cycles"`
+		Err     string  `json:"err"`
+		Outside bool    `json:"outside"`
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
 	}
-	*p = Prediction{Cycles: v.Cycles, Err: v.Err}
+	*p = Prediction{Cycles: v.Cycles, Err: v.Err, Outside: v.Outside && v.Err != ""}
 	if v.Err != "" {
 		p.Cycles = math.NaN()
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/portlab/portlab/lib/block"
@@ -15,9 +16,27 @@ import (
 // Prediction is one predictor's answer for one block: cycles per
 // iteration, or the message of its failure (a crash, a rejected block, a
 // timeout), which makes the block interesting (thesis §8.1.1).
+//
+// Outside marks a failure that is the limit of how the predictor answers,
+// not an answer: the host's harness cannot run a block whose addresses it
+// cannot keep inside its buffer (see Limited). Such a block is left out of
+// the campaign, as the thesis leaves out blocks a predictor does not
+// support (§8.2.2): it is neither interesting nor a counter-example.
 type Prediction struct {
-	Cycles float64 `json:"cycles"`
-	Err    string  `json:"err,omitempty"`
+	Cycles  float64 `json:"cycles"`
+	Err     string  `json:"err,omitempty"`
+	Outside bool    `json:"outside,omitempty"`
+}
+
+// Limited is implemented by predictors that cannot be asked about some
+// blocks at all, for a reason of their own rather than a wrong or failed
+// prediction: the host's block measurement (measure.HostBlocks) cannot
+// run a block whose address registers hold what the block computed.
+// Outside reports whether b is such a block, and why. The cache asks it
+// about every block the predictor failed on; those failures become
+// Outside predictions.
+type Limited interface {
+	Outside(b *block.Block) (reason string, outside bool)
 }
 
 func (p Prediction) String() string {
@@ -132,9 +151,15 @@ func (c *Cache) ask(ctx context.Context, blocks []*block.Block) ([]Prediction, e
 			}
 		}
 		if ue != nil {
+			lim, _ := c.p.(Limited)
 			for _, f := range ue.Failures {
 				if f.Index >= 0 && f.Index < len(out) {
 					out[f.Index] = Prediction{Cycles: math.NaN(), Err: f.Reason}
+					if lim != nil {
+						if why, ok := lim.Outside(blocks[f.Index]); ok {
+							out[f.Index] = Prediction{Cycles: math.NaN(), Err: why, Outside: true}
+						}
+					}
 				}
 			}
 		}
@@ -153,12 +178,22 @@ func (c *Cache) ask(ctx context.Context, blocks []*block.Block) ([]Prediction, e
 	return []Prediction{{Cycles: math.NaN(), Err: err.Error()}}, nil
 }
 
+// Outside reports whether a predictor could not be asked about the block
+// (Prediction.Outside): the block is left out of the campaign.
+func Outside(ps []Prediction) bool {
+	return slices.ContainsFunc(ps, func(p Prediction) bool { return p.Outside })
+}
+
 // Score is the interestingness of one block's predictions (thesis
 // §8.1.1): the relative difference |a−b| / mean(a, b), generalised to n
 // predictors as (max−min)/sum·n, or with absolute the difference max−min
-// in cycles. It is +Inf when a predictor failed or gave a negative or
+// in cycles. It is NaN, never interesting, when a block is outside what a
+// predictor can be asked (Outside). It is +Inf when a predictor failed or gave a negative or
 // undefined value, or when the predictions sum to (nearly) zero.
 func Score(ps []Prediction, absolute bool) float64 {
+	if Outside(ps) {
+		return math.NaN()
+	}
 	lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
 	for _, p := range ps {
 		if p.Err != "" || math.IsNaN(p.Cycles) || p.Cycles < 0 {

@@ -16,6 +16,9 @@ type Coverage struct {
 	// blocks are interesting, Covered how many of those some discovery
 	// subsumes.
 	Blocks, Interesting, Covered int
+	// Outside counts the test blocks a predictor could not be asked about
+	// (Prediction.Outside), left out of Interesting.
+	Outside int
 	// TopK is the number of interesting blocks the best K discoveries
 	// cover together, chosen greedily (maximum coverage; §8.1.7 ranks by
 	// an ILP, AnICA's reference implementation by the greedy heuristic).
@@ -26,8 +29,12 @@ type Coverage struct {
 }
 
 func (v Coverage) String() string {
-	return fmt.Sprintf("%d test blocks, %d interesting (%s), %d of them covered (%s), top %d cover %d (%s)",
-		v.Blocks, v.Interesting, pct(v.Interesting, v.Blocks), v.Covered, pct(v.Covered, v.Interesting),
+	out := ""
+	if v.Outside > 0 {
+		out = fmt.Sprintf(" (%d outside what a predictor can be asked, left out)", v.Outside)
+	}
+	return fmt.Sprintf("%d test blocks%s, %d interesting (%s), %d of them covered (%s), top %d cover %d (%s)",
+		v.Blocks, out, v.Interesting, pct(v.Interesting, v.Blocks-v.Outside), v.Covered, pct(v.Covered, v.Interesting),
 		v.K, v.TopK, pct(v.TopK, v.Interesting))
 }
 
@@ -62,6 +69,10 @@ func (c *Campaign) Coverage(ctx context.Context, ds []*Discovery, test []*block.
 	}
 	sets := make([][]int, len(ds)) // per discovery: covered interesting blocks
 	for i, b := range test {
+		if Outside(preds[i]) {
+			v.Outside++
+			continue
+		}
 		if !c.interesting(c.score(preds[i])) {
 			continue
 		}
@@ -109,8 +120,9 @@ func (c *Campaign) Coverage(ctx context.Context, ds []*Discovery, test []*block.
 
 // Soundness samples n fresh blocks from γ(a), from a stream of the seed
 // the campaign does not otherwise use, and returns the fraction that is
-// interesting: the soundness of a generalisation. It is NaN when no block
-// could be sampled.
+// interesting: the soundness of a generalisation. Blocks outside what a
+// predictor can be asked (Outside) are left out. It is NaN when no block
+// could be sampled or asked.
 func (c *Campaign) Soundness(ctx context.Context, a *Block, n int, stream uint64) (float64, error) {
 	blocks := c.sampleN(a, n, c.rng(streamSound, stream))
 	if len(blocks) == 0 {
@@ -120,13 +132,20 @@ func (c *Campaign) Soundness(ctx context.Context, a *Block, n int, stream uint64
 	if err != nil {
 		return 0, err
 	}
-	good := 0
+	good, asked := 0, 0
 	for _, p := range preds {
+		if Outside(p) {
+			continue
+		}
+		asked++
 		if c.interesting(c.score(p)) {
 			good++
 		}
 	}
-	return float64(good) / float64(len(blocks)), nil
+	if asked == 0 {
+		return math.NaN(), nil
+	}
+	return float64(good) / float64(asked), nil
 }
 
 // Report writes discoveries as text: rank, the abstract block, score,

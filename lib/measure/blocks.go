@@ -536,6 +536,22 @@ func (p *HostBlocks) PredictBlocks(ctx context.Context, blocks []*block.Block) (
 	return oracle.Unsupported(p.Name(), values, fails)
 }
 
+// Outside reports whether b cannot be run in the harness at all (a
+// *NotMeasurableError, see Blocks), and why: the limit of the host's
+// block measurement, not a property of the host's core. AnICA
+// (anica.Limited) leaves such blocks out instead of counting their
+// failure as a disagreement. No code runs.
+func (p *HostBlocks) Outside(b *block.Block) (string, bool) {
+	size := 100
+	if p.blocks != nil && p.blocks.BodySize > 0 {
+		size = p.blocks.BodySize
+	}
+	if _, _, err := BlockKernel(b, size); IsNotMeasurable(err) {
+		return err.Error(), true
+	}
+	return "", false
+}
+
 // IsNotMeasurable reports whether err says a block cannot run in the
 // harness.
 func IsNotMeasurable(err error) bool {

@@ -129,6 +129,25 @@ func TestHostBlocksKnownAnswers(t *testing.T) {
 	}
 }
 
+// TestHostBlocksOutside: the blocks the harness cannot run are outside
+// the host predictor, with the harness's reason, before anything runs;
+// the others are not.
+func TestHostBlocksOutside(t *testing.T) {
+	host := &HostBlocks{}
+	for _, c := range []struct {
+		src, why string
+	}{
+		{"mov rax, [rip+x]", "not measurable"},
+		{"mov rdx, [rax]\nmov rax, [rdx]", "not measurable"},
+		{"add rax, 1\nmov rcx, [rdi+8]", ""},
+	} {
+		why, out := host.Outside(mustBlock(t, c.src))
+		if out != (c.why != "") || !strings.Contains(why, c.why) {
+			t.Errorf("%q: outside %v (%q), want %v", c.src, out, why, c.why != "")
+		}
+	}
+}
+
 // TestBlockKernelNumbersAreNoAddresses: a base register the block sets
 // to a number (a zero idiom, an immediate) no longer points into the
 // buffer, and an index register that does is refused.

@@ -91,18 +91,30 @@ func (b *Blocks) Load(ctx context.Context, notes func(string)) (*sim.BlockSet, i
 
 // BlockCorpus returns the path of a part of the project's host block
 // corpus, bench/blocks/PART.csv ("tune" or "heldout"; see its README),
-// looked for in the working directory and the directories above it, so
-// that notebooks find it wherever the kernel runs in the checkout.
+// looked for as BenchFile does.
 func BlockCorpus(part string) (string, error) {
 	if part != "tune" && part != "heldout" {
 		return "", fmt.Errorf("source: block corpus part %q: want tune or heldout", part)
+	}
+	return BenchFile(filepath.Join("blocks", part+".csv"))
+}
+
+// BenchFile returns the path of a file of the checkout's bench directory,
+// bench/REL (e.g. a committed result:
+// "results/host-blocks-zen5-20261127/heldout-measured.csv"), looked for in
+// the working directory and the directories above it, so that notebooks
+// find it wherever the kernel runs in the checkout. REL must be a
+// relative path that stays inside bench.
+func BenchFile(rel string) (string, error) {
+	if rel == "" || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("source: bench file %q: want a relative path inside bench/", rel)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := wd; ; {
-		p := filepath.Join(d, "bench", "blocks", part+".csv")
+		p := filepath.Join(d, "bench", rel)
 		if isFile(p) {
 			return p, nil
 		}
@@ -112,5 +124,5 @@ func BlockCorpus(part string) (string, error) {
 		}
 		d = up
 	}
-	return "", fmt.Errorf("source: no bench/blocks/%s.csv in %s or above (the block corpus is part of the portlab checkout)", part, wd)
+	return "", fmt.Errorf("source: no bench/%s in %s or above (bench/ is part of the portlab checkout)", filepath.ToSlash(rel), wd)
 }

@@ -53,7 +53,9 @@
 // cycles empty for a block not measured, or an assembly file of one block
 // (Intel or AT&T syntax, or an objdump -d listing; package block). The
 // blocks are predicted by the simulator of package sim on a machine
-// named as machine.Lookup resolves names, and by llvm-mca.
+// named as machine.Lookup resolves names, and by llvm-mca; a block
+// predictor's name (ParseBlockPredictor) is sim:MACHINE, llvm-mca:CPU or
+// host[:CPU], the blocks measured on this machine.
 //
 // # Oracles
 //

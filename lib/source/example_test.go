@@ -95,3 +95,16 @@ func ExampleDataFile() {
 	// Output:
 	// data host-forms.txt
 }
+
+func ExampleBenchFile() {
+	path, err := source.BenchFile("results/host-blocks-zen5-20261127/host.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(filepath.Base(filepath.Dir(path)), filepath.Base(path))
+	_, err = source.BenchFile("../go.mod")
+	fmt.Println(err)
+	// Output:
+	// host-blocks-zen5-20261127 host.json
+	// source: bench file "../go.mod": want a relative path inside bench/
+}

@@ -4,6 +4,7 @@ package symbols
 
 import (
 	"github.com/portlab/portlab/lib/anica"
+	"github.com/portlab/portlab/lib/block"
 	"go/constant"
 	"go/token"
 	"reflect"
@@ -33,6 +34,7 @@ func init() {
 		"NewCache":               reflect.ValueOf(anica.NewCache),
 		"NewCampaign":            reflect.ValueOf(anica.NewCampaign),
 		"NewDomain":              reflect.ValueOf(anica.NewDomain),
+		"Outside":                reflect.ValueOf(anica.Outside),
 		"Rank":                   reflect.ValueOf(anica.Rank),
 		"Score":                  reflect.ValueOf(anica.Score),
 		"Supported":              reflect.ValueOf(anica.Supported),
@@ -53,9 +55,23 @@ func init() {
 		"Domain":     reflect.ValueOf((*anica.Domain)(nil)),
 		"Expansion":  reflect.ValueOf((*anica.Expansion)(nil)),
 		"Insn":       reflect.ValueOf((*anica.Insn)(nil)),
+		"Limited":    reflect.ValueOf((*anica.Limited)(nil)),
 		"OpRef":      reflect.ValueOf((*anica.OpRef)(nil)),
 		"Prediction": reflect.ValueOf((*anica.Prediction)(nil)),
 		"Value":      reflect.ValueOf((*anica.Value)(nil)),
 		"Witness":    reflect.ValueOf((*anica.Witness)(nil)),
+
+		// interface wrapper definitions
+		"_Limited": reflect.ValueOf((*_github_com_portlab_portlab_lib_anica_Limited)(nil)),
 	}
+}
+
+// _github_com_portlab_portlab_lib_anica_Limited is an interface wrapper for Limited type
+type _github_com_portlab_portlab_lib_anica_Limited struct {
+	IValue   interface{}
+	WOutside func(b *block.Block) (reason string, outside bool)
+}
+
+func (W _github_com_portlab_portlab_lib_anica_Limited) Outside(b *block.Block) (reason string, outside bool) {
+	return W.WOutside(b)
 }

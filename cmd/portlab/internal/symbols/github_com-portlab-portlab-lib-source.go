@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/source/source"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BenchFile":           reflect.ValueOf(source.BenchFile),
 		"BlockCorpus":         reflect.ValueOf(source.BlockCorpus),
 		"CheckNoise":          reflect.ValueOf(source.CheckNoise),
 		"DataDir":             reflect.ValueOf(source.DataDir),
