@@ -290,13 +290,7 @@ func (s *Simulator) iterateTraced(p *program, st *state, tr *tracer, ev []event)
 		start := t
 		for u := o.uses0; u < o.uses1; u++ {
 			us := &uses[u]
-			best := choices[us.lo]
-			bt := res[best]
-			for c := us.lo + 1; c < us.hi; c++ {
-				if r := choices[c]; res[r] < bt {
-					best, bt = r, res[r]
-				}
-			}
+			best, bt := earliest(choices[us.lo:us.hi], res)
 			if bt < t {
 				bt = t
 			} else if bt > start {

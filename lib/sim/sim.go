@@ -596,13 +596,7 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 		start := t
 		for u := o.uses0; u < o.uses1; u++ {
 			us := &uses[u]
-			best := choices[us.lo]
-			bt := res[best]
-			for c := us.lo + 1; c < us.hi; c++ {
-				if r := choices[c]; res[r] < bt {
-					best, bt = r, res[r]
-				}
-			}
+			best, bt := earliest(choices[us.lo:us.hi], res)
 			if bt < t {
 				bt = t
 			}
@@ -849,4 +843,17 @@ func period(r []float64, maxP int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// earliest returns the resource of choices that is free first, by res,
+// and when it is free (the first such choice on a tie).
+func earliest(choices []int32, res []float64) (int32, float64) {
+	best := choices[0]
+	bt := res[best]
+	for _, r := range choices[1:] {
+		if res[r] < bt {
+			best, bt = r, res[r]
+		}
+	}
+	return best, bt
 }
