@@ -638,6 +638,11 @@ func (md *Model) Predict(ctx context.Context, exps []portmap.Experiment) ([]floa
 	var err error
 feed:
 	for lo := 0; lo < len(idx); lo += chunk {
+		// A cancelled context wins over a waiting worker (select alone
+		// picks either at random).
+		if err = ctx.Err(); err != nil {
+			break
+		}
 		select {
 		case next <- lo:
 		case <-ctx.Done():
