@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/portlab/portlab/lib/measure"
 )
@@ -26,7 +27,11 @@ is given. Files of earlier portlab versions, without a header, cannot be
 merged (their machine is unknown).
 
   -out       the merged campaign file (written whole, or not at all)
-  -partial   write the merge even when shards or experiments are missing
+  -partial   write the merge even when shards or experiments are missing:
+             each shard keeps its own header in the file, so that merging
+             it later with the missing shards (measured with the same
+             -shard i/n) completes the campaign; a shard that was short
+             resumes as ever when its own file is measured again
 `
 
 func cmdCampaign(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -65,7 +70,7 @@ func cmdCampaignMerge(_ context.Context, args []string, stdout, stderr io.Writer
 	}
 	rep, err := measure.MergeCampaigns(*out, fs.Args(), *partial)
 	if err != nil {
-		return err
+		return fmt.Errorf("campaign merge: %s", strings.TrimPrefix(err.Error(), "measure: merge: "))
 	}
 	fmt.Fprintln(stdout, rep)
 	fmt.Fprintf(stdout, "merged into %s\n", *out)

@@ -76,9 +76,10 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              block is unrolled to about 100 instructions and timed in its
              steady state like any experiment, journalled in -out (resumed
              by a rerun). A block that would access memory outside the
-             buffer, uses the stack or branches inside is listed as not
-             measurable with the reason, as is one that faults; the others
-             are measured. A line that cannot be read is an error naming
+             buffer (its stack included: push and pop run on a stack in
+             the buffer), calls, returns or branches inside is listed as
+             not measurable with the reason, as is one that faults; the
+             others are measured. A line that cannot be read is an error naming
              file and line before anything is measured
   -layout    default | as-declared (write-only operands taken as declared,
              the allocation of earlier portlab versions) | one-line
@@ -212,7 +213,10 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer camp.Close()
 	bar := newProgressBar(stderr)
 	progress := func(p oracle.Progress) {
-		label := fmt.Sprintf("%d/%d, %d failed, %.0f/s", p.Done, p.Total, p.Failed, float64(p.Done)/max(p.Elapsed.Seconds(), 1e-9))
+		label := fmt.Sprintf("%d/%d, %d failed, %.1f/s", p.Done, p.Total, p.Failed, float64(p.Done)/max(p.Elapsed.Seconds(), 1e-9))
+		if p.Phase != "" {
+			label = fmt.Sprintf("%s: %s (passes disagreed or ran contended by more than %.0f %%)", p.Phase, label, 100*measure.DefaultResettle)
+		}
 		bar.update(label, int64(p.Done), int64(p.Total))
 	}
 	all := &portmap.ExperimentSet{}

@@ -41,6 +41,9 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 	case a.peer == "llvm-mca" && a.mcpu == "":
 		return fmt.Errorf("-peer llvm-mca: give -mcpu, e.g. -mcpu znver3 (or host)")
 	}
+	if !(a.per > 0) || math.IsInf(a.per, 0) {
+		return flagError("per", fmt.Errorf("%v: the iterations a block's measured cycles are for must be a number > 0 (1, or 100 for BHive's files)", a.per))
+	}
 	src, err := source.ParseBlocks(a.file, a.per)
 	if err != nil {
 		return flagError("blocks", err)

@@ -70,7 +70,7 @@ func TestPredictBlocks(t *testing.T) {
 		{[]string{"-blocks", csv}, "needs -machine"},
 		{[]string{"-blocks", filepath.Join(dir, "none.csv"), "-machine", mfile}, "-blocks: blocks"},
 		{[]string{"-blocks", csv, "-machine", "portlab:nonesuch"}, "-machine: machine: unknown machine"},
-		{[]string{"-blocks", csv, "-machine", mfile, "-per", "0"}, "want a number > 0"},
+		{[]string{"-blocks", csv, "-machine", mfile, "-per", "0"}, "-per: 0: the iterations a block's measured cycles are for must be a number > 0"},
 		{[]string{"-blocks", csv, "-mapping", mfile}, "-machine, not -mapping"},
 		{[]string{"-blocks", csv, "-peer", "llvm-mca"}, "give -mcpu"},
 	} {

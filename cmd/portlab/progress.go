@@ -46,6 +46,9 @@ func (b *progressBar) update(label string, done, total int64) {
 	if !b.terminal {
 		if b.plain.Due(done, total, b.now()) {
 			line := fmt.Sprintf("%3.0f%% %d/%d %s", 100*frac, done, total, label)
+			if strings.Contains(label, fmt.Sprintf("%d/%d", done, total)) {
+				line = fmt.Sprintf("%3.0f%% %s", 100*frac, label) // the label counts already
+			}
 			fmt.Fprintln(b.w, strings.TrimRight(line, " "))
 			b.last = line
 		}

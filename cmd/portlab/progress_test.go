@@ -78,3 +78,17 @@ func TestProgressUnknownTotal(t *testing.T) {
 		t.Errorf("terminal output %q", got)
 	}
 }
+
+// TestProgressPlainCountsOnce: a label that counts already (portlab
+// measure's "3/10, 0 failed") is not prefixed with the count again.
+func TestProgressPlainCountsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	b := newProgressBar(&buf)
+	b.update("3/10, 0 failed", 3, 10)
+	b.update("forms", 5, 10)
+	b.finish()
+	want := "30% 3/10, 0 failed\n 50% 5/10 forms\n"
+	if got := buf.String(); got != " "+want {
+		t.Errorf("lines %q, want %q", got, " "+want)
+	}
+}

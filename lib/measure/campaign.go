@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -145,11 +146,36 @@ func (c *Campaign) Begin(h portmap.Header) error {
 			return fmt.Errorf("measure: campaign %s holds shard %s of %s; give -shard %s to resume it, or measure into another file", c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Shard)
 		case last.Shard == nil && h.Shard != nil && c.records > 0:
 			return fmt.Errorf("measure: campaign %s holds a campaign that is not sharded; measure shard %s into another file", c.path, h.Shard.Shard)
-		case last.Shard != nil && !last.Shard.Same(*h.Shard):
-			return fmt.Errorf("measure: campaign %s holds shard %s of design %s over %s (%d experiments), not shard %s of %s over %s (%d); measure into another file",
-				c.path, last.Shard.Shard, last.Shard.Design, last.Shard.Insns, last.Shard.Planned, h.Shard.Shard, h.Shard.Design, h.Shard.Insns, h.Shard.Planned)
 		case last.Shard != nil:
-			return nil // the same shard, resumed
+			// A shard file holds one shard; a partial merge (MergeCampaigns)
+			// several of one campaign, each of which resumes in it.
+			same, sibling := false, true
+			var held []string
+			for _, o := range c.headers {
+				if o.Shard == nil {
+					continue
+				}
+				if o.Shard.Same(*h.Shard) {
+					same = true
+					continue
+				}
+				if o.Shard.Count != h.Shard.Count || o.Shard.Design != h.Shard.Design || o.Shard.Insns != h.Shard.Insns ||
+					(o.Shard.Whole != "" && h.Shard.Whole != "" && o.Shard.Whole != h.Shard.Whole) {
+					sibling = false
+				}
+				if s := o.Shard.Shard.String(); !slices.Contains(held, s) {
+					held = append(held, s)
+				}
+			}
+			switch {
+			case same && sibling && last.Shard.Same(*h.Shard):
+				return nil // the same shard, resumed
+			case same && sibling:
+				// another shard's records come last: a header for this one
+			default:
+				return fmt.Errorf("measure: campaign %s holds shard %s of design %s over %s (%d experiments), not shard %s of %s over %s (%d); measure into another file",
+					c.path, strings.Join(held, ", "), last.Shard.Design, last.Shard.Insns, last.Shard.Planned, h.Shard.Shard, h.Shard.Design, h.Shard.Insns, h.Shard.Planned)
+			}
 		case last.Shard == nil && h.Shard == nil:
 			return nil // the same machine and settings
 		}
@@ -385,7 +411,14 @@ func (c *Campaign) resettle(ctx context.Context, set *portmap.ExperimentSet, pro
 	if len(again) == 0 {
 		return 0, 0, nil
 	}
-	second, _, err := oracle.MeasureAll(ctx, c, again, progress)
+	againProgress := progress
+	if progress != nil {
+		againProgress = func(p oracle.Progress) {
+			p.Phase = "measuring again"
+			progress(p)
+		}
+	}
+	second, _, err := oracle.MeasureAll(ctx, c, again, againProgress)
 	c.mu.Lock()
 	remeasured = pending - len(c.settling) // settle drops what it settled
 	c.mu.Unlock()

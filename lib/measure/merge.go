@@ -1,7 +1,9 @@
 package measure
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -89,7 +91,10 @@ type shardFile struct {
 // fewer experiments than planned. Unless partial is set, an incomplete
 // campaign is an error and out is not written; the report says what is
 // missing. The merged file's header is that of the whole campaign: shard
-// 0/1 of the same designs, planned the sum of the shards'.
+// 0/1 of the same designs, planned the sum of the shards'. A partial merge
+// is written as a section per shard it holds, each under that shard's own
+// header (see portmap.ReadCampaignSections): it is a file of those shards,
+// and merging it with the missing ones completes the campaign.
 func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("measure: merge: no shard files given")
@@ -102,11 +107,11 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 			continue // the same file named twice
 		}
 		seen[abs] = true
-		s, err := readShard(path)
+		s, err := readShards(path)
 		if err != nil {
 			return nil, err
 		}
-		shards = append(shards, s)
+		shards = append(shards, s...)
 	}
 	first := shards[0]
 	for _, s := range shards[1:] {
@@ -149,6 +154,8 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 	// The kept record of each experiment, in shard order.
 	kept := map[string]portmap.Record{}
 	var order []string
+	shardOf := map[string]int{}
+	heads := map[int]portmap.Header{}
 	planned := 0
 	var cpus []int
 	for i := 0; i < n; i++ {
@@ -159,10 +166,15 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 		}
 		planned += group[0].header.Shard.Planned
 		recorded := map[string]bool{}
+		head := group[0].header
+		head.CPUs = nil
 		for _, s := range group {
 			for _, c := range s.cpus {
 				if !slices.Contains(cpus, c) {
 					cpus = append(cpus, c)
+				}
+				if !slices.Contains(head.CPUs, c) {
+					head.CPUs = append(head.CPUs, c)
 				}
 			}
 			for _, key := range s.order {
@@ -175,11 +187,13 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 				if !ok {
 					order = append(order, key)
 					kept[key] = r
+					shardOf[key] = i
 				} else if better(r, old) {
 					kept[key] = r
 				}
 			}
 		}
+		heads[i] = head
 		if p := group[0].header.Shard.Planned; len(recorded) < p {
 			rep.Incomplete = append(rep.Incomplete, ShardGap{Shard: group[0].header.Shard.Shard, Files: rep.Files[i], Planned: p, Recorded: len(recorded)})
 		} else if len(recorded) > p {
@@ -202,17 +216,33 @@ func MergeCampaigns(out string, files []string, partial bool) (*MergeReport, err
 	if !rep.Complete() && !partial {
 		return rep, fmt.Errorf("measure: merge: the campaign is incomplete, %s not written:\n%s", out, rep)
 	}
+	if !rep.Complete() {
+		// A partial merge keeps each shard under its own header, so that
+		// merging it with the missing shards later completes the campaign.
+		var secs []portmap.CampaignSection
+		for i := 0; i < n; i++ {
+			h, ok := heads[i]
+			if !ok {
+				continue
+			}
+			sec := portmap.CampaignSection{Header: &h}
+			for _, key := range order {
+				if shardOf[key] == i {
+					sec.Records = append(sec.Records, kept[key])
+				}
+			}
+			secs = append(secs, sec)
+		}
+		return rep, writeCampaign(out, secs)
+	}
 	h := first.header
 	plan := *h.Shard
 	plan.Shard = portmap.Shard{Index: 0, Count: 1}
 	plan.Planned = planned
 	plan.Digest = portmap.PlanDigest(exps)
 	plan.Whole = plan.Digest
-	if !rep.Complete() {
-		plan.Digest, plan.Whole = "", "" // a partial merge is not the plan
-	}
 	h.Shard, h.CPUs, h.Time = &plan, cpus, time.Now().UTC()
-	return rep, writeCampaign(out, h, recs)
+	return rep, writeCampaign(out, []portmap.CampaignSection{{Header: &h, Records: recs}})
 }
 
 // better reports whether record r is to be kept rather than old, both of
@@ -228,69 +258,94 @@ func better(r, old portmap.Record) bool {
 	return doubt(r.Measurement()) < doubt(old.Measurement())
 }
 
-// readShard reads a shard file: its header (one plan, the same machine
-// and settings throughout) and the record that counts for each
-// experiment.
-func readShard(path string) (*shardFile, error) {
-	recs, headers, err := portmap.ReadCampaignHeaders(path)
+// readShards reads a shard file: for each shard it holds, its header (one
+// plan, the same machine and settings throughout) and the record that
+// counts for each experiment. A file measured with -shard holds one shard
+// (a header per run: resumes append one); a partial merge holds a section
+// per shard merged, each under the shard's own header.
+func readShards(path string) ([]*shardFile, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("measure: merge: shard file %s does not exist", path)
+		}
+		return nil, fmt.Errorf("measure: merge: %w", err)
+	}
+	secs, err := portmap.ReadCampaignSections(path)
 	if err != nil {
 		return nil, err
 	}
-	if len(headers) == 0 {
+	if len(secs) == 0 || secs[0].Header == nil {
 		return nil, fmt.Errorf("measure: merge: %s has no header: measured by an earlier portlab version, its machine and settings unknown; it cannot be merged safely", path)
 	}
-	s := &shardFile{path: path, header: headers[0], last: map[string]portmap.Record{}}
-	if s.header.Shard == nil {
-		return nil, fmt.Errorf("measure: merge: %s is not a shard (its header names no shard: measure with -shard i/n)", path)
-	}
-	for _, h := range headers {
-		if h.Shard == nil || !h.Shard.Same(*s.header.Shard) {
-			return nil, fmt.Errorf("measure: merge: %s mixes shards (its headers name %s and another)", path, s.header.Shard.Shard)
+	first := secs[0].Header
+	byIndex := map[int]*shardFile{}
+	var shards []*shardFile
+	for _, sec := range secs {
+		h := sec.Header
+		if h.Shard == nil {
+			return nil, fmt.Errorf("measure: merge: %s is not a shard (its header names no shard: measure with -shard i/n)", path)
 		}
-		if f, a, b := s.header.Machine.Difference(h.Machine); f != "" {
+		if f, a, b := first.Machine.Difference(h.Machine); f != "" {
 			return nil, fmt.Errorf("measure: merge: %s mixes machines: %s is %s and %s", path, f, a, b)
 		}
-		if f, a, b := s.header.Settings.Difference(h.Settings); f != "" {
+		if f, a, b := first.Settings.Difference(h.Settings); f != "" {
 			return nil, fmt.Errorf("measure: merge: %s mixes settings: %s is %s and %s", path, f, a, b)
+		}
+		s := byIndex[h.Shard.Index]
+		switch {
+		case s == nil:
+			s = &shardFile{path: path, header: *h, last: map[string]portmap.Record{}}
+			byIndex[h.Shard.Index] = s
+			shards = append(shards, s)
+		case !h.Shard.Same(*s.header.Shard):
+			return nil, fmt.Errorf("measure: merge: %s mixes plans for shard %s (digest %s and %s)", path, h.Shard.Shard, s.header.Shard.Digest, h.Shard.Digest)
 		}
 		for _, c := range h.CPUs {
 			if !slices.Contains(s.cpus, c) {
 				s.cpus = append(s.cpus, c)
 			}
 		}
-	}
-	for _, r := range recs {
-		key := r.Experiment().Key()
-		if _, ok := s.last[key]; !ok {
-			s.order = append(s.order, key)
+		for _, r := range sec.Records {
+			key := r.Experiment().Key()
+			if _, ok := s.last[key]; !ok {
+				s.order = append(s.order, key)
+			}
+			s.last[key] = r
 		}
-		s.last[key] = r
 	}
-	return s, nil
+	if len(shards) > 1 {
+		for _, s := range shards {
+			s.path = fmt.Sprintf("%s (shard %s)", path, s.header.Shard.Shard)
+		}
+	}
+	return shards, nil
 }
 
-// writeCampaign writes a campaign file — header, then records — to a
-// temporary file beside path and renames it into place, so that path is
-// either the old file or the whole new one.
-func writeCampaign(path string, h portmap.Header, recs []portmap.Record) error {
+// writeCampaign writes a campaign file — each section's header, then its
+// records — to a temporary file beside path and renames it into place, so
+// that path is either the old file or the whole new one.
+func writeCampaign(path string, secs []portmap.CampaignSection) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("measure: merge: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	line, err := h.MarshalLine()
-	if err != nil {
-		tmp.Close()
-		return err
-	}
-	buf := append([]byte(nil), line...)
-	for _, r := range recs {
-		l, err := r.MarshalLine()
+	var buf []byte
+	for _, sec := range secs {
+		line, err := sec.Header.MarshalLine()
 		if err != nil {
 			tmp.Close()
 			return err
 		}
-		buf = append(buf, l...)
+		buf = append(buf, line...)
+		for _, r := range sec.Records {
+			l, err := r.MarshalLine()
+			if err != nil {
+				tmp.Close()
+				return err
+			}
+			buf = append(buf, l...)
+		}
 	}
 	if _, err := tmp.Write(buf); err != nil {
 		tmp.Close()

@@ -17,8 +17,8 @@ import (
 // header h (its plan filled in) and returns the file's path.
 func shardCampaign(t *testing.T, dir, name string, h portmap.Header, s portmap.Shard, exps []portmap.Experiment, o oracle.Oracle) string {
 	t.Helper()
-	part := s.Select(exps)
-	h.Shard = &portmap.ShardPlan{Shard: s, Design: "singletons,pairs", Insns: "toy", Planned: len(part), Digest: portmap.PlanDigest(part), Whole: portmap.PlanDigest(exps)}
+	h = shardPlanHeader(h, s, exps)
+	part := h.Shard.Shard.Select(exps)
 	path := filepath.Join(dir, name)
 	c := openCampaign(t, path, o)
 	if err := c.Begin(h); err != nil {
@@ -242,4 +242,81 @@ func TestMergeCampaignsOtherPlan(t *testing.T) {
 	if !p.Same(old) || !old.Same(p) || p.Same(other) {
 		t.Errorf("ShardPlan.Same: %v %v %v, want true true false", p.Same(old), old.Same(p), p.Same(other))
 	}
+}
+
+// TestMergePartialCompleted: a partial merge keeps each shard under its own
+// header, so that it is never taken for the whole campaign, merging it
+// with the missing shard completes the campaign, a shard cut short
+// resumes inside it, and a shard of another plan is refused there.
+func TestMergePartialCompleted(t *testing.T) {
+	insns := []string{"add", "mul", "store", "div"}
+	exps := append(design.Singletons(insns), design.Pairs(insns)...)
+	dir := t.TempDir()
+	o := dispersedOracle{oracle.Simulate(toyMapping(), 0.02, 1)}
+	h := toyHeader()
+	var files []string
+	for i := range 3 {
+		files = append(files, shardCampaign(t, dir, "s"+string(rune('0'+i))+".jsonl", h, portmap.Shard{Index: i, Count: 3}, exps, o))
+	}
+	// Shard 1 cut short by a kill: two of its records kept.
+	data, _ := os.ReadFile(files[1])
+	lines := strings.SplitAfter(string(data), "\n")
+	short := filepath.Join(dir, "s1-short.jsonl")
+	os.WriteFile(short, []byte(strings.Join(lines[:3], "")), 0o644)
+
+	part := filepath.Join(dir, "part.jsonl")
+	rep, err := MergeCampaigns(part, []string{files[0], short}, true)
+	if err != nil || rep.Complete() || len(rep.Missing) != 1 || len(rep.Incomplete) != 1 {
+		t.Fatalf("partial merge: %+v, %v", rep, err)
+	}
+	secs, err := portmap.ReadCampaignSections(part)
+	if err != nil || len(secs) != 2 || secs[0].Header.Shard.Index != 0 || secs[1].Header.Shard.Index != 1 || len(secs[1].Records) != 2 {
+		t.Fatalf("partial merge's sections: %+v, %v", secs, err)
+	}
+	// Alone, the partial merge is still incomplete: it is not the whole campaign.
+	if _, err := MergeCampaigns(filepath.Join(dir, "x.jsonl"), []string{part}, false); err == nil || !strings.Contains(err.Error(), "missing shards: 2/3") {
+		t.Errorf("partial merge merged alone: %v, want the missing shard named", err)
+	}
+	// With the missing shard it is complete except the short one.
+	out := filepath.Join(dir, "all.jsonl")
+	if _, err := MergeCampaigns(out, []string{part, files[2]}, false); err == nil || !strings.Contains(err.Error(), "1 missing") {
+		t.Errorf("short shard in the partial merge: %v", err)
+	}
+	// Resuming shard 1 inside the partial merge measures what it lacked.
+	part1 := shardPlanHeader(h, portmap.Shard{Index: 1, Count: 3}, exps)
+	c := openCampaign(t, part, o)
+	if err := c.Begin(part1); err != nil {
+		t.Fatalf("resuming shard 1 in the partial merge: %v", err)
+	}
+	if _, err := c.Run(context.Background(), part1.Shard.Shard.Select(exps), nil); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	rep, err = MergeCampaigns(out, []string{part, files[2]}, false)
+	if err != nil || !rep.Complete() || rep.Experiments != len(exps) {
+		t.Fatalf("completed merge: %+v, %v", rep, err)
+	}
+	_, headers, err := portmap.ReadCampaignHeaders(out)
+	if err != nil || len(headers) != 1 || headers[0].Shard.Whole != portmap.PlanDigest(exps) {
+		t.Errorf("completed merge's header: %+v, %v", headers, err)
+	}
+	// A shard of another plan is refused in the partial merge, naming the shards it holds.
+	other := shardPlanHeader(h, portmap.Shard{Index: 2, Count: 4}, exps)
+	c = openCampaign(t, part, o)
+	err = c.Begin(other)
+	c.Close()
+	if err == nil || !strings.Contains(err.Error(), "holds shard 0/3, 1/3") {
+		t.Errorf("another plan's shard in the partial merge: %v", err)
+	}
+	// A file that does not exist is named.
+	if _, err := MergeCampaigns(out, []string{filepath.Join(dir, "none.jsonl")}, true); err == nil || !strings.Contains(err.Error(), "none.jsonl does not exist") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// shardPlanHeader is h with the plan of shard s of exps.
+func shardPlanHeader(h portmap.Header, s portmap.Shard, exps []portmap.Experiment) portmap.Header {
+	part := s.Select(exps)
+	h.Shard = &portmap.ShardPlan{Shard: s, Design: "singletons,pairs", Insns: "toy", Planned: len(part), Digest: portmap.PlanDigest(part), Whole: portmap.PlanDigest(exps)}
+	return h
 }

@@ -67,6 +67,10 @@ type Progress struct {
 	Cycles      float64 // of Last; 0 if it failed
 	Err         error   // why Last failed
 	Elapsed     time.Duration
+	// Phase names a later pass over experiments already measured once
+	// (a campaign's second measurement of its doubtful ones: "measuring
+	// again"); it is empty for the first.
+	Phase string
 }
 
 // BatchMeasurer is implemented by oracles that measure several

@@ -98,7 +98,7 @@ func (r Record) MarshalLine() ([]byte, error) {
 // flight, and is not returned. A malformed line elsewhere is an error
 // naming the file and line.
 func ParseCampaign(name string, data []byte) ([]Record, int, error) {
-	recs, _, valid, err := parseCampaign(name, data)
+	recs, _, _, valid, err := parseCampaign(name, data)
 	return recs, valid, err
 }
 
@@ -106,9 +106,10 @@ func ParseCampaign(name string, data []byte) ([]Record, int, error) {
 var headerPrefix = []byte(`{"header":`)
 
 // parseCampaign parses a campaign file's records and headers.
-func parseCampaign(name string, data []byte) ([]Record, []Header, int, error) {
+func parseCampaign(name string, data []byte) ([]Record, []Header, []int, int, error) {
 	var recs []Record
 	var headers []Header
+	var at []int // at[i]: the number of records before headers[i]
 	r := bufio.NewReader(bytes.NewReader(data))
 	offset, lineNo := 0, 0
 	for {
@@ -132,26 +133,27 @@ func parseCampaign(name string, data []byte) ([]Record, []Header, int, error) {
 				if perr != nil {
 					why = perr.Error()
 				}
-				return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "header", Err: fmt.Errorf("malformed campaign header: %s", why)}
+				return nil, nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "header", Err: fmt.Errorf("malformed campaign header: %s", why)}
 			}
 			headers = append(headers, *h.Header)
+			at = append(at, len(recs))
 			continue
 		}
 		var rec Record
 		if perr := json.Unmarshal(trimmed, &rec); perr != nil {
-			return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Err: fmt.Errorf("malformed campaign record: %v", perr)}
+			return nil, nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Err: fmt.Errorf("malformed campaign record: %v", perr)}
 		}
 		e, eerr := ExperimentOf(rec.Insns)
 		if eerr == nil && e.Len() == 0 {
 			eerr = fmt.Errorf("no instructions")
 		}
 		if eerr != nil {
-			return nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "insns", Err: fmt.Errorf("bad experiment: %v", eerr)}
+			return nil, nil, nil, 0, &FormatError{File: name, Line: lineNo, Column: 1, Path: "insns", Err: fmt.Errorf("bad experiment: %v", eerr)}
 		}
 		rec.exp = e
 		recs = append(recs, rec)
 	}
-	return recs, headers, offset, nil
+	return recs, headers, at, offset, nil
 }
 
 // IsCampaign reports whether path names a campaign file by its extension:

@@ -223,7 +223,7 @@ func orNone(v string) string {
 // ParseCampaignHeaders parses a campaign file as ParseCampaign does and
 // also returns its header lines, in order.
 func ParseCampaignHeaders(name string, data []byte) (recs []Record, headers []Header, valid int, err error) {
-	recs, headers, valid, err = parseCampaign(name, data)
+	recs, headers, _, valid, err = parseCampaign(name, data)
 	return
 }
 
@@ -236,8 +236,47 @@ func ReadCampaignHeaders(path string) ([]Record, []Header, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	recs, headers, _, err := parseCampaign(path, data)
+	recs, headers, _, _, err := parseCampaign(path, data)
 	return recs, headers, err
+}
+
+// CampaignSection is a header line of a campaign file and the records
+// that follow it up to the next header line. The records before a file's
+// first header (a file of an earlier version has no header) form a
+// section without one.
+type CampaignSection struct {
+	Header  *Header
+	Records []Record
+}
+
+// ReadCampaignSections returns the sections of a campaign file (optionally
+// gzip-compressed) in order: a resumed campaign has a section per run, a
+// partial merge of shards (see measure.MergeCampaigns) one per shard.
+func ReadCampaignSections(path string) ([]CampaignSection, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	recs, headers, at, _, err := parseCampaign(path, data)
+	if err != nil {
+		return nil, err
+	}
+	var secs []CampaignSection
+	if len(headers) == 0 || at[0] > 0 {
+		end := len(recs)
+		if len(at) > 0 {
+			end = at[0]
+		}
+		secs = append(secs, CampaignSection{Records: recs[:end:end]})
+	}
+	for i := range headers {
+		end := len(recs)
+		if i+1 < len(at) {
+			end = at[i+1]
+		}
+		secs = append(secs, CampaignSection{Header: &headers[i], Records: recs[at[i]:end:end]})
+	}
+	return secs, nil
 }
 
 // headerLine is a header's line in a campaign file.

@@ -1,6 +1,7 @@
 package portmap
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -100,5 +101,40 @@ func TestCampaignHeader(t *testing.T) {
 	g.Microcode = "0xd0003b9"
 	if f, a, b := h.Machine.Difference(g); f != "microcode" || a != "(none)" || b != `"0xd0003b9"` {
 		t.Errorf("microcode: %s %s %s", f, a, b)
+	}
+}
+
+// TestReadCampaignSections: records before the first header form a section
+// without one; every header starts a section holding the records up to the
+// next header, a line cut by a kill left out.
+func TestReadCampaignSections(t *testing.T) {
+	path := t.TempDir() + "/c.jsonl"
+	rec := func(insn string) string { return `{"insns":{"` + insn + `":1},"cycles":1}` + "\n" }
+	head := func(i int) string {
+		return `{"header":{"machine":{"vendor":"v"},"settings":{},"shard":{"index":` + string(rune('0'+i)) + `,"count":3,"design":"d","insns":"i","planned":2,"digest":"x"},"time":"2026-01-01T00:00:00Z"}}` + "\n"
+	}
+	data := rec("old") + head(0) + rec("a") + rec("b") + head(1) + head(1) + rec("c") + `{"insns":{"cu`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secs, err := ReadCampaignSections(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range secs {
+		name := "none"
+		if s.Header != nil {
+			name = s.Header.Shard.Shard.String()
+		}
+		var keys []string
+		for _, r := range s.Records {
+			keys = append(keys, r.Experiment().Key())
+		}
+		got = append(got, name+":"+strings.Join(keys, ","))
+	}
+	want := []string{`none:"old"`, `0/3:"a","b"`, "1/3:", `1/3:"c"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections %q, want %q", got, want)
 	}
 }
