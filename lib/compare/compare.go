@@ -448,3 +448,18 @@ func OneUopForms(ctx context.Context, o oracle.Oracle, insns []string, n int) ([
 	}
 	return Representative(keep, n), nil
 }
+
+// SingleUopForms returns up to n forms of insns to which the mapping truth
+// gives exactly one µop, spread evenly over the list (Representative): on
+// a simulated machine, a sub-problem that counter-example-guided
+// inference's default search (one µop per instruction, thesis §4.2) can
+// express exactly. Forms truth does not map are left out.
+func SingleUopForms(truth *portmap.Mapping, insns []string, n int) []string {
+	var keep []string
+	for _, insn := range insns {
+		if uops, ok := truth.Uops(insn); ok && len(uops) == 1 && uops[0].Count == 1 {
+			keep = append(keep, insn)
+		}
+	}
+	return Representative(keep, n)
+}

@@ -229,3 +229,13 @@ func TestOneUopForms(t *testing.T) {
 		t.Errorf("no form: %v", err)
 	}
 }
+
+func TestSingleUopForms(t *testing.T) {
+	m := toy().MustSetUsage("div", "4*p0").MustSetUsage("st", "1*p2+1*p3")
+	if got := strings.Join(SingleUopForms(m, append(m.Instructions(), "unknown"), 3), ","); got != "add,mul,shl" {
+		t.Errorf("3 forms: got %s, want add,mul,shl (not div: 4 µops; not st: two; not unknown: not mapped)", got)
+	}
+	if got := strings.Join(SingleUopForms(m, m.Instructions(), 10), ","); got != "add,mul,shl,load" {
+		t.Errorf("got %s, want add,mul,shl,load", got)
+	}
+}
