@@ -239,3 +239,33 @@ func TestSingleUopForms(t *testing.T) {
 		t.Errorf("got %s, want add,mul,shl,load", got)
 	}
 }
+
+// slow asks until its context ends and returns no result.
+type slow struct{}
+
+func (slow) Name() string      { return "slow" }
+func (slow) Uses() infer.Needs { return infer.Needs{Queries: true} }
+func (slow) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
+	for {
+		if _, err := p.Oracle.Measure(ctx, portmap.NewExperiment(p.Instructions[0])); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// A method stopped by the budget before any result says so, not "not run".
+func TestLimitWithoutResult(t *testing.T) {
+	truth := toy()
+	o := &Oracle{Name: "toy", Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 4}
+	tab, err := SideBySide(context.Background(), o, []Method{{Name: "slow", Method: slow{}}}, Budget{MaxQueries: 3}, heldOut(t, truth, truth.Instructions(), 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Row("slow")
+	if r.Result != nil || infer.StatusOf(r.Err) != infer.QueryLimit {
+		t.Fatalf("row %+v", r)
+	}
+	if s := tab.String(); !strings.Contains(s, "no result: stopped at the query limit (3)") || strings.Contains(s, "not run") {
+		t.Errorf("table:\n%s", s)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/metrics"
 )
 
@@ -66,7 +67,13 @@ func (t *Table) cells() (head []string, rows [][]string, notes []string) {
 			}
 			row[7], row[8], row[9] = pct(s.MAPE), corr(s.KendallTauB), corr(s.Pearson)
 		case r.Result == nil && r.Err != nil:
-			row[5] = "not run"
+			// A limit that stopped the run before any result is said
+			// as such; any other error kept the method from running.
+			if st := infer.StatusOf(r.Err); st == infer.QueryLimit || st == infer.TimeLimit {
+				row[5] = "no result: " + r.Budget
+			} else {
+				row[5] = "not run"
+			}
 			notes = append(notes, fmt.Sprintf("%s: %v", r.Method, r.Err))
 		case r.Eval != nil && r.Eval.Err() != nil:
 			notes = append(notes, fmt.Sprintf("%s: %v", r.Method, r.Eval.Err()))
