@@ -22,6 +22,8 @@ import (
 // §8.1.1, as the thesis found an llvm-mca assertion, §8.3.2), the
 // campaign runs to its budget, and nothing else is reported — the two
 // agree everywhere else.
+//
+//	ANICA_PEER=1 go test -run TestPeerCrashAndTimeout ./lib/anica
 func TestPeerCrashAndTimeout(t *testing.T) {
 	real, err := llvmmca.Find()
 	if err != nil {
@@ -30,8 +32,13 @@ func TestPeerCrashAndTimeout(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	if testing.Short() {
-		t.Skip("a campaign of llvm-mca runs (about a minute)")
+	if os.Getenv("ANICA_PEER") == "" {
+		// Every check of the hanging class costs two timeouts, and
+		// llvm-mca starts slowly on a loaded machine: about two minutes.
+		// The same failures in one batch are tested in package llvmmca
+		// (TestPredictBlocksCrashAndTimeout), a failing predictor in a
+		// campaign by TestCrashAndCache.
+		t.Skip("set ANICA_PEER=1 to run a campaign against a crashing and hanging llvm-mca (about two minutes)")
 	}
 	wrapper := filepath.Join(t.TempDir(), "llvm-mca-fake")
 	script := "#!/bin/sh\nin=$(cat)\ncase \"$in\" in\n" +
