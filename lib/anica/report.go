@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/block"
 )
@@ -265,5 +266,33 @@ func (d *Discovery) Steps() string {
 		}
 		sb.WriteByte('\n')
 	}
+	return sb.String()
+}
+
+// Table writes discoveries as a table, one row each: rank, the abstract
+// block on one line (its instructions and aliasing constraints joined by
+// " | "), its witness — the minimised block it was generalised from, its
+// instructions joined by "; " — and every predictor's answer for the
+// witness under names (the predictors' names, in order).
+func Table(ds []*Discovery, names []string) string {
+	var sb strings.Builder
+	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "#\tabstract block\twitness\t%s\n", strings.Join(names, "\t"))
+	for i, d := range ds {
+		lines := strings.Split(strings.TrimRight(d.Block.Text(), "\n"), "\n")
+		for k := range lines {
+			lines[k] = strings.TrimSuffix(lines[k], ";")
+		}
+		row := []string{fmt.Sprint(i + 1), strings.Join(lines, " | "), d.Origin.Block}
+		for k := range names {
+			v := "–"
+			if k < len(d.Origin.Predictions) {
+				v = d.Origin.Predictions[k].String()
+			}
+			row = append(row, v)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
 	return sb.String()
 }
