@@ -39,7 +39,12 @@ disagree: a discovery (Ritter's thesis, Ch. 8). Predictors:
                 portlab measure -blocks), on CPU (default $PORTLAB_CPU or
                 0; several joined by +: host:0+1)
 
-A block the host's harness cannot run (an address register holding what
+A predictor that fails on a block — llvm-mca crashing or not answering
+within its timeout (5 min a run; the blocks of a run that timed out are
+run again alone), the host's worker faulting on it (a signal inside the
+buffer, e.g. SIGFPE of a division) — makes the block interesting with
+the predictor's message: a crash, as the thesis counts them (§8.1.1).
+It never ends the campaign. A block the host's harness cannot run (an address register holding what
 the block computed, a rip-relative address, ...) is the harness's limit,
 not a disagreement: it is left out of the campaign — neither interesting
 nor a counter-example, as the thesis leaves out what a predictor does
@@ -49,8 +54,17 @@ resumed campaign measures no block again.
 
 The instruction forms are those every simulated machine maps (the curated
 x86-64 forms without AVX-512 when no simulator takes part), less those a
-predictor cannot predict alone. The budget is a number of sampled blocks
-(-budget 2000) or a time (-budget 30m). DIR/journal.jsonl records every
+predictor cannot predict alone; the report lists them with the reason.
+
+The budget is a number of sampled blocks (-budget 2000) or a time
+(-budget 30m). A time bounds the whole run, the checks at its end
+included: discovery stops -check-time before the end (default: a quarter
+of the budget), leaving that time for the soundness of each discovery
+and the coverage of the test set; what the time does not allow is left
+out and the report says so (a generalisation ended early, soundness not
+measured, coverage on fewer test blocks). A resumed campaign counts the
+time of its earlier runs. With a number of blocks, -check-time, when
+given, bounds the checks alone. DIR/journal.jsonl records every
 prediction and batch: run the same command again to continue a stopped
 campaign. At the end DIR/report.txt lists the discoveries, ranked, with
 witnesses, the soundness of each (fresh samples interesting again) and
@@ -74,10 +88,12 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	test := fs.Int("test", anica.DefaultTestSize, "size of the random test set for coverage (0: none)")
 	maxDisc := fs.Int("max-discoveries", 0, "stop after this many discoveries (0: no limit)")
 	gens := fs.Int("generalisations", anica.DefaultGeneralisations, "generalisations (random expansion orders) per minimised block")
+	checkTime := fs.Duration("check-time", 0, "time for soundness and coverage at the end (default: a quarter of a time -budget; with a number of blocks: no bound)")
 	fs.Usage = func() { fmt.Fprint(stderr, anicaUsage); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	runStart := time.Now()
 	// Everything is checked before any work.
 	if *preds == "" || *budgetFlag == "" || *out == "" {
 		return errors.New("anica needs -predictors, -budget and -out (see portlab anica -h)")
@@ -105,6 +121,14 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("-generalisations %d: must be ≥ 1", *gens)
 	case *maxDisc < 0:
 		return fmt.Errorf("-max-discoveries %d: must be ≥ 0", *maxDisc)
+	case *checkTime < 0:
+		return fmt.Errorf("-check-time %v: must be ≥ 0", *checkTime)
+	case budget.Duration > 0 && *checkTime >= budget.Duration:
+		return fmt.Errorf("-check-time %v: must be less than -budget %v, which bounds the whole run", *checkTime, budget.Duration)
+	}
+	reserve := *checkTime
+	if budget.Duration > 0 && reserve == 0 {
+		reserve = budget.Duration / 4
 	}
 	cfg := anica.Config{Seed: *seed, Threshold: *threshold, Absolute: *absolute, Samples: *samples,
 		MaxDiscoveries: *maxDisc, Generalisations: *gens}.WithDefaults()
@@ -210,7 +234,12 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 
-	start := time.Now()
+	// A time budget ends this run at wall: the budget less the time of
+	// earlier runs; discovery ends reserve before.
+	var wall time.Time
+	if budget.Duration > 0 {
+		wall = runStart.Add(budget.Duration - probe.Elapsed)
+	}
 	fmt.Fprintf(stderr, "anica: checking which of %d forms every predictor supports\n", len(dom.Forms()))
 	supported, err := anica.Supported(ctx, dom, caches, cfg.Seed)
 	if err != nil {
@@ -232,16 +261,21 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if resumed > 0 {
 		fmt.Fprintf(stderr, "anica: resuming after %d batches (%d blocks, %d discoveries) from %s\n", resumed, c.Sampled, len(c.Discoveries), journalPath)
 	}
+	runBudget := anica.Budget{Blocks: budget.Blocks}
+	if !wall.IsZero() {
+		runBudget.Duration = budget.Duration - reserve
+		c.Deadline = wall.Add(-reserve)
+	}
 	bar := newProgressBar(stderr)
 	c.Progress = func(c *anica.Campaign) {
 		label := fmt.Sprintf("%d blocks, %d interesting, %d discoveries", c.Sampled, c.Interesting, len(c.Discoveries))
 		if budget.Blocks > 0 {
 			bar.update(label, int64(c.Sampled), int64(budget.Blocks))
 		} else {
-			bar.update(label, int64(c.Elapsed/time.Second), int64(budget.Duration/time.Second))
+			bar.update(label, int64(c.Elapsed/time.Second), int64(runBudget.Duration/time.Second))
 		}
 	}
-	runErr := c.Run(ctx, budget)
+	runErr := c.Run(ctx, runBudget)
 	bar.finish()
 	if runErr != nil {
 		return fmt.Errorf("anica: campaign stopped after %d blocks (resume with the same command): %w", c.Sampled, runErr)
@@ -258,32 +292,66 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, p := range caches {
 		fmt.Fprintf(&rep, "  %s: %d blocks predicted, %d answers from the cache\n", p.Name(), p.Asked, p.Hits)
 	}
-	var sound []float64
+	switch {
+	case !wall.IsZero():
+		fmt.Fprintf(&rep, "budget %s for the whole run: discovery until %s before its end, then soundness and coverage\n", budget.Duration, reserve)
+	case reserve > 0:
+		fmt.Fprintf(&rep, "budget %d blocks; %s for soundness and coverage\n", budget.Blocks, reserve)
+	}
+	if len(supported.Excluded) > 0 {
+		fmt.Fprintf(&rep, "forms left out (a predictor cannot predict them alone):\n")
+		for _, x := range supported.Excluded {
+			fmt.Fprintf(&rep, "  %s\n", x)
+		}
+	}
+	// The checks: until the end of a time budget, or for -check-time.
+	switch {
+	case !wall.IsZero():
+		c.Deadline = wall
+	case reserve > 0:
+		c.Deadline = time.Now().Add(reserve)
+	default:
+		c.Deadline = time.Time{}
+	}
+	pastDeadline := func() bool { return !c.Deadline.IsZero() && time.Now().After(c.Deadline) }
+	var sound []string
 	soundSamples := max(cfg.Samples, anica.DefaultSamples)
 	for k, d := range ds {
+		if pastDeadline() {
+			sound = append(sound, "not measured: the time budget ended")
+			continue
+		}
 		s, err := c.Soundness(ctx, d.Block, soundSamples, uint64(k))
 		if err != nil {
 			return err
 		}
-		sound = append(sound, s)
+		if math.IsNaN(s) {
+			sound = append(sound, "not measured: no sample could be drawn or asked")
+		} else {
+			sound = append(sound, fmt.Sprintf("%.3f", s))
+		}
 	}
 	rep.WriteString("\n" + c.Report(ds))
 	fmt.Fprintf(&rep, "\nsoundness (of %d fresh samples of each discovery, the fraction interesting again):\n", soundSamples)
 	for k, s := range sound {
-		fmt.Fprintf(&rep, "  #%d %.3f\n", k+1, s)
+		note := ""
+		if ds[k].Stopped {
+			note = " (generalisation ended by the time budget)"
+		}
+		fmt.Fprintf(&rep, "  #%d %s%s\n", k+1, s, note)
 	}
 	if *test > 0 {
 		fmt.Fprintf(stderr, "anica: coverage on %d random test blocks\n", *test)
 		tc := c.Config
 		tc.TestSize = *test
 		c.Config = tc
-		cov, err := c.Coverage(ctx, ds, c.TestSet(), 10)
+		cov, err := c.TestCoverage(ctx, ds, 10)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(&rep, "\ncoverage: %s\n", cov)
 	}
-	fmt.Fprintf(&rep, "\ntotal time %s\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(&rep, "\ntotal time %s (this run)\n", time.Since(runStart).Round(time.Second))
 	if err := os.WriteFile(filepath.Join(*out, "report.txt"), []byte(rep.String()), 0o644); err != nil {
 		return err
 	}

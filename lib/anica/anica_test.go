@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/anica"
 	"github.com/portlab/portlab/lib/block"
@@ -343,4 +344,37 @@ func texts(ds []*anica.Discovery) []string {
 		out = append(out, d.Block.Text())
 	}
 	return out
+}
+
+// TestDeadline: past its Deadline a campaign starts no new work: Run
+// samples nothing, Soundness is NaN, and the coverage of the test set
+// counts no block and says it was stopped.
+func TestDeadline(t *testing.T) {
+	d, s := zenDomain(t)
+	c, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(&counting{s: s}), anica.NewCache(&counting{s: s, fail: "vpavgb"})},
+		anica.Config{Seed: 3, Samples: 20, TestSize: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c.Deadline = time.Now().Add(-time.Second)
+	if err := c.Run(ctx, anica.Budget{Blocks: 100}); err != nil || c.Sampled != 0 {
+		t.Errorf("run past the deadline: %d blocks sampled, %v", c.Sampled, err)
+	}
+	if s, err := c.Soundness(ctx, anica.Top(1), 10, 0); !math.IsNaN(s) || err != nil {
+		t.Errorf("soundness past the deadline: %v, %v", s, err)
+	}
+	cov, err := c.TestCoverage(ctx, nil, 1)
+	if err != nil || !cov.Stopped || cov.Blocks != 0 || cov.Planned != 500 || !strings.Contains(cov.String(), "of 500 planned") {
+		t.Errorf("coverage past the deadline: %v, %v", cov, err)
+	}
+	// Without it, the same campaign runs and covers the whole test set.
+	c.Deadline = time.Time{}
+	if err := c.Run(ctx, anica.Budget{Blocks: 100}); err != nil || c.Sampled != 100 {
+		t.Errorf("run: %d blocks sampled, %v", c.Sampled, err)
+	}
+	cov, err = c.TestCoverage(ctx, c.Filter(c.Discoveries), 1)
+	if err != nil || cov.Stopped || cov.Blocks != 500 || cov.Interesting == 0 || cov.Covered != cov.Interesting {
+		t.Errorf("coverage: %v, %v", cov, err)
+	}
 }

@@ -150,6 +150,10 @@ type Discovery struct {
 	Generality int        `json:"generality"`
 	Decisions  []Decision `json:"decisions"`
 	Batch      int        `json:"batch"`
+	// Stopped says the campaign's Deadline ended the generalisation: the
+	// abstract block passed every check made, but expansions were left
+	// untried, so it may not be maximal (Theorem 8.5).
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Campaign finds and generalises inconsistencies between predictors
@@ -169,7 +173,18 @@ type Campaign struct {
 	// OnBatch, when set, is called after every batch with the discoveries
 	// it added (to journal them).
 	OnBatch func(batch int, sampled, interesting int, found []*Discovery) error
+	// Deadline, when not zero, is when the campaign starts no new work:
+	// Run ends (its batch counts the blocks it sampled without
+	// generalising those left), a generalisation ends with the block it
+	// has reached (Discovery.Stopped), Soundness returns NaN and Coverage
+	// counts the test blocks predicted by then (Coverage.Stopped). The
+	// work under way when it passes — one prediction of a batch of
+	// blocks — is finished.
+	Deadline time.Time
 }
+
+// past reports whether the Deadline has passed.
+func (c *Campaign) past() bool { return !c.Deadline.IsZero() && time.Now().After(c.Deadline) }
 
 // NewCampaign checks cfg and returns a campaign over d comparing the
 // predictors (at least one: a single predictor finds its crashes, §8.3.2).
@@ -319,10 +334,11 @@ func renumber(b *block.Block) *block.Block {
 // rejected one. An expansion that leaves the forms an abstract
 // instruction stands for unchanged is applied without sampling (the
 // check could not differ). It returns nil when β(b) itself fails the
-// check.
+// check or the Deadline has passed before it is checked; a Deadline
+// passing during the generalisation ends it (Discovery.Stopped).
 func (c *Campaign) Generalize(ctx context.Context, b *block.Block, rng *rand.Rand) (*Discovery, error) {
 	a, err := c.Domain.Beta(b)
-	if err != nil {
+	if err != nil || c.past() {
 		return nil, err
 	}
 	ok, ws, _, err := c.Check(ctx, a, rng)
@@ -339,6 +355,10 @@ func (c *Campaign) Generalize(ctx context.Context, b *block.Block, rng *rand.Ran
 			}
 		}
 		if len(avail) == 0 {
+			break
+		}
+		if c.past() {
+			d.Stopped = true
 			break
 		}
 		e := avail[rng.IntN(len(avail))]
@@ -388,8 +408,10 @@ func (c *Campaign) finish(d *Discovery) {
 	}
 }
 
-// Run continues the campaign until the budget, Config.MaxDiscoveries or
-// ctx ends it (thesis Algorithm 8.1). Every batch samples
+// Run continues the campaign until the budget, the Deadline,
+// Config.MaxDiscoveries or ctx ends it (thesis Algorithm 8.1). The end
+// of a time budget or the Deadline also ends the generalisation under
+// way (Discovery.Stopped). Every batch samples
 // Config.BatchSize blocks from ⊤, predicts them, and minimises and
 // generalises each interesting block not subsumed by a discovery. Batches
 // are deterministic given the seed and the batch number, so that a
@@ -400,7 +422,7 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 	for {
 		c.Elapsed = before + time.Since(start)
 		if budget.Blocks > 0 && c.Sampled >= budget.Blocks ||
-			budget.Duration > 0 && c.Elapsed >= budget.Duration ||
+			budget.Duration > 0 && c.Elapsed >= budget.Duration || c.past() ||
 			c.Config.MaxDiscoveries > 0 && len(c.Discoveries) >= c.Config.MaxDiscoveries {
 			return nil
 		}
@@ -411,11 +433,16 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 		if budget.Blocks > 0 {
 			n = min(n, budget.Blocks-c.Sampled)
 		}
-		var deadline time.Time
+		deadline := c.Deadline
 		if budget.Duration > 0 {
-			deadline = start.Add(budget.Duration - before)
+			if d := start.Add(budget.Duration - before); deadline.IsZero() || d.Before(deadline) {
+				deadline = d
+			}
 		}
+		saved := c.Deadline
+		c.Deadline = deadline
 		found, interesting, err := c.batch(ctx, c.Batches, n, deadline)
+		c.Deadline = saved
 		if err != nil {
 			return err
 		}

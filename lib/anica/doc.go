@@ -25,7 +25,10 @@
 // Predictors are sim.BlockPredictors (the block simulator, llvm-mca, the
 // host's block measurement), each behind a Cache, so that a campaign asks
 // a predictor about a block only once. A predictor that fails on a block
-// makes it interesting (score +Inf) and the campaign goes on — unless the
+// — llvm-mca crashing or running past its timeout, the host's block
+// faulting when run (a signal inside the harness's buffer) — makes it
+// interesting (score +Inf; its Prediction is "crash: " and the
+// message) and the campaign goes on — unless the
 // predictor says the block is outside what it can be asked (Limited: the
 // host's harness cannot run a block whose addresses it cannot bound);
 // such a block is left out of the campaign, as the thesis leaves out

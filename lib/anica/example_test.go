@@ -59,3 +59,32 @@ func ExampleCampaign_Run() {
 	// i1: mnemonic vpmullw+2;
 	// forms: 4
 }
+
+// Discoveries as a table: the abstract block, its witness and both
+// predictions for the witness.
+func ExampleTable() {
+	m, _ := machine.Lookup(machine.ZenPlusLikeName)
+	forms, _ := anica.MachineForms(m)
+	d, _ := anica.NewDomain(forms, anica.DefaultEditDistance)
+	slow := *m
+	slow.Name = "slow vpmullw"
+	slow.Mapping = m.Mapping.Clone()
+	for _, f := range forms {
+		if f.Mnemonic == "vpmullw" {
+			_ = slow.Mapping.SetUsage(f.Key(), "24*p0")
+		}
+	}
+	a, _ := sim.New(m, sim.Options{})
+	b, _ := sim.New(&slow, sim.Options{})
+	c, _ := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(a), anica.NewCache(b)}, anica.Config{Seed: 1, Samples: 30})
+	if err := c.Run(context.Background(), anica.Budget{Blocks: 100}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	ds := c.Filter(c.Discoveries)
+	anica.Rank(ds)
+	fmt.Print(anica.Table(ds, []string{"zenplus-like", "slow vpmullw"}))
+	// Output:
+	// #  abstract block          witness                    zenplus-like  slow vpmullw
+	// 1  i1: mnemonic vpmullw+2  vpmullw ymm11, ymm3, ymm9  2.00          24.00
+}

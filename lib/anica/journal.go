@@ -96,11 +96,12 @@ type discoveryJSON struct {
 	Generality int        `json:"generality"`
 	Decisions  []Decision `json:"decisions"`
 	Batch      int        `json:"batch"`
+	Stopped    bool       `json:"stopped,omitempty"`
 }
 
 // MarshalJSON writes the score +Inf as "inf".
 func (d Discovery) MarshalJSON() ([]byte, error) {
-	return json.Marshal(discoveryJSON{d.Block, d.Origin, d.Witnesses, jsonScore(d.Score), d.Generality, d.Decisions, d.Batch})
+	return json.Marshal(discoveryJSON{d.Block, d.Origin, d.Witnesses, jsonScore(d.Score), d.Generality, d.Decisions, d.Batch, d.Stopped})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -109,7 +110,7 @@ func (d *Discovery) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return err
 	}
-	*d = Discovery{v.Block, v.Origin, v.Witnesses, float64(v.Score), v.Generality, v.Decisions, v.Batch}
+	*d = Discovery{v.Block, v.Origin, v.Witnesses, float64(v.Score), v.Generality, v.Decisions, v.Batch, v.Stopped}
 	return nil
 }
 

@@ -41,7 +41,7 @@ type Limited interface {
 
 func (p Prediction) String() string {
 	if p.Err != "" {
-		return "failed: " + p.Err
+		return "crash: " + p.Err
 	}
 	return fmt.Sprintf("%.2f", p.Cycles)
 }

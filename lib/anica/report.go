@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/portlab/portlab/lib/block"
 )
@@ -26,12 +28,20 @@ type Coverage struct {
 	// ByDiscovery counts, per discovery (in the order given), the
 	// interesting test blocks it subsumes.
 	ByDiscovery []int
+	// Stopped says the campaign's Deadline ended the prediction of the
+	// test set: Blocks counts the test blocks predicted by then, of
+	// Planned.
+	Stopped bool
+	Planned int
 }
 
 func (v Coverage) String() string {
 	out := ""
 	if v.Outside > 0 {
 		out = fmt.Sprintf(" (%d outside what a predictor can be asked, left out)", v.Outside)
+	}
+	if v.Stopped {
+		out += fmt.Sprintf(" (of %d planned: the time budget ended the rest)", v.Planned)
 	}
 	return fmt.Sprintf("%d test blocks%s, %d interesting (%s), %d of them covered (%s), top %d cover %d (%s)",
 		v.Blocks, out, v.Interesting, pct(v.Interesting, v.Blocks-v.Outside), v.Covered, pct(v.Covered, v.Interesting),
@@ -49,24 +59,77 @@ func pct(a, b int) string {
 // Config.TestLength instructions from ⊤, from a stream of the seed that
 // discovery does not use.
 func (c *Campaign) TestSet() []*block.Block {
-	rng := c.rng(streamTest, 0)
+	return c.testSampler().next(c.Config.TestSize)
+}
+
+// testBlocks draws the test set in order, some blocks at a time.
+type testBlocks struct {
+	c     *Campaign
+	rng   *rand.Rand
+	drawn int
+	tries int
+}
+
+func (c *Campaign) testSampler() *testBlocks {
+	return &testBlocks{c: c, rng: c.rng(streamTest, 0)}
+}
+
+// next returns up to n more blocks of the test set: fewer at its end, or
+// when sampling fails too often (4 attempts a block).
+func (t *testBlocks) next(n int) []*block.Block {
 	var out []*block.Block
-	for tries := 0; len(out) < c.Config.TestSize && tries < 4*c.Config.TestSize; tries++ {
-		if b, err := c.Domain.Sample(Top(c.Config.TestLength), rng); err == nil {
+	size := t.c.Config.TestSize
+	for len(out) < n && t.drawn < size && t.tries < 4*size {
+		t.tries++
+		if b, err := t.c.Domain.Sample(Top(t.c.Config.TestLength), t.rng); err == nil {
 			out = append(out, b)
+			t.drawn++
 		}
 	}
 	return out
 }
 
 // Coverage predicts the test set and counts the interesting blocks the
-// discoveries ds subsume, and those the best k of them cover.
+// discoveries ds subsume, and those the best k of them cover. The test
+// set is predicted Config.BatchSize blocks at a time; when the Deadline
+// passes, the blocks predicted by then are counted (Stopped).
 func (c *Campaign) Coverage(ctx context.Context, ds []*Discovery, test []*block.Block, k int) (Coverage, error) {
-	v := Coverage{Blocks: len(test), K: k, ByDiscovery: make([]int, len(ds))}
-	preds, err := c.predict(ctx, test)
-	if err != nil {
-		return v, err
+	rest := test
+	return c.coverage(ctx, ds, len(test), k, func(n int) []*block.Block {
+		chunk := rest[:min(n, len(rest))]
+		rest = rest[len(chunk):]
+		return chunk
+	})
+}
+
+// TestCoverage is Coverage on the campaign's test set (TestSet), drawn
+// and predicted Config.BatchSize blocks at a time, so that a Deadline
+// ends both: the coverage is then that of the first blocks of the test
+// set, those predicted in time.
+func (c *Campaign) TestCoverage(ctx context.Context, ds []*Discovery, k int) (Coverage, error) {
+	return c.coverage(ctx, ds, c.Config.TestSize, k, c.testSampler().next)
+}
+
+func (c *Campaign) coverage(ctx context.Context, ds []*Discovery, planned, k int, next func(int) []*block.Block) (Coverage, error) {
+	v := Coverage{Planned: planned, K: k, ByDiscovery: make([]int, len(ds))}
+	var test []*block.Block
+	var preds [][]Prediction
+	for len(test) < planned {
+		if c.past() {
+			v.Stopped = true
+			break
+		}
+		chunk := next(c.Config.BatchSize)
+		if len(chunk) == 0 {
+			break
+		}
+		ps, err := c.predict(ctx, chunk)
+		if err != nil {
+			return v, err
+		}
+		test, preds = append(test, chunk...), append(preds, ps...)
 	}
+	v.Blocks = len(test)
 	sets := make([][]int, len(ds)) // per discovery: covered interesting blocks
 	for i, b := range test {
 		if Outside(preds[i]) {
@@ -122,10 +185,10 @@ func (c *Campaign) Coverage(ctx context.Context, ds []*Discovery, test []*block.
 // the campaign does not otherwise use, and returns the fraction that is
 // interesting: the soundness of a generalisation. Blocks outside what a
 // predictor can be asked (Outside) are left out. It is NaN when no block
-// could be sampled or asked.
+// could be sampled or asked, or the Deadline has passed.
 func (c *Campaign) Soundness(ctx context.Context, a *Block, n int, stream uint64) (float64, error) {
 	blocks := c.sampleN(a, n, c.rng(streamSound, stream))
-	if len(blocks) == 0 {
+	if len(blocks) == 0 || c.past() {
 		return math.NaN(), nil
 	}
 	preds, err := c.predict(ctx, blocks)
@@ -203,5 +266,33 @@ func (d *Discovery) Steps() string {
 		}
 		sb.WriteByte('\n')
 	}
+	return sb.String()
+}
+
+// Table writes discoveries as a table, one row each: rank, the abstract
+// block on one line (its instructions and aliasing constraints joined by
+// " | "), its witness — the minimised block it was generalised from, its
+// instructions joined by "; " — and every predictor's answer for the
+// witness under names (the predictors' names, in order).
+func Table(ds []*Discovery, names []string) string {
+	var sb strings.Builder
+	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "#\tabstract block\twitness\t%s\n", strings.Join(names, "\t"))
+	for i, d := range ds {
+		lines := strings.Split(strings.TrimRight(d.Block.Text(), "\n"), "\n")
+		for k := range lines {
+			lines[k] = strings.TrimSuffix(lines[k], ";")
+		}
+		row := []string{fmt.Sprint(i + 1), strings.Join(lines, " | "), d.Origin.Block}
+		for k := range names {
+			v := "–"
+			if k < len(d.Origin.Predictions) {
+				v = d.Origin.Predictions[k].String()
+			}
+			row = append(row, v)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
 	return sb.String()
 }

@@ -168,3 +168,39 @@ func TestBlockKernelNumbersAreNoAddresses(t *testing.T) {
 		t.Errorf("index bounded by and: %v", err)
 	}
 }
+
+// TestHostBlocksFault: a block the harness runs but that faults (a
+// division by zero, an undefined instruction) fails with the signal, and
+// is not outside the harness: it is the host's answer for the block,
+// which AnICA counts as a crash; the blocks around it are measured.
+func TestHostBlocksFault(t *testing.T) {
+	hw, err := NewHardware(testCPU(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hw.Close()
+	host := NewHostBlocks(hw, nil)
+	blocks := []*block.Block{
+		mustBlock(t, "add rax, 1"),
+		mustBlock(t, "xor ecx, ecx\ndiv ecx"),
+		mustBlock(t, "ud2"),
+		mustBlock(t, "add rbx, 1\nadd rdx, 1"),
+	}
+	got, err := host.PredictBlocks(t.Context(), blocks)
+	var ue *oracle.UnsupportedError
+	if !errors.As(err, &ue) || len(ue.Failures) != 2 {
+		t.Fatalf("%v, %v; want the division and ud2 to fail", got, err)
+	}
+	for k, want := range []string{"SIGFPE", "SIGILL"} {
+		f := ue.Failures[k]
+		if f.Index != k+1 || !strings.Contains(f.Reason, want) || !math.IsNaN(got[k+1]) {
+			t.Errorf("failure %+v, value %v: want block %d failing with %s", f, got[k+1], k+1, want)
+		}
+		if why, out := host.Outside(blocks[k+1]); out {
+			t.Errorf("block %d faults but is outside the harness: %s", k+1, why)
+		}
+	}
+	if !(got[0] > 0) || !(got[3] > 0) {
+		t.Errorf("the blocks around the faults: %v", got)
+	}
+}

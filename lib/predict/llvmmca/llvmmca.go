@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/operands"
@@ -93,7 +94,23 @@ type Predictor struct {
 	// Progress, when set, is called after each run with the number of
 	// experiments done and the total, from one goroutine at a time.
 	Progress func(done, total int)
+	probeMu  sync.Mutex
+	probed   map[string]error // probe results by binary, ISA and arguments
+
+	// Timeout bounds one llvm-mca run (0: DefaultTimeout). A run that
+	// takes longer is killed and its regions are run again one at a time;
+	// a region that times out alone fails with a message saying so, as a
+	// crash does, and the others are predicted.
+	Timeout time.Duration
 }
+
+// DefaultTimeout bounds an llvm-mca run when Predictor.Timeout is 0: far
+// more than the few seconds a batch of hundreds of small regions takes.
+const DefaultTimeout = 5 * time.Minute
+
+// aloneAtATime bounds the regions of a timed-out run that are run again
+// alone at the same time.
+const aloneAtATime = 8
 
 // New returns the llvm-mca predictor for the CPU (llvm-mca's -mcpu)
 // with PMEvo's settings: the llvm-mca found on PATH, 100 iterations, bodies
@@ -451,17 +468,46 @@ func (p *Predictor) args(arch string) []string {
 // probe checks that llvm-mca runs and knows the CPU for the ISA's target:
 // llvm-mca only warns about an unknown CPU and then models a generic one.
 func (p *Predictor) probe(ctx context.Context, bin, arch string) error {
+	key := bin + "\x00" + arch + "\x00" + strings.Join(p.args(arch), "\x00")
+	p.probeMu.Lock()
+	defer p.probeMu.Unlock()
+	if err, ok := p.probed[key]; ok {
+		return err
+	}
+	err := p.probeOnce(ctx, bin, arch)
+	// An answer of llvm-mca is kept; a cancelled or timed-out probe is
+	// tried again next time.
+	if err == nil || errors.Is(err, errUnknownCPU) {
+		if p.probed == nil {
+			p.probed = map[string]error{}
+		}
+		p.probed[key] = err
+	}
+	return err
+}
+
+func (p *Predictor) probeOnce(ctx context.Context, bin, arch string) error {
 	src := ".intel_syntax noprefix\nadd rax, rcx\n"
 	if arch == isa.AArch64 {
 		src = "add x0, x1, x2\n"
 	}
-	cmd := exec.CommandContext(ctx, bin, p.args(arch)...)
+	timeout := p.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, bin, p.args(arch)...)
 	cmd.Stdin = strings.NewReader(src)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if runCtx.Err() != nil {
+		return fmt.Errorf("llvm-mca: %s: no answer for one instruction within %v", bin, timeout)
 	}
 	if strings.Contains(stderr.String(), "is not a recognized processor") {
 		return fmt.Errorf("%w: -mcpu=%s is not a processor of target %s (see %s -mtriple=%s -mcpu=help)", errUnknownCPU, p.CPU, triple(arch), bin, triple(arch))
@@ -531,13 +577,46 @@ func (p *Predictor) run(ctx context.Context, bin string, jobs []*mcaJob) error {
 			return err
 		}
 		src, at := source(jobs)
-		cmd := exec.CommandContext(ctx, bin, p.args(jobs[0].isa)...)
+		timeout := p.Timeout
+		if timeout <= 0 {
+			timeout = DefaultTimeout
+		}
+		runCtx, cancel := context.WithTimeout(ctx, timeout)
+		cmd := exec.CommandContext(runCtx, bin, p.args(jobs[0].isa)...)
 		cmd.Stdin = strings.NewReader(src)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		// A killed llvm-mca (a wrapper's children may hold its pipes) is
+		// waited for no longer than this.
+		cmd.WaitDelay = time.Second
 		runErr := cmd.Run()
+		timedOut := runCtx.Err() != nil
+		cancel()
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if timedOut {
+			if len(jobs) == 1 {
+				jobs[0].fail("", fmt.Sprintf("llvm-mca -mcpu=%s timed out after %v", p.CPU, timeout))
+				return nil
+			}
+			// Which region hangs is unknown: run each alone, several at a
+			// time, so that regions that all hang cost one more timeout,
+			// not one each.
+			sem := make(chan struct{}, aloneAtATime)
+			errs := make([]error, len(jobs))
+			var wg sync.WaitGroup
+			for k, j := range jobs {
+				wg.Add(1)
+				sem <- struct{}{}
+				go func() {
+					defer wg.Done()
+					errs[k] = p.run(ctx, bin, []*mcaJob{j})
+					<-sem
+				}()
+			}
+			wg.Wait()
+			return errors.Join(errs...)
 		}
 		var exitErr *exec.ExitError
 		if runErr != nil && !errors.As(runErr, &exitErr) {

@@ -38,6 +38,7 @@ func init() {
 		"Rank":                   reflect.ValueOf(anica.Rank),
 		"Score":                  reflect.ValueOf(anica.Score),
 		"Supported":              reflect.ValueOf(anica.Supported),
+		"Table":                  reflect.ValueOf(anica.Table),
 		"Text":                   reflect.ValueOf(anica.Text),
 		"Top":                    reflect.ValueOf(anica.Top),
 		"WithUopsInfo":           reflect.ValueOf(anica.WithUopsInfo),

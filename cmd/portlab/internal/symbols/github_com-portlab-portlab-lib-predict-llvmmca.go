@@ -13,6 +13,7 @@ func init() {
 		"BlockLine":        reflect.ValueOf(llvmmca.BlockLine),
 		"BlockRThroughput": reflect.ValueOf(llvmmca.BlockRThroughput),
 		"CPUCandidates":    reflect.ValueOf(llvmmca.CPUCandidates),
+		"DefaultTimeout":   reflect.ValueOf(llvmmca.DefaultTimeout),
 		"ErrNotFound":      reflect.ValueOf(&llvmmca.ErrNotFound).Elem(),
 		"Find":             reflect.ValueOf(llvmmca.Find),
 		"New":              reflect.ValueOf(llvmmca.New),
