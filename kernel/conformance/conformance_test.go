@@ -17,6 +17,7 @@ var (
 	workers  = flag.Int("workers", 2, "programs run at once")
 	progTime = flag.Duration("progtimeout", 10*time.Second, "timeout of each run of a program")
 	only     = flag.String("only", "", "with -full: run only programs whose name contains this, print, write nothing")
+	names    = flag.String("names", "", "with -full: run only the programs a file names (one a line, as in results.tsv), print, write nothing")
 )
 
 func TestMain(m *testing.M) {
@@ -76,10 +77,21 @@ func TestFull(t *testing.T) {
 		t.Skip("the full run needs -full (about 20 minutes)")
 	}
 	cfg, progs, dir := setup(t)
-	if *only != "" {
+	partial := *only != "" || *names != ""
+	if partial {
+		want := map[string]bool{}
+		if *names != "" {
+			b, err := os.ReadFile(*names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range strings.Fields(string(b)) {
+				want[l] = true
+			}
+		}
 		var sel []Program
 		for _, p := range progs {
-			if strings.Contains(p.Name, *only) {
+			if *only != "" && strings.Contains(p.Name, *only) || want[p.Name] {
 				sel = append(sel, p)
 			}
 		}
@@ -93,7 +105,7 @@ func TestFull(t *testing.T) {
 	sum := Summary{GoVersion: goVersion(cfg.Go), Dir: "$GOROOT/test", Wall: wall, Config: cfg}
 	t.Logf("%d programs in %s: %v", len(rs), wall.Round(time.Second), Counts(rs))
 	_ = dir
-	if *only != "" {
+	if partial {
 		return
 	}
 	write := func(name string, f func(*os.File) error) {
