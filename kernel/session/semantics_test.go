@@ -250,3 +250,26 @@ func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
 		t.Errorf("eq: %q", got)
 	}
 }
+
+// The assignment form of a select's receive case works.
+func TestSelectReceiveAssignment(t *testing.T) {
+	s := newSession(t)
+	code := "func f() string {\n\tc := make(chan int, 1)\n\tvar i any\n\tvar n int\n\tvar ok bool\n\tm := map[int]int{}\n\tc <- 1\n\tselect {\n\tcase i = <-c:\n\t}\n\tc <- 2\n\tselect {\n\tcase n, ok = <-c:\n\t}\n\tc <- 3\n\tselect {\n\tcase m[0], ok = <-c:\n\t}\n\tc <- 4\n\tselect {\n\tcase _ = <-c:\n\t\tn++\n\tdefault:\n\t}\n\treturn fmt.Sprint(i, n, ok, m)\n}\nfmt.Println(f())"
+	if got, want := out(t, s, code), "1 3 true map[0:3]\n"; got != want {
+		t.Errorf("select receive assignments: %q, want %q", got, want)
+	}
+}
+
+// After func main is refused, main is undefined, not the interpreter's
+// package.
+func TestMainIsUndefined(t *testing.T) {
+	s := newSession(t)
+	fails(t, s, "func main() { fmt.Println(1) }")
+	e := fails(t, s, "x := 1\nmain()")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "2:1: undefined: main") || !strings.Contains(e.Value, "run()") {
+		t.Errorf("main() after func main was refused: %s: %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "func f() int {\n\tmain := 2\n\treturn main\n}\nfmt.Println(f())"); got != "2\n" {
+		t.Errorf("a local variable named main: %q", got)
+	}
+}

@@ -207,6 +207,13 @@
 //     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
 //     genericEdits refuse them with the construct and what to write.
 //     Probe: "type parameter in a type switch".
+//  33. Select receive assignments. case x = <-c: (or x, ok = <-c) panics
+//     with "reflect.Select: invalid Dir" when chosen; semanticEdits makes
+//     it case _v := <-c: x = _v;. Probe: "select receive assignment".
+//  34. main. After func main is refused, main() names the interpreter's
+//     package main and panics in reflect; a use of main that the cell
+//     does not declare is reported as undefined (semanticEdits). No probe:
+//     the session's TestMainIsUndefined.
 //
 // # Elsewhere
 //

@@ -17,6 +17,10 @@ import (
 //     in a statement list (needsFunction runs such a statement of the
 //     cell in a function); elsewhere (an if or switch header) it is
 //     refused.
+//   - `case x = <-c:` (and `case x, ok = <-c:`) in a select fails at run
+//     time ("reflect.Select: invalid Dir"); it becomes `case _v := <-c: x
+//     = _v;`, which is what Go does (the left side is evaluated when the
+//     case is chosen).
 //   - a type switch case that uses a type parameter of the enclosing
 //     generic function (`case T:`, `case interface{ M() T }`): the
 //     interpreter matches it against the wrong type.
@@ -36,7 +40,8 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	refuse := func(p token.Pos, format string, args ...any) {
 		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
 	}
-	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	inList := map[ast.Stmt]bool{}            // statements directly in a statement list
+	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	ast.Inspect(root, func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch n := n.(type) {
@@ -50,8 +55,25 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		for _, st := range list {
 			inList[st] = true
 		}
+		if cc, ok := n.(*ast.CommClause); ok {
+			if as, ok := cc.Comm.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Rhs) == 1 {
+				// case x = <-c: fails at run time ("reflect.Select:
+				// invalid Dir"); case _v := <-c: x = _v does what Go does
+				// (the left side is evaluated once the case is chosen).
+				names := "_v"
+				if len(as.Lhs) == 2 {
+					names = "_v, _ok"
+				}
+				lhs := src[pos(as.Lhs[0].Pos()):pos(as.Lhs[len(as.Lhs)-1].End())]
+				edits = append(edits,
+					edit{pos(as.Lhs[0].Pos()), pos(as.Rhs[0].Pos()), names + " := "},
+					edit{pos(cc.Colon) + 1, pos(cc.Colon) + 1, " " + lhs + " = " + names + ";"})
+				selectRecv[as] = true
+			}
+			return true
+		}
 		as, ok := n.(*ast.AssignStmt)
-		if !ok || !commaOkIntoIndex(as) {
+		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
 			return true
 		}
 		idx := 0
@@ -169,6 +191,49 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				}
 			}
 		}
+	}
+	// main: a cell cannot declare func main (PrepareCell refuses it), and
+	// the name then stands for the interpreter's package main, whose call
+	// panics in reflect.
+	declaresMain := false
+	var mainUses []*ast.Ident
+	declaring := map[*ast.Ident]bool{} // names being declared, selected fields and methods
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			declaring[n.Sel] = true
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						declaring[id] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				declaring[id] = true
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				declaring[id] = true
+			}
+		case *ast.FuncDecl:
+			declaring[n.Name] = true
+		case *ast.Ident:
+			if n.Name != "main" {
+				break
+			}
+			if declaring[n] {
+				declaresMain = true
+			} else {
+				mainUses = append(mainUses, n)
+			}
+		}
+		return true
+	})
+	if !declaresMain && len(mainUses) > 0 {
+		errs.Add(fset.Position(mainUses[0].Pos()), "undefined: main (a cell cannot declare func main, which the interpreter would run after every later cell: name it run and call run())")
 	}
 	// Package-level vars that use a var declared after them.
 	order := map[string]int{}
