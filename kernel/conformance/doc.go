@@ -59,7 +59,8 @@
 // (programs that take seconds compiled there still time out) (-workers,
 // -progtimeout change them; -only SUBSTR runs
 // the matching programs and writes nothing, as does -names FILE with the
-// programs a file lists, one a line). TestSample, run by a plain
+// programs a file lists, one a line; -update with -names reruns those and
+// replaces their rows in the tables, which then say which were rerun). TestSample, run by a plain
 // go test, reruns the programs of Sample (40, none that hangs) in
 // about 20 seconds and fails when one does worse than results.tsv
 // says: anything but "same" where the table says same; wrong, death or

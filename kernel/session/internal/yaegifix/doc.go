@@ -200,10 +200,11 @@
 //     it is refused with the declarations to write. Probe: "comma-ok
 //     into a map element".
 //  32. Refused because the result would differ: a type switch case that
-//     uses a type parameter of the generic function, == or != between a
-//     type parameter's value and a value of another declared type, a
-//     package-level var whose initializer uses a var declared after it
-//     (the interpreter initializes in the order of the declarations), and
+//     is an interface type using a type parameter of the generic
+//     function, == or != between a type parameter's value and a value of
+//     an interface type with methods, a blank package-level var whose
+//     initializer uses a var declared after it and initialized by a call
+//     (the interpreter initializes blank vars in place), and
 //     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
 //     genericEdits refuse them with the construct and what to write.
 //     Probe: "type parameter in a type switch".

@@ -21,18 +21,20 @@ import (
 //     time ("reflect.Select: invalid Dir"); it becomes `case _v := <-c: x
 //     = _v;`, which is what Go does (the left side is evaluated when the
 //     case is chosen).
-//   - a type switch case that uses a type parameter of the enclosing
-//     generic function (`case T:`, `case interface{ M() T }`): the
-//     interpreter matches it against the wrong type.
+//   - a type switch case that is an interface type using a type
+//     parameter of the enclosing generic function (`case interface{ M()
+//     T }`): the interpreter matches it against the wrong type.
 //   - == or != between a value whose type is a type parameter and one of
 //     another declared type (an interface with methods): the interpreter
 //     compares them as different. With any on the other side it works.
-//   - `v, ok := m[k]` (or x.(T), <-c) as a statement of the cell, and
-//     `var v, ok = m[k]` at package level: the compiler fails with "nil
-//     type", which reads as the failure of a range over an integer.
-//   - a package-level var whose initializer uses a var declared after it
-//     in the cell: Go initializes in dependency order, the interpreter in
-//     the order of the declarations.
+//   - `v, ok := m[k]` or `var v, ok = m[k]` (or x.(T), <-c) as a
+//     statement of the cell: the compiler fails with "nil type", which
+//     reads as the failure of a range over an integer.
+//   - a blank package-level var (var _ = f(b)) whose initializer uses a
+//     var declared after it in the cell and initialized by a call: Go
+//     initializes in dependency order, the interpreter initializes blank
+//     vars in the order of the declarations, so the calls' side effects
+//     come in another order.
 func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit, error) {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
@@ -142,6 +144,11 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			case *ast.TypeSwitchStmt:
 				for _, c := range n.Body.List {
 					for _, t := range c.(*ast.CaseClause).List {
+						// case interface{ M() T }: (case T: and struct
+						// types with T work in Go's typeparam tests).
+						if _, iface := t.(*ast.InterfaceType); !iface {
+							continue
+						}
 						if p := mentions(t, tparams); p != "" {
 							refuse(t.Pos(), "a type switch case that uses the type parameter %s of the generic function %s (the interpreter matches it against another type): "+
 								"use a type assertion, if v, ok := x.(%s); ok { … }, or compare reflect types", p, fd.Name.Name, exprText(src, pos, t))
@@ -178,16 +185,18 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	}
 	if b, ok := root.(*ast.BlockStmt); ok {
 		for _, st := range b.List {
-			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == 2 && len(as.Rhs) == 1 && commaOk(as.Rhs[0]) {
-				commaOkDef(as.Pos(), []string{exprText(src, pos, as.Lhs[0]), exprText(src, pos, as.Lhs[1])}, as.Rhs[0])
-			}
-		}
-	}
-	for _, d := range fileDecls(root) {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			for _, sp := range g.Specs {
-				if vs := sp.(*ast.ValueSpec); len(vs.Names) == 2 && len(vs.Values) == 1 && commaOk(vs.Values[0]) {
-					commaOkDef(vs.Pos(), []string{vs.Names[0].Name, vs.Names[1].Name}, vs.Values[0])
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				if st.Tok == token.DEFINE && len(st.Lhs) == 2 && len(st.Rhs) == 1 && commaOk(st.Rhs[0]) {
+					commaOkDef(st.Pos(), []string{exprText(src, pos, st.Lhs[0]), exprText(src, pos, st.Lhs[1])}, st.Rhs[0])
+				}
+			case *ast.DeclStmt:
+				if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+					for _, sp := range g.Specs {
+						if vs := sp.(*ast.ValueSpec); len(vs.Names) == 2 && len(vs.Values) == 1 && commaOk(vs.Values[0]) {
+							commaOkDef(vs.Pos(), []string{vs.Names[0].Name, vs.Names[1].Name}, vs.Values[0])
+						}
+					}
 				}
 			}
 		}
@@ -252,6 +261,11 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		}
 	}
 	for i, vs := range specs {
+		if len(vs.Names) != 1 || vs.Names[0].Name != "_" {
+			// The interpreter orders named variables by their
+			// dependencies; only blank ones are initialized in place.
+			continue
+		}
 		for _, v := range vs.Values {
 			var visit func(n ast.Node) bool
 			visit = func(n ast.Node) bool {
@@ -268,7 +282,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 					ast.Inspect(n.Value, visit)
 					return false
 				case *ast.Ident:
-					if order[n.Name] > i+1 {
+					if j := order[n.Name]; j > i+1 && hasCall(specs[j-1]) {
 						refuse(n.Pos(), "this initializer uses %s, a variable declared after it: Go initializes %s first, the interpreter in the order of the declarations; "+
 							"declare %s before", n.Name, n.Name, n.Name)
 					}
@@ -283,6 +297,24 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		return nil, errs
 	}
 	return edits, nil
+}
+
+// hasCall reports whether the initializer of vs calls a function (outside
+// function literals).
+func hasCall(vs *ast.ValueSpec) bool {
+	found := false
+	for _, v := range vs.Values {
+		ast.Inspect(v, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // commaOkIntoIndex reports whether as assigns a comma-ok result to an
