@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -154,8 +155,17 @@ func merge(t *testing.T, rs []Result, sum Summary) ([]Result, Summary) {
 	rerun := map[string]Result{}
 	for _, r := range rs {
 		rerun[r.Name] = r
+	}
+	// Programs an earlier merge reran stay named.
+	for _, name := range PreviousRerun(string(md)) {
+		if _, ok := rerun[name]; !ok {
+			sum.Rerun = append(sum.Rerun, name)
+		}
+	}
+	for _, r := range rs {
 		sum.Rerun = append(sum.Rerun, r.Name)
 	}
+	sort.Strings(sum.Rerun)
 	var all []Result
 	for i, line := range strings.Split(string(b), "\n") {
 		name, _, _ := strings.Cut(line, "\t")

@@ -74,6 +74,28 @@ func runLine(sum Summary) string {
 		sum.GoVersion, sum.Dir, sum.Config.Timeout, sum.Config.MemLimit>>20, sum.Config.Workers, sum.Wall.Round(time.Second))
 }
 
+// rerunIntro and rerunEnd frame the programs of a rerun in results.md.
+const (
+	rerunIntro = "programs were run again"
+	rerunEnd   = ". Their rows are the rerun's"
+)
+
+// PreviousRerun returns the programs a results.md says were run again.
+func PreviousRerun(md string) []string {
+	for _, l := range strings.Split(md, "\n") {
+		if !strings.Contains(l, rerunIntro) {
+			continue
+		}
+		i := strings.Index(l, "): ")
+		j := strings.Index(l, rerunEnd)
+		if i < 0 || j < i {
+			return nil
+		}
+		return strings.Split(l[i+3:j], ", ")
+	}
+	return nil
+}
+
 // HeaderOf returns the line about the run of a results.md (for a partial
 // rerun to keep), or "".
 func HeaderOf(md string) string {
@@ -128,8 +150,8 @@ func WriteMarkdown(w io.Writer, sum Summary, rs []Result) error {
 	}
 	fmt.Fprintf(&b, "%s\n", header)
 	if len(sum.Rerun) > 0 {
-		fmt.Fprintf(&b, "After that run, the kernel changed and %d programs were run again (timeout %s, %d at once, %s; `-update -names FILE`): %s. Their rows are the rerun's; the other rows are the full run's.\n",
-			len(sum.Rerun), sum.RerunConfig.Timeout, sum.RerunConfig.Workers, sum.RerunWall.Round(time.Second), strings.Join(sum.Rerun, ", "))
+		fmt.Fprintf(&b, "After that run, the kernel changed and %d %s (timeout %s, %d at once, the last rerun took %s; `-update -names FILE`): %s%s; the other rows are the full run's.\n",
+			len(sum.Rerun), rerunIntro, sum.RerunConfig.Timeout, sum.RerunConfig.Workers, sum.RerunWall.Round(time.Second), strings.Join(sum.Rerun, ", "), rerunEnd)
 	}
 	b.WriteString("\n")
 	b.WriteString(CountTable(rs))

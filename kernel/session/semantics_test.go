@@ -271,3 +271,17 @@ func TestMainIsUndefined(t *testing.T) {
 		t.Errorf("a local variable named main: %q", got)
 	}
 }
+
+// A select evaluates its channel and value operands once, in source
+// order, before choosing: a call in one case that closes the channel of
+// another does not change which channel that case receives from.
+func TestSelectOperandsEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "var ch chan int\nfunc f() int {\n\tclose(ch)\n\tch = nil\n\treturn 0\n}\nfunc g() string {\n\tvar nilch chan int\n\tch = make(chan int)\n\tselect {\n\tcase <-ch:\n\t\treturn \"closed\"\n\tcase nilch <- f():\n\t\treturn \"sent\"\n\t}\n}\nfmt.Println(g())"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "closed\n" {
+		t.Errorf("select with a call among its operands: %q, %v", rec.text("stdout"), r.Err)
+	}
+}

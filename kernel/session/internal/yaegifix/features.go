@@ -26,7 +26,7 @@ const FeatureTable = `| Go feature | in a cell |
 | ` + "`recover()`" + ` | gives the value the panic was given; the interpreter's own failures (index out of range, …) recover as a ` + "`runtime.Error`" + ` |
 | introspection | ` + "`runtime.Caller/Callers/CallersFrames/FuncForPC/Stack`, `debug.Stack/PrintStack`, `testing.AllocsPerRun`, `runtime.SetFinalizer/AddCleanup`, `runtime.ReadMemStats`" + ` are rejected with a message (they would report the interpreter's frames, allocations and memory); ` + "`runtime.Breakpoint`" + ` is a panic |
 | ` + "`func main`" + ` | rejected with a message (the interpreter would run it after every later cell): name it ` + "`run`" + ` and call it; ` + "`main()`" + ` is then an undefined name |
-| ` + "`select`" + ` | works; ` + "`case x = <-c:`" + ` is rewritten to ` + "`case v := <-c: x = v`" + ` (yaegi fails on the assignment form) |
+| ` + "`select`" + ` | works; ` + "`case x = <-c:`" + ` is rewritten to ` + "`case v := <-c: x = v`" + ` (yaegi fails on the assignment form); when an operand calls a function, the channels and sent values are evaluated first, in order, as Go does |
 | generic standard library | ` + "`slices.Sort`, `slices.Reverse`" + ` work on slices of ordered elements; ` + "`slices.Max/Min/Clone/SortFunc/SortStable`, `maps.Clone/Copy`" + ` are rejected with the loop to write; ` + "`slices.Index`, `slices.Contains`" + ` work |
 | names | a top-level name equal to an imported package (` + "`dataset := …`" + `) and a type declared again with another definition are rejected with a message (the interpreter would keep the package or the first type) |
 | fatal runtime errors | (out of memory in compiled code, concurrent map writes) end the process; the next kernel of the notebook shows the runtime's message |

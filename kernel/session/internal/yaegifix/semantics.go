@@ -42,7 +42,8 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	refuse := func(p token.Pos, format string, args ...any) {
 		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
 	}
-	inList := map[ast.Stmt]bool{}            // statements directly in a statement list
+	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	consts := constNames(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	ast.Inspect(root, func(n ast.Node) bool {
 		var list []ast.Stmt
@@ -56,6 +57,9 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		}
 		for _, st := range list {
 			inList[st] = true
+		}
+		if sel, ok := n.(*ast.SelectStmt); ok && inList[sel] {
+			edits = append(edits, selectOperands(sel, pos, src, consts)...)
 		}
 		if cc, ok := n.(*ast.CommClause); ok {
 			if as, ok := cc.Comm.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Rhs) == 1 {
@@ -297,6 +301,80 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		return nil, errs
 	}
 	return edits, nil
+}
+
+// selectOperands hoists the channel and value operands of a select's
+// cases into fresh variables evaluated before it, in source order, when
+// one of them calls a function: Go evaluates them all, once, on entering
+// the select, and the interpreter evaluates them otherwise (a call that
+// closes or replaces a channel another case receives from changed the
+// outcome: Go's test fixedbugs/issue43111.go). select { case <-ch: case
+// c <- f(): } becomes
+//
+//	{ _sc0 := ch; _sc1 := c; _sv1 := f(); select { case <-_sc0: case _sc1 <- _sv1: } }
+//
+// Constant send values stay, as their type comes from the channel.
+func selectOperands(sel *ast.SelectStmt, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	var ops []ast.Expr
+	var names []string
+	calls := false
+	add := func(x ast.Expr, name string) {
+		call := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if _, ok := n.(*ast.CallExpr); ok {
+				call = true
+			}
+			_, lit := n.(*ast.FuncLit)
+			return !lit
+		})
+		if isConstant(x, consts) && !call {
+			return
+		}
+		ops = append(ops, x)
+		names = append(names, name)
+		calls = calls || call
+	}
+	for i, st := range sel.Body.List {
+		cc := st.(*ast.CommClause)
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.SendStmt:
+			add(c.Chan, fmt.Sprintf("_sc%d", i))
+			add(c.Value, fmt.Sprintf("_sv%d", i))
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			recv = c.Rhs[0]
+		}
+		if u, ok := ast.Unparen(recv).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			add(u.X, fmt.Sprintf("_sc%d", i))
+		}
+	}
+	if !calls {
+		return nil
+	}
+	for _, x := range ops {
+		ast.Inspect(x, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				calls = false // its text would be moved with rewrites inside
+			}
+			return calls
+		})
+	}
+	if !calls {
+		return nil
+	}
+	// One definition each: the interpreter reads the variables of a
+	// multiple definition after the calls on its right.
+	head := "{ "
+	var edits []edit
+	for i, x := range ops {
+		head += names[i] + " := " + src[pos(x.Pos()):pos(x.End())] + "; "
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), names[i]})
+	}
+	return append(edits,
+		edit{pos(sel.Pos()), pos(sel.Pos()), head},
+		edit{pos(sel.End()), pos(sel.End()), " }"})
 }
 
 // hasCall reports whether the initializer of vs calls a function (outside
