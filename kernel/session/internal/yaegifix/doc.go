@@ -211,6 +211,10 @@
 //  33. Select receive assignments. case x = <-c: (or x, ok = <-c) panics
 //     with "reflect.Select: invalid Dir" when chosen; semanticEdits makes
 //     it case _v := <-c: x = _v;. Probe: "select receive assignment".
+//  34. main. After func main is refused, main() names the interpreter's
+//     package main and panics in reflect; a use of main that the cell
+//     does not declare is reported as undefined (semanticEdits). No probe:
+//     the session's TestMainIsUndefined.
 //  35. Select operands. Go evaluates the channels and sent values of a
 //     select once, in source order, on entering it; the interpreter does
 //     otherwise, so a call in one case that closes or replaces the channel
@@ -218,10 +222,6 @@
 //     variables defined one by one before the select when one of them
 //     calls a function. No probe: the session's
 //     TestSelectOperandsEvaluatedFirst.
-//  34. main. After func main is refused, main() names the interpreter's
-//     package main and panics in reflect; a use of main that the cell
-//     does not declare is reported as undefined (semanticEdits). No probe:
-//     the session's TestMainIsUndefined.
 //
 // # Elsewhere
 //
