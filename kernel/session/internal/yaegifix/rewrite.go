@@ -100,7 +100,7 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 // defer f(v); v = 0.2` calls f(0.2), and a defer in a loop sees the last
 // iteration's values. `defer f(a, b)` becomes
 //
-//	{ _a0, _a1 := a, b; defer f(_a0, _a1) }
+//	{ _a0 := a; _a1 := b; defer f(_a0, _a1) }
 //
 // (a variable defined with := is new each time the statement runs, so the
 // deferred call keeps this statement's values; f is still the deferred
@@ -146,7 +146,13 @@ func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt,
 	if len(names) == 0 {
 		return nil
 	}
-	head := "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; "
+	// One definition each: the interpreter evaluates a multiple
+	// definition with a receive among its values wrongly (Go's test
+	// fixedbugs/issue8039.go, defer copy(s, <-c)).
+	head := "{ "
+	for i := range names {
+		head += names[i] + " := " + values[i] + "; "
+	}
 	return append(edits,
 		edit{pos(d.Defer), pos(d.Defer), head},
 		edit{pos(d.Call.End()), pos(d.Call.End()), " }"})
