@@ -86,12 +86,13 @@ func PreviousRerun(md string) []string {
 		if !strings.Contains(l, rerunIntro) {
 			continue
 		}
-		i := strings.Index(l, "): ")
+		const start = "Programs rerun (sorted): "
+		i := strings.Index(l, start)
 		j := strings.Index(l, rerunEnd)
 		if i < 0 || j < i {
 			return nil
 		}
-		return strings.Split(l[i+3:j], ", ")
+		return strings.Split(l[i+len(start):j], ", ")
 	}
 	return nil
 }
@@ -150,7 +151,7 @@ func WriteMarkdown(w io.Writer, sum Summary, rs []Result) error {
 	}
 	fmt.Fprintf(&b, "%s\n", header)
 	if len(sum.Rerun) > 0 {
-		fmt.Fprintf(&b, "After that run, the kernel changed and %d %s (timeout %s, %d at once, the last rerun took %s; `-update -names FILE`): %s%s; the other rows are the full run's.\n",
+		fmt.Fprintf(&b, "After that run, the kernel changed and %d %s (`-update -names FILE`; the last rerun: timeout %s, %d at once, %s). Programs rerun (sorted): %s%s; the other rows are the full run's.\n",
 			len(sum.Rerun), rerunIntro, sum.RerunConfig.Timeout, sum.RerunConfig.Workers, sum.RerunWall.Round(time.Second), strings.Join(sum.Rerun, ", "), rerunEnd)
 	}
 	b.WriteString("\n")
@@ -220,7 +221,11 @@ func UpdateReadme(path string, sum Summary, rs []Result) error {
 	if i < 0 || j < i {
 		return fmt.Errorf("%s: no conformance markers", path)
 	}
-	region := BeginMarker + "\n\n" + fmt.Sprintf("%s, the Go distribution's `// run` test programs run as cells of a session without a host (declarations, then `main()`) and compared with the compiled programs; per program in [`conformance/results.md`](conformance/results.md).\n\n", sum.GoVersion) +
+	rerun := ""
+	if len(sum.Rerun) > 0 {
+		rerun = fmt.Sprintf(", which names the %d programs whose rows come from reruns after the full run", len(sum.Rerun))
+	}
+	region := BeginMarker + "\n\n" + fmt.Sprintf("%s, the Go distribution's `// run` test programs run as cells of a session without a host (declarations, then `main()`) and compared with the compiled programs; per program in [`conformance/results.md`](conformance/results.md)%s.\n\n", sum.GoVersion, rerun) +
 		CountTable(rs) + "\n" + EndMarker
 	s = s[:i] + region + s[j+len(EndMarker):]
 	return os.WriteFile(path, []byte(s), 0o644)
