@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,8 @@ var (
 	workers  = flag.Int("workers", 2, "programs run at once")
 	progTime = flag.Duration("progtimeout", 10*time.Second, "timeout of each run of a program")
 	only     = flag.String("only", "", "with -full: run only programs whose name contains this, print, write nothing")
+	names    = flag.String("names", "", "with -full: run only the programs a file names (one a line, as in results.tsv), print, write nothing")
+	update   = flag.Bool("update", false, "with -full -names: replace the rows of those programs in results.tsv, results.md and the README's counts, saying which were rerun")
 )
 
 func TestMain(m *testing.M) {
@@ -76,10 +79,21 @@ func TestFull(t *testing.T) {
 		t.Skip("the full run needs -full (about 20 minutes)")
 	}
 	cfg, progs, dir := setup(t)
-	if *only != "" {
+	partial := *only != "" || *names != ""
+	if partial {
+		want := map[string]bool{}
+		if *names != "" {
+			b, err := os.ReadFile(*names)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range strings.Fields(string(b)) {
+				want[l] = true
+			}
+		}
 		var sel []Program
 		for _, p := range progs {
-			if strings.Contains(p.Name, *only) {
+			if *only != "" && strings.Contains(p.Name, *only) || want[p.Name] {
 				sel = append(sel, p)
 			}
 		}
@@ -93,7 +107,9 @@ func TestFull(t *testing.T) {
 	sum := Summary{GoVersion: goVersion(cfg.Go), Dir: "$GOROOT/test", Wall: wall, Config: cfg}
 	t.Logf("%d programs in %s: %v", len(rs), wall.Round(time.Second), Counts(rs))
 	_ = dir
-	if *only != "" {
+	if *update && *names != "" && *only == "" {
+		rs, sum = merge(t, rs, sum)
+	} else if partial {
 		return
 	}
 	write := func(name string, f func(*os.File) error) {
@@ -113,6 +129,58 @@ func TestFull(t *testing.T) {
 	if err := UpdateReadme("../README.md", sum, rs); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// merge puts the rerun results rs into the committed table: every other
+// program keeps its row, and the summary names the rerun.
+func merge(t *testing.T, rs []Result, sum Summary) ([]Result, Summary) {
+	t.Helper()
+	f, err := os.Open("results.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := ReadTSV(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile("results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("results.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rerun := map[string]Result{}
+	for _, r := range rs {
+		rerun[r.Name] = r
+	}
+	// Programs an earlier merge reran stay named.
+	for _, name := range PreviousRerun(string(md)) {
+		if _, ok := rerun[name]; !ok {
+			sum.Rerun = append(sum.Rerun, name)
+		}
+	}
+	for _, r := range rs {
+		sum.Rerun = append(sum.Rerun, r.Name)
+	}
+	sort.Strings(sum.Rerun)
+	var all []Result
+	for i, line := range strings.Split(string(b), "\n") {
+		name, _, _ := strings.Cut(line, "\t")
+		if i == 0 || name == "" {
+			continue
+		}
+		if r, ok := rerun[name]; ok {
+			all = append(all, r)
+		} else {
+			all = append(all, old[name])
+		}
+	}
+	sum.Header = HeaderOf(string(md))
+	sum.RerunConfig, sum.RerunWall = sum.Config, sum.Wall
+	return all, sum
 }
 
 // TestSample runs the fixed sample and fails when a program's class is

@@ -58,7 +58,9 @@
 // programs at once, and 20m43s at load 25 with -workers 5 -progtimeout 20s
 // (programs that take seconds compiled there still time out) (-workers,
 // -progtimeout change them; -only SUBSTR runs
-// the matching programs and writes nothing). TestSample, run by a plain
+// the matching programs and writes nothing, as does -names FILE with the
+// programs a file lists, one a line; -update with -names reruns those and
+// replaces their rows in the tables, which then say which were rerun). TestSample, run by a plain
 // go test, reruns the programs of Sample (40, none that hangs) in
 // about 20 seconds and fails when one does worse than results.tsv
 // says: anything but "same" where the table says same; wrong, death or

@@ -188,3 +188,101 @@ func TestRedefinedNameSeenByEarlierFunctions(t *testing.T) {
 		t.Errorf("f() after v := 2: %s", value(r))
 	}
 }
+
+// The arguments of a deferred call are evaluated at the defer statement,
+// also inside functions and loops, and recover still works in the
+// deferred function.
+func TestDeferArgumentsEvaluatedAtTheStatement(t *testing.T) {
+	s := newSession(t)
+	code := "var acc string\n" +
+		"func add(args ...any) { acc += fmt.Sprint(args...) + \" \" }\n" +
+		"func f() {\n\tv := 0\n\tfor i := 0; i < 3; i++ {\n\t\tv += 10\n\t\tdefer add(v)\n\t}\n\tx := []int{1}\n\tdefer add(\"x\", x[0], len(x))\n\tx[0] = 5\n}\n" +
+		"func handle(s string) {\n\tif r := recover(); r != nil {\n\t\tacc += s + fmt.Sprint(r)\n\t}\n}\n" +
+		"func g() {\n\ts := \"a\"\n\tdefer handle(s)\n\ts = \"b\"\n\tpanic(\"!\")\n}\n" +
+		"const c = 2.5\n" +
+		"func h(x float64, n int) { acc += fmt.Sprint(x, n, \" \") }\n" +
+		"func k() {\n\tn := 1\n\tdefer h(c, n)\n\tdefer func(m int) { acc += fmt.Sprint(m, recover(), \" \") }(n)\n\tn = 7\n\tpanic(\"p\")\n}\n" +
+		"func r(s []int) {\n\tc := make(chan []int, 1)\n\tc <- []int{1}\n\tdefer copy(s, <-c)\n}\n" +
+		"f()\ng()\nk()\nxs := make([]int, 1)\nr(xs)\nfmt.Print(acc, xs)"
+	if got, want := out(t, s, code), "x1 1 30 20 10 a!1 p 2.5 1 [1]"; got != want {
+		t.Errorf("deferred calls: %q, want %q", got, want)
+	}
+}
+
+// A comma-ok result assigned to a map element changes the map.
+func TestCommaOkIntoMapElement(t *testing.T) {
+	s := newSession(t)
+	code := "func f() (map[string]string, bool) {\n\tdata := map[string]any{\"x\": \"y\"}\n\tret := map[string]string{}\n\tvar ok bool\n\tret[\"x\"], ok = data[\"x\"].(string)\n\treturn ret, ok\n}\n" +
+		"m, ok := f()\nc := make(chan int, 1)\nc <- 4\nn := map[int]int{}\nn[1], ok = <-c\nfmt.Println(m, ok, n)"
+	if got, want := out(t, s, code), "map[x:y] true map[1:4]\n"; got != want {
+		t.Errorf("comma-ok into map elements: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func g(i any) bool {\n\tm := map[int]int{}\n\tvar ok bool\n\tif m[0], ok = i.(int); ok {\n\t\treturn true\n\t}\n\treturn false\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "4:5") || !strings.Contains(e.Value, "comma-ok") {
+		t.Errorf("comma-ok into a map element in an if header: %v", e)
+	}
+}
+
+// Constructs the interpreter runs with another result than Go are refused
+// with the line and the construct.
+func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
+	s := newSession(t)
+	cases := []struct{ code, pos, says string }{
+		{"func f[T any](i any) string {\n\tswitch i.(type) {\n\tcase interface{ bar() T }:\n\t\treturn \"T\"\n\t}\n\treturn \"other\"\n}", "3:7", "type parameter T"},
+		{"type fooer interface{ foo() }\nfunc f[T interface {\n\tcomparable\n\tfoo()\n}](i fooer) bool {\n\tvar t T\n\treturn i != t\n}", "7:11", "i != t compares"},
+		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)", "3:6", "declared after it"},
+		{"import \"runtime\"\nvar st runtime.MemStats\nruntime.ReadMemStats(&st)", "3:1", "runtime.ReadMemStats"},
+		{"m := map[int]int{1: 5}\nv, ok := m[1]", "2:1", "var v T; var ok bool"},
+	}
+	for _, c := range cases {
+		e := fails(t, s, c.code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, c.pos) || !strings.Contains(e.Value, c.says) {
+			t.Errorf("cell %q: %s: %s; want a refusal at %s saying %q", c.code, e.Name, e.Value, c.pos, c.says)
+		}
+	}
+	// Comma-ok definitions run inside functions and blocks.
+	if got := out(t, s, "m := map[int]int{1: 5}\nif v, ok := m[1]; ok {\n\tfmt.Println(v)\n}"); got != "5\n" {
+		t.Errorf("comma-ok in an if header: %q", got)
+	}
+	// Comparisons of two values of the type parameter still run.
+	if got := out(t, s, "func eq[T comparable](a, b T) bool { return a == b }\nfunc eqAny[T comparable](i any) bool {\n\tvar t T\n\treturn i == t\n}\nfmt.Println(eq(1, 1), eq(\"a\", \"b\"), eqAny[int](0))"); got != "true false true\n" {
+		t.Errorf("eq: %q", got)
+	}
+}
+
+// The assignment form of a select's receive case works.
+func TestSelectReceiveAssignment(t *testing.T) {
+	s := newSession(t)
+	code := "func f() string {\n\tc := make(chan int, 1)\n\tvar i any\n\tvar n int\n\tvar ok bool\n\tm := map[int]int{}\n\tc <- 1\n\tselect {\n\tcase i = <-c:\n\t}\n\tc <- 2\n\tselect {\n\tcase n, ok = <-c:\n\t}\n\tc <- 3\n\tselect {\n\tcase m[0], ok = <-c:\n\t}\n\tc <- 4\n\tselect {\n\tcase _ = <-c:\n\t\tn++\n\tdefault:\n\t}\n\treturn fmt.Sprint(i, n, ok, m)\n}\nfmt.Println(f())"
+	if got, want := out(t, s, code), "1 3 true map[0:3]\n"; got != want {
+		t.Errorf("select receive assignments: %q, want %q", got, want)
+	}
+}
+
+// After func main is refused, main is undefined, not the interpreter's
+// package.
+func TestMainIsUndefined(t *testing.T) {
+	s := newSession(t)
+	fails(t, s, "func main() { fmt.Println(1) }")
+	e := fails(t, s, "x := 1\nmain()")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "2:1: undefined: main") || !strings.Contains(e.Value, "run()") {
+		t.Errorf("main() after func main was refused: %s: %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "func f() int {\n\tmain := 2\n\treturn main\n}\nfmt.Println(f())"); got != "2\n" {
+		t.Errorf("a local variable named main: %q", got)
+	}
+}
+
+// A select evaluates its channel and value operands once, in source
+// order, before choosing: a call in one case that closes the channel of
+// another does not change which channel that case receives from.
+func TestSelectOperandsEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "var ch chan int\nfunc f() int {\n\tclose(ch)\n\tch = nil\n\treturn 0\n}\nfunc g() string {\n\tvar nilch chan int\n\tch = make(chan int)\n\tselect {\n\tcase <-ch:\n\t\treturn \"closed\"\n\tcase nilch <- f():\n\t\treturn \"sent\"\n\t}\n}\nfmt.Println(g())"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	if r := s.Execute(ctx, code, rec); r.Err != nil || rec.text("stdout") != "closed\n" {
+		t.Errorf("select with a call among its operands: %q, %v", rec.text("stdout"), r.Err)
+	}
+}

@@ -881,7 +881,7 @@ func syntaxError(err error) *Error {
 		// (such as the end of the cell reached inside an open block).
 		e := list[0]
 		msg = fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
-		if strings.HasPrefix(e.Msg, yaegifix.Refused) {
+		if strings.HasPrefix(e.Msg, yaegifix.Refused) || strings.HasPrefix(e.Msg, "undefined: ") {
 			return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 		}
 	}

@@ -185,6 +185,43 @@
 //     other fields keeps the first definition silently. The session
 //     refuses both (checkNames, with Plan.TypeSrcs). Probes: "package
 //     hidden by a variable", "type declared again".
+//  30. Deferred arguments. Inside a function, the interpreter keeps the
+//     arguments of a deferred call as references to the variables they
+//     were read from: v := 1; defer f(v); v = 2 calls f(2), and defers in
+//     a loop see its last values. deferInFunction (cellEdits) copies them
+//     to fresh variables at the statement, { _a0 := v; defer f(_a0) },
+//     leaving constants in place and f the deferred function (recover in
+//     it works). Probe: "deferred arguments".
+//  31. Comma-ok forms. m[k], ok = x.(T) (or = m2[k], = <-c) leaves the
+//     map unchanged; semanticEdits assigns the results to fresh names
+//     first, in a function (needsFunction runs such a statement of the
+//     cell in one). v, ok := m[k] as a statement of the cell fails to
+//     compile with "nil type", which reads as a range over an integer:
+//     it is refused with the declarations to write. Probe: "comma-ok
+//     into a map element".
+//  32. Refused because the result would differ: a type switch case that
+//     is an interface type using a type parameter of the generic
+//     function, == or != between a type parameter's value and a value of
+//     an interface type with methods, a blank package-level var whose
+//     initializer uses a var declared after it and initialized by a call
+//     (the interpreter initializes blank vars in place), and
+//     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
+//     genericEdits refuse them with the construct and what to write.
+//     Probe: "type parameter in a type switch".
+//  33. Select receive assignments. case x = <-c: (or x, ok = <-c) panics
+//     with "reflect.Select: invalid Dir" when chosen; semanticEdits makes
+//     it case _v := <-c: x = _v;. Probe: "select receive assignment".
+//  34. main. After func main is refused, main() names the interpreter's
+//     package main and panics in reflect; a use of main that the cell
+//     does not declare is reported as undefined (semanticEdits). No probe:
+//     the session's TestMainIsUndefined.
+//  35. Select operands. Go evaluates the channels and sent values of a
+//     select once, in source order, on entering it; the interpreter does
+//     otherwise, so a call in one case that closes or replaces the channel
+//     of another changed the outcome. selectOperands hoists them into
+//     variables defined one by one before the select when one of them
+//     calls a function. No probe: the session's
+//     TestSelectOperandsEvaluatedFirst.
 //
 // # Elsewhere
 //

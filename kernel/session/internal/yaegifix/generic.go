@@ -43,6 +43,7 @@ var introspection = func() map[string]string {
 		"debug.Stack":           frames,
 		"debug.PrintStack":      frames,
 		"testing.AllocsPerRun":  "counts the allocations of the interpreter, which allocates otherwise than compiled Go: measure in a compiled program",
+		"runtime.ReadMemStats":  "reports the interpreter's memory, which allocates and keeps values otherwise than compiled Go: measure in a compiled program",
 		"runtime.SetFinalizer":  "cannot be kept to Go's rules for interpreted values (the interpreter holds them longer, and finalizers run late or never): close resources explicitly",
 		"runtime.AddCleanup":    "cannot be kept to Go's rules for interpreted values (the interpreter holds them longer, and cleanups run late or never): close resources explicitly",
 	}

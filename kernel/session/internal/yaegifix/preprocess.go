@@ -320,6 +320,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, gen...)
+			sem, err := semanticEdits(fset, f, 10, c.Src)
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, sem...)
 			blank := func(n ast.Node) edit {
 				begin := fset.Position(n.Pos()).Offset - 10
 				end := fset.Position(n.End()).Offset - 10
@@ -412,6 +417,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			return nil, ShiftError(err, c.Line-2)
 		}
 		edits = append(edits, gen...)
+		sem, err := semanticEdits(fset, body, off, c.Src)
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, sem...)
 		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
@@ -706,6 +716,12 @@ func needsFunction(st ast.Stmt) bool {
 		if as, ok := ts.Assign.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 			return true
 		}
+	}
+	// A comma-ok result assigned to an indexed element (m[k], ok = x.(T))
+	// leaves a map unchanged; the rewrite of semanticEdits needs a
+	// function, as a multi-value definition at top level fails.
+	if as, ok := st.(*ast.AssignStmt); ok && commaOkIntoIndex(as) {
+		return true
 	}
 	// Every compound statement runs inside a function: at top level, yaegi
 	// v0.16.1 gives a block no scope of its own (x := 2 in an if body

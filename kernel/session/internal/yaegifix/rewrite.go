@@ -93,6 +93,117 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 	return edits
 }
 
+// deferInFunction rewrites a defer statement inside a function so that its
+// arguments are evaluated where the statement is. The interpreter keeps
+// the arguments of a deferred call as references to the variables they
+// were read from and reads them when the function returns: `v := 0.1;
+// defer f(v); v = 0.2` calls f(0.2), and a defer in a loop sees the last
+// iteration's values. `defer f(a, b)` becomes
+//
+//	{ _a0 := a; _a1 := b; defer f(_a0, _a1) }
+//
+// (a variable defined with := is new each time the statement runs, so the
+// deferred call keeps this statement's values; f is still the deferred
+// function, so recover in it works as in Go). Arguments that are
+// constants (literals, nil, true, false and names in consts, operations
+// on them, conversions and calls of them) stay where they are, as their type may come from
+// the parameter. The arguments' text moves, so a call is left alone (nil
+// is returned) when all its arguments are constants, or when one holds a
+// function literal or a call that other rewrites change (make, print,
+// println, a qualified call).
+func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt, consts map[string]bool) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var names, values []string
+	var edits []edit
+	for i, a := range d.Call.Args {
+		if isConstant(a, consts) {
+			continue
+		}
+		nested := false
+		ast.Inspect(a, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				nested = true
+			case *ast.CallExpr:
+				switch f := n.Fun.(type) {
+				case *ast.Ident:
+					nested = nested || f.Name == "make" || f.Name == "print" || f.Name == "println"
+				case *ast.SelectorExpr:
+					_, qualified := f.X.(*ast.Ident)
+					nested = nested || qualified
+				}
+			}
+			return !nested
+		})
+		if nested {
+			return nil
+		}
+		name := fmt.Sprintf("_a%d", i)
+		names = append(names, name)
+		values = append(values, src[pos(a.Pos()):pos(a.End())])
+		edits = append(edits, edit{pos(a.Pos()), pos(a.End()), name})
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	// One definition each: the interpreter evaluates a multiple
+	// definition with a receive among its values wrongly (Go's test
+	// fixedbugs/issue8039.go, defer copy(s, <-c)).
+	head := "{ "
+	for i := range names {
+		head += names[i] + " := " + values[i] + "; "
+	}
+	return append(edits,
+		edit{pos(d.Defer), pos(d.Defer), head},
+		edit{pos(d.Call.End()), pos(d.Call.End()), " }"})
+}
+
+// isConstant reports whether x is recognisably a constant expression.
+func isConstant(x ast.Expr, consts map[string]bool) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return x.Name == "nil" || x.Name == "true" || x.Name == "false" || consts[x.Name]
+	case *ast.ParenExpr:
+		return isConstant(x.X, consts)
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW && x.Op != token.AND && isConstant(x.X, consts)
+	case *ast.BinaryExpr:
+		return isConstant(x.X, consts) && isConstant(x.Y, consts)
+	case *ast.CallExpr:
+		// A conversion of a constant, ([]int)(nil), whose static type
+		// print needs, or a call with constant arguments, which no later
+		// statement changes.
+		if _, lit := x.Fun.(*ast.FuncLit); lit {
+			return false
+		}
+		for _, a := range x.Args {
+			if !isConstant(a, consts) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// constNames returns the names declared by const declarations in root.
+func constNames(root ast.Node) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.CONST {
+			for _, s := range g.Specs {
+				for _, id := range s.(*ast.ValueSpec).Names {
+					names[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
 // cellEdits returns the rewrites of a chunk's syntax tree: every go
 // statement runs through goFunc (a panic in the goroutine is reported
 // instead of ending the process), print and println are the session's
@@ -104,6 +215,7 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
 	deferred := map[*ast.CallExpr]bool{} // rewritten by deferredCall
+	consts := constNames(root)
 	var visit func(n ast.Node, inFunc bool)
 	visit = func(n ast.Node, inFunc bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -129,6 +241,9 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 			case *ast.DeferStmt:
 				if topLevel && !inFunc {
 					edits = append(edits, deferredCall(fset, off, n.Defer, n.Call, deferFunc)...)
+					deferred[n.Call] = true
+				} else if e := deferInFunction(fset, off, src, n, consts); e != nil {
+					edits = append(edits, e...)
 					deferred[n.Call] = true
 				}
 			case *ast.CallExpr:

@@ -1,0 +1,482 @@
+package yaegifix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/scanner"
+	"go/token"
+	"strings"
+)
+
+// semanticEdits rewrites or refuses constructs that yaegi v0.16.1 runs
+// with a result other than Go's, without an error:
+//
+//   - `m[k], ok = x.(T)` (or `= m2[k]`, `= <-c`): a comma-ok result
+//     assigned to a map element leaves the map unchanged. The statement
+//     becomes `{ _v, _ok := x.(T); m[k], ok = _v, _ok }` where it stands
+//     in a statement list (needsFunction runs such a statement of the
+//     cell in a function); elsewhere (an if or switch header) it is
+//     refused.
+//   - `case x = <-c:` (and `case x, ok = <-c:`) in a select fails at run
+//     time ("reflect.Select: invalid Dir"); it becomes `case _v := <-c: x
+//     = _v;`, which is what Go does (the left side is evaluated when the
+//     case is chosen).
+//   - a type switch case that is an interface type using a type
+//     parameter of the enclosing generic function (`case interface{ M()
+//     T }`): the interpreter matches it against the wrong type.
+//   - == or != between a value whose type is a type parameter and one of
+//     another declared type (an interface with methods): the interpreter
+//     compares them as different. With any on the other side it works.
+//   - `v, ok := m[k]` or `var v, ok = m[k]` (or x.(T), <-c) as a
+//     statement of the cell: the compiler fails with "nil type", which
+//     reads as the failure of a range over an integer.
+//   - a blank package-level var (var _ = f(b)) whose initializer uses a
+//     var declared after it in the cell and initialized by a call: Go
+//     initializes in dependency order, the interpreter initializes blank
+//     vars in the order of the declarations, so the calls' side effects
+//     come in another order.
+func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit, error) {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	var errs scanner.ErrorList
+	refuse := func(p token.Pos, format string, args ...any) {
+		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
+	}
+	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	consts := constNames(root)
+	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
+	ast.Inspect(root, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for _, st := range list {
+			inList[st] = true
+		}
+		if sel, ok := n.(*ast.SelectStmt); ok && inList[sel] {
+			edits = append(edits, selectOperands(sel, pos, src, consts)...)
+		}
+		if cc, ok := n.(*ast.CommClause); ok {
+			if as, ok := cc.Comm.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Rhs) == 1 {
+				// case x = <-c: fails at run time ("reflect.Select:
+				// invalid Dir"); case _v := <-c: x = _v does what Go does
+				// (the left side is evaluated once the case is chosen).
+				names := "_v"
+				if len(as.Lhs) == 2 {
+					names = "_v, _ok"
+				}
+				lhs := src[pos(as.Lhs[0].Pos()):pos(as.Lhs[len(as.Lhs)-1].End())]
+				edits = append(edits,
+					edit{pos(as.Lhs[0].Pos()), pos(as.Rhs[0].Pos()), names + " := "},
+					edit{pos(cc.Colon) + 1, pos(cc.Colon) + 1, " " + lhs + " = " + names + ";"})
+				selectRecv[as] = true
+			}
+			return true
+		}
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
+			return true
+		}
+		idx := 0
+		if _, ok := ast.Unparen(as.Lhs[1]).(*ast.IndexExpr); ok {
+			idx = 1
+		}
+		if !inList[as] {
+			refuse(as.Pos(), "a comma-ok result assigned to an indexed element here (the interpreter leaves a map unchanged): "+
+				"assign it to new variables in a statement before, v, ok := …, then %s = v", exprText(src, pos, as.Lhs[idx]))
+			return true
+		}
+		r := as.Rhs[0]
+		edits = append(edits,
+			edit{pos(as.Pos()), pos(as.Pos()), "{ _v, _ok := " + src[pos(r.Pos()):pos(r.End())] + "; "},
+			edit{pos(r.Pos()), pos(r.End()), "_v, _ok"},
+			edit{pos(as.End()), pos(as.End()), " }"})
+		return true
+	})
+	for _, d := range fileDecls(root) {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		tparams := map[string]bool{}
+		for _, fl := range []*ast.FieldList{fd.Type.TypeParams, recvTypeParams(fd)} {
+			if fl == nil {
+				continue
+			}
+			for _, f := range fl.List {
+				for _, nm := range f.Names {
+					tparams[nm.Name] = true
+				}
+			}
+		}
+		if len(tparams) == 0 {
+			continue
+		}
+		// The declared types of the function's named variables.
+		declared := map[string]ast.Expr{}
+		addFields := func(fl *ast.FieldList) {
+			if fl == nil {
+				return
+			}
+			for _, f := range fl.List {
+				for _, nm := range f.Names {
+					declared[nm.Name] = f.Type
+				}
+			}
+		}
+		addFields(fd.Type.Params)
+		addFields(fd.Type.Results)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if vs, ok := n.(*ast.ValueSpec); ok && vs.Type != nil {
+				for _, nm := range vs.Names {
+					declared[nm.Name] = vs.Type
+				}
+			}
+			return true
+		})
+		isParam := func(x ast.Expr) bool {
+			id, ok := x.(*ast.Ident)
+			return ok && tparams[id.Name]
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.TypeSwitchStmt:
+				for _, c := range n.Body.List {
+					for _, t := range c.(*ast.CaseClause).List {
+						// case interface{ M() T }: (case T: and struct
+						// types with T work in Go's typeparam tests).
+						if _, iface := t.(*ast.InterfaceType); !iface {
+							continue
+						}
+						if p := mentions(t, tparams); p != "" {
+							refuse(t.Pos(), "a type switch case that uses the type parameter %s of the generic function %s (the interpreter matches it against another type): "+
+								"use a type assertion, if v, ok := x.(%s); ok { … }, or compare reflect types", p, fd.Name.Name, exprText(src, pos, t))
+						}
+					}
+				}
+			case *ast.BinaryExpr:
+				if n.Op != token.EQL && n.Op != token.NEQ {
+					return true
+				}
+				x, xok := n.X.(*ast.Ident)
+				y, yok := n.Y.(*ast.Ident)
+				if !xok || !yok || declared[x.Name] == nil || declared[y.Name] == nil {
+					return true
+				}
+				tx, ty := declared[x.Name], declared[y.Name]
+				if isParam(tx) != isParam(ty) && !isEmptyInterface(tx) && !isEmptyInterface(ty) {
+					refuse(n.OpPos, "%s %s %s compares a value of the type parameter %s with one of another type, which the interpreter gets wrong: "+
+						"convert the type parameter's value to that type first, %s(%s)", x.Name, n.Op, y.Name,
+						exprText(src, pos, map[bool]ast.Expr{true: tx, false: ty}[isParam(tx)]),
+						exprText(src, pos, map[bool]ast.Expr{true: ty, false: tx}[isParam(tx)]),
+						map[bool]string{true: x.Name, false: y.Name}[isParam(tx)])
+				}
+			}
+			return true
+		})
+	}
+	// A comma-ok definition at top level: the interpreter's compiler fails
+	// with "nil type".
+	commaOkDef := func(p token.Pos, names []string, rhs ast.Expr) {
+		refuse(p, "a comma-ok definition at top level (%s := %s) fails in the interpreter: declare the variables first, "+
+			"var %s T; var %s bool, then assign them: %s = %s (or do it inside a function)",
+			strings.Join(names, ", "), exprText(src, pos, rhs), names[0], names[1], strings.Join(names, ", "), exprText(src, pos, rhs))
+	}
+	if b, ok := root.(*ast.BlockStmt); ok {
+		for _, st := range b.List {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				if st.Tok == token.DEFINE && len(st.Lhs) == 2 && len(st.Rhs) == 1 && commaOk(st.Rhs[0]) {
+					commaOkDef(st.Pos(), []string{exprText(src, pos, st.Lhs[0]), exprText(src, pos, st.Lhs[1])}, st.Rhs[0])
+				}
+			case *ast.DeclStmt:
+				if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+					for _, sp := range g.Specs {
+						if vs := sp.(*ast.ValueSpec); len(vs.Names) == 2 && len(vs.Values) == 1 && commaOk(vs.Values[0]) {
+							commaOkDef(vs.Pos(), []string{vs.Names[0].Name, vs.Names[1].Name}, vs.Values[0])
+						}
+					}
+				}
+			}
+		}
+	}
+	// main: a cell cannot declare func main (PrepareCell refuses it), and
+	// the name then stands for the interpreter's package main, whose call
+	// panics in reflect.
+	declaresMain := false
+	var mainUses []*ast.Ident
+	declaring := map[*ast.Ident]bool{} // names being declared, selected fields and methods
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			declaring[n.Sel] = true
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						declaring[id] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				declaring[id] = true
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				declaring[id] = true
+			}
+		case *ast.FuncDecl:
+			declaring[n.Name] = true
+		case *ast.Ident:
+			if n.Name != "main" {
+				break
+			}
+			if declaring[n] {
+				declaresMain = true
+			} else {
+				mainUses = append(mainUses, n)
+			}
+		}
+		return true
+	})
+	if !declaresMain && len(mainUses) > 0 {
+		errs.Add(fset.Position(mainUses[0].Pos()), "undefined: main (a cell cannot declare func main, which the interpreter would run after every later cell: name it run and call run())")
+	}
+	// Package-level vars that use a var declared after them.
+	order := map[string]int{}
+	var specs []*ast.ValueSpec
+	for _, d := range fileDecls(root) {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				specs = append(specs, vs)
+				for _, nm := range vs.Names {
+					if nm.Name != "_" {
+						order[nm.Name] = len(specs)
+					}
+				}
+			}
+		}
+	}
+	for i, vs := range specs {
+		if len(vs.Names) != 1 || vs.Names[0].Name != "_" {
+			// The interpreter orders named variables by their
+			// dependencies; only blank ones are initialized in place.
+			continue
+		}
+		for _, v := range vs.Values {
+			var visit func(n ast.Node) bool
+			visit = func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.SelectorExpr:
+					ast.Inspect(n.X, visit) // not the field or method name
+					return false
+				case *ast.KeyValueExpr:
+					if _, field := n.Key.(*ast.Ident); !field {
+						ast.Inspect(n.Key, visit)
+					}
+					ast.Inspect(n.Value, visit)
+					return false
+				case *ast.Ident:
+					if j := order[n.Name]; j > i+1 && hasCall(specs[j-1]) {
+						refuse(n.Pos(), "this initializer uses %s, a variable declared after it: Go initializes %s first, the interpreter in the order of the declarations; "+
+							"declare %s before", n.Name, n.Name, n.Name)
+					}
+				}
+				return true
+			}
+			ast.Inspect(v, visit)
+		}
+	}
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	return edits, nil
+}
+
+// selectOperands hoists the channel and value operands of a select's
+// cases into fresh variables evaluated before it, in source order, when
+// one of them calls a function: Go evaluates them all, once, on entering
+// the select, and the interpreter evaluates them otherwise (a call that
+// closes or replaces a channel another case receives from changed the
+// outcome: Go's test fixedbugs/issue43111.go). select { case <-ch: case
+// c <- f(): } becomes
+//
+//	{ _sc0 := ch; _sc1 := c; _sv1 := f(); select { case <-_sc0: case _sc1 <- _sv1: } }
+//
+// Constant send values stay, as their type comes from the channel.
+func selectOperands(sel *ast.SelectStmt, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	var ops []ast.Expr
+	var names []string
+	calls := false
+	add := func(x ast.Expr, name string) {
+		call := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if _, ok := n.(*ast.CallExpr); ok {
+				call = true
+			}
+			_, lit := n.(*ast.FuncLit)
+			return !lit
+		})
+		if isConstant(x, consts) && !call {
+			return
+		}
+		ops = append(ops, x)
+		names = append(names, name)
+		calls = calls || call
+	}
+	for i, st := range sel.Body.List {
+		cc := st.(*ast.CommClause)
+		var recv ast.Expr
+		switch c := cc.Comm.(type) {
+		case *ast.SendStmt:
+			add(c.Chan, fmt.Sprintf("_sc%d", i))
+			add(c.Value, fmt.Sprintf("_sv%d", i))
+		case *ast.ExprStmt:
+			recv = c.X
+		case *ast.AssignStmt:
+			recv = c.Rhs[0]
+		}
+		if u, ok := ast.Unparen(recv).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			add(u.X, fmt.Sprintf("_sc%d", i))
+		}
+	}
+	if !calls {
+		return nil
+	}
+	for _, x := range ops {
+		ast.Inspect(x, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				calls = false // its text would be moved with rewrites inside
+			}
+			return calls
+		})
+	}
+	if !calls {
+		return nil
+	}
+	// One definition each: the interpreter reads the variables of a
+	// multiple definition after the calls on its right.
+	head := "{ "
+	var edits []edit
+	for i, x := range ops {
+		head += names[i] + " := " + src[pos(x.Pos()):pos(x.End())] + "; "
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), names[i]})
+	}
+	return append(edits,
+		edit{pos(sel.Pos()), pos(sel.Pos()), head},
+		edit{pos(sel.End()), pos(sel.End()), " }"})
+}
+
+// hasCall reports whether the initializer of vs calls a function (outside
+// function literals).
+func hasCall(vs *ast.ValueSpec) bool {
+	found := false
+	for _, v := range vs.Values {
+		ast.Inspect(v, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// commaOkIntoIndex reports whether as assigns a comma-ok result to an
+// indexed element: m[k], ok = x.(T).
+func commaOkIntoIndex(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !commaOk(as.Rhs[0]) {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if _, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// commaOk reports whether x is an expression with a comma-ok form: a type
+// assertion, an index (of a map) or a receive.
+func commaOk(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.TypeAssertExpr, *ast.IndexExpr:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op == token.ARROW
+	}
+	return false
+}
+
+// isEmptyInterface reports whether x is any or interface{}.
+func isEmptyInterface(x ast.Expr) bool {
+	if id, ok := x.(*ast.Ident); ok {
+		return id.Name == "any"
+	}
+	it, ok := x.(*ast.InterfaceType)
+	return ok && len(it.Methods.List) == 0
+}
+
+// mentions returns the first name of names used in x, or "".
+func mentions(x ast.Expr, names map[string]bool) string {
+	found := ""
+	ast.Inspect(x, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] && found == "" {
+			found = id.Name
+		}
+		return found == ""
+	})
+	return found
+}
+
+// recvTypeParams returns the type parameters a method's receiver names
+// (func (l *List[T]) …), or nil.
+func recvTypeParams(fd *ast.FuncDecl) *ast.FieldList {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return nil
+	}
+	t := fd.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	var idents []ast.Expr
+	switch t := t.(type) {
+	case *ast.IndexExpr:
+		idents = []ast.Expr{t.Index}
+	case *ast.IndexListExpr:
+		idents = t.Indices
+	}
+	fl := &ast.FieldList{}
+	for _, x := range idents {
+		if id, ok := x.(*ast.Ident); ok {
+			fl.List = append(fl.List, &ast.Field{Names: []*ast.Ident{id}})
+		}
+	}
+	return fl
+}
+
+// fileDecls returns the declarations of root when it is a file.
+func fileDecls(root ast.Node) []ast.Decl {
+	if f, ok := root.(*ast.File); ok {
+		return f.Decls
+	}
+	return nil
+}
+
+// exprText is the source text of x.
+func exprText(src string, pos func(token.Pos) int, x ast.Node) string {
+	return src[pos(x.Pos()):pos(x.End())]
+}
