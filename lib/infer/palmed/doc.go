@@ -69,6 +69,16 @@
 // its word. With σ > 0 the tolerances are widened to a few standard
 // deviations of what they compare (Config.Effective), and:
 //
+//   - equivalence classes compare slowdowns relative to their size (an
+//     error of an instruction's cycles alone shifts its whole row of
+//     slowdowns by that fraction, and a fixed tolerance split true
+//     classes at the slowdowns near 2), and after the re-measurement
+//     below the representatives whose medians agree within the
+//     tolerance of a median are merged: a class split by noise put two
+//     copies of one unit among the basic instructions and left a unit
+//     out (with 0.5 % noise on simulated Skylake add r64, imm8 and add
+//     r64, imm32 founded two classes, 56 classes instead of the exact
+//     run's 34, and the basic instructions differed from the exact run's);
 //   - LP2's caps are soft (Config.SlackPenalty): a kernel may be exceeded
 //     by e_K ≥ 0 at a cost λ·e_K, a pinball loss that fits the loads to the
 //     median of the measurements (λ = 2) instead of the fastest one;
