@@ -96,10 +96,13 @@
 //     re-measured median) and drops loads the noise could explain.
 //
 // Exact runs (σ = 0) use none of this. TestNoiseSweep
-// (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: with 2 % noise
-// the random length-5 MAPE is 2.7–3.7 % over five seeds (median 3.4 %;
-// 3.2–7.3 % without the repeated core kernels, 6.0–12.7 % with hard LP2
-// caps), with 5 % 5.7 % (13.7 %, 19.3 %); bench/results/README.md has the
+// (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: the noisy runs
+// traced (0.5 %, 1 %, 2 %) pick the exact run's basic instructions; with
+// 0.5 % noise the random length-5 MAPE is 2.34 % (exact 1.66 %), with 2 %
+// 2.4–3.9 % over five seeds (median 3.28 %; 2.7–3.7 % with a fixed class
+// tolerance, 3.2–7.3 %
+// without the repeated core kernels, 6.0–12.7 % with hard LP2 caps), with
+// 5 % 5.0 % (5.7 %, 13.7 %, 19.3 %); bench/results/README.md has the
 // tables.
 //
 // # Failures
