@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -17,17 +18,21 @@ import (
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
 	"github.com/portlab/portlab/lib/predict/llvmmca"
+	"github.com/portlab/portlab/lib/resource"
 	"github.com/portlab/portlab/lib/source"
 )
 
 const predictUsage = `portlab predict — predict inverse throughputs with a port mapping or a peer tool
 
   portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
+  portlab predict -mapping R.resources.json -experiments E [-out FILE]
   portlab predict -peer llvm-mca [-mcpu CPU] -experiments E
   portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N]
 
 When the experiments are measured, the predictions are compared with them
-(MAPE, median APE, Pearson, Kendall τ-b); experiments a predictor cannot
+(MAPE, median APE, Pearson, Kendall τ-b). M is a port mapping (file or
+data-set name) or a resource mapping file as infer palmed writes it
+(PREFIX.resources.json); experiments a predictor cannot
 predict are left out and counted below the table. A predictor that
 predicts none of them is an error.
 
@@ -96,12 +101,24 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("-experiments %q: random experiments need a truth to be measured with; predict reads experiment files and data sets", *exps)
 	}
 	var m *portmap.Mapping
+	var rm *resource.Mapping // a resource mapping (palmed's PREFIX.resources.json)
 	if *mapping != "" {
 		mach, err := machine.Lookup(*mapping) // a machine's mapping, or any mapping dataset.Mapping reads
 		if err != nil {
-			return err
+			if fi, serr := os.Stat(*mapping); serr != nil || !fi.Mode().IsRegular() {
+				return err
+			}
+			r, rerr := resource.ReadFile(*mapping)
+			if rerr != nil {
+				return err
+			}
+			if *ipc != 0 {
+				return flagError("ipc", fmt.Errorf("%s is a resource mapping, which holds its front end as a resource when it has one; -ipc is for port mappings", *mapping))
+			}
+			rm = r
+		} else {
+			m = mach.Mapping
 		}
-		m = mach.Mapping
 	}
 	set, err := src.Load(ctx, &source.Options{Notes: stderr})
 	if err != nil {
@@ -116,6 +133,9 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		mp := oracle.FromMapping(m)
 		mp.FrontEnd.InstructionsPerCycle = *ipc
 		cols = append(cols, column{*mapping, predictionID(*mapping), mp})
+	}
+	if rm != nil {
+		cols = append(cols, column{*mapping, predictionID(*mapping), rm})
 	}
 	if *peer == "llvm-mca" {
 		mca, done, err := newMCA(ctx, *mcpu, *mcaBin, stderr)

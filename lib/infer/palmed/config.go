@@ -25,7 +25,10 @@ type Config struct {
 	// cycles of the pair kernel over the slower half alone) by at most
 	// EqTol. Classes are formed greedily in instruction order: each
 	// instruction joins the first class whose representative is that
-	// close, or founds a new class.
+	// close, or founds a new class. With noisy measurements (Noise > 0)
+	// two slowdowns agree when they differ by at most EqTol relatively
+	// (an error of the cycles alone scales a whole row), and classes
+	// whose representatives' medians agree (CoreRepeats) are merged.
 	EqTol float64 `flag:"eq-tol" help:"tolerance of the equivalence classes" min:"0"`
 	// EqOutliers is the fraction of other instructions whose slowdowns may
 	// differ by more than EqTol in an equivalence (with noise, one of

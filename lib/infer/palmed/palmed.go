@@ -257,15 +257,19 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.step("quadratic", "%d pair kernels", len(pairs))
-	r.res.Classes = classes(kept, t, sd, cfg.EqTol, cfg.EqOutliers)
+	r.res.Classes = classes(kept, t, sd, cfg.EqTol, cfg.EqOutliers, cfg.Noise > 0)
 	var reps []string
 	repOf := map[string]string{}
-	for _, c := range r.res.Classes {
-		reps = append(reps, c.Representative)
-		for _, m := range c.Members {
-			repOf[m] = c.Representative
+	setReps := func() {
+		reps = reps[:0]
+		for _, c := range r.res.Classes {
+			reps = append(reps, c.Representative)
+			for _, m := range c.Members {
+				repOf[m] = c.Representative
+			}
 		}
 	}
+	setReps()
 	r.step("classes", "%d equivalence classes of %d instructions (tolerance %.3g)", len(reps), len(kept), cfg.EqTol)
 	// Noisy measurements from an oracle that samples afresh: the kernels
 	// that decide the basic instructions and the core mapping (the
@@ -303,6 +307,16 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		r.cfg = cfg
 		r.step("noise", "%d representatives alone and %d pairs measured %d times in all (median kept): core tolerances DisjointTol %.3g, SatTol %.3g, FitTol %.3g",
 			len(reps), len(exps)-len(reps), cfg.CoreRepeats, cfg.DisjointTol, cfg.SatTol, cfg.FitTol)
+		// Classes split by noise, merged on the medians: two
+		// representatives whose medians alone and with every other
+		// representative agree within the tolerance of a median are one
+		// class (a class split in two puts two copies of one unit among
+		// the basic instructions, and leaves a unit out).
+		if merged := mergeClasses(r.res.Classes, t, sd, core.EqTol, core.EqOutliers); len(merged) < len(r.res.Classes) {
+			r.step("classes", "%d classes after comparing the representatives' medians (tolerance %.3g): %d merged", len(merged), core.EqTol, len(r.res.Classes)-len(merged))
+			r.res.Classes = merged
+			setReps()
+		}
 	}
 	// 3. Basic instructions (Alg. 1).
 	vb, mf := selectBasic(reps, t, sd, cfg)
@@ -407,8 +421,14 @@ func (r *run) exportPorts() {
 // classes groups insns greedily: each joins the first class whose
 // representative is within tol (see Config.EqTol and EqOutliers) and
 // conflicts with it as with itself (their pair kernel slowed down by 2
-// within 2·tol).
-func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol, outliers float64) []Class {
+// within 2·tol). With relative, two slowdowns x and y agree when they
+// differ by at most tol·max(x, y): noisy measurements (relative noise)
+// shift a whole row by the error of the instruction's cycles alone, by
+// which every slowdown of the row is divided, so a fixed tolerance splits
+// classes at the larger slowdowns (simulated Skylake with 0.5 % noise:
+// add r64, imm8 and add r64, imm32 differ by 0.03–0.04 with every
+// instruction they conflict with, 1.5 % of their slowdowns of about 2).
+func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol, outliers float64, relative bool) []Class {
 	var out []Class
 	for _, a := range insns {
 		placed := false
@@ -434,7 +454,7 @@ func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol
 					same = false
 					break
 				}
-				if math.Abs(x-y) > tol {
+				if d := math.Abs(x - y); d > tol && (!relative || d > tol*max(x, y)) {
 					if off++; float64(off) > outliers*float64(len(insns)) {
 						same = false
 						break
@@ -450,6 +470,30 @@ func classes(insns []string, t map[string]float64, sd map[[2]string]float64, tol
 		if !placed {
 			out = append(out, Class{Representative: a, Members: []string{a}, IPC: 1 / t[a]})
 		}
+	}
+	return out
+}
+
+// mergeClasses compares the representatives of cls with each other as
+// classes does the instructions (the rows restricted to the
+// representatives, relative tolerance tol) and merges the classes whose
+// representatives are equivalent: the first class's representative stays,
+// the members are joined in order.
+func mergeClasses(cls []Class, t map[string]float64, sd map[[2]string]float64, tol, outliers float64) []Class {
+	var reps []string
+	byRep := map[string]Class{}
+	for _, c := range cls {
+		reps = append(reps, c.Representative)
+		byRep[c.Representative] = c
+	}
+	var out []Class
+	for _, c := range classes(reps, t, sd, tol, outliers, true) {
+		m := byRep[c.Representative]
+		m.Members = append([]string(nil), m.Members...)
+		for _, rep := range c.Members[1:] {
+			m.Members = append(m.Members, byRep[rep].Members...)
+		}
+		out = append(out, m)
 	}
 	return out
 }
