@@ -51,6 +51,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	blocks := fs.String("blocks", "", "predict the blocks of this file (BHive-style CSV or assembly) instead of experiments")
 	mach := fs.String("machine", "", "with -blocks: the simulated machine (built-in name, machine file or mapping name)")
 	per := fs.Float64("per", 1, "with -blocks: iterations the CSV file's cycles are for (100 for BHive's files)")
+	aliasing := fs.String("aliasing", "expression", "with -blocks: which stores a load reads, by address expression or, as measured blocks run, with every base register at one address (same-buffer)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	out := fs.String("out", "", "write the predictions as a portlab experiment file")
 	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
@@ -69,7 +70,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		case *out != "" || *ipc != 0:
 			return fmt.Errorf("predict -blocks: -out and -ipc are for experiments")
 		}
-		return predictBlocks(ctx, blockArgs{file: *blocks, machine: *mach, per: *per, peer: *peer, mcpu: *mcpu, mcaBin: *mcaBin}, stdout, stderr)
+		return predictBlocks(ctx, blockArgs{file: *blocks, machine: *mach, per: *per, peer: *peer, mcpu: *mcpu, mcaBin: *mcaBin, aliasing: *aliasing}, stdout, stderr)
 	}
 	if *mach != "" {
 		return fmt.Errorf("predict: -machine is for -blocks; experiments take -mapping")

@@ -24,6 +24,7 @@ type blockArgs struct {
 	per           float64
 	peer, mcpu    string
 	mcaBin        string
+	aliasing      string
 }
 
 // predictBlocks predicts the blocks of a file with the simulator and
@@ -41,6 +42,14 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 	case a.peer == "llvm-mca" && a.mcpu == "":
 		return fmt.Errorf("-peer llvm-mca: give -mcpu, e.g. -mcpu znver3 (or host)")
 	}
+	var alias sim.Aliasing
+	switch a.aliasing {
+	case "", "expression":
+	case "same-buffer":
+		alias = sim.SameBuffer
+	default:
+		return fmt.Errorf("-aliasing %q: want expression or same-buffer", a.aliasing)
+	}
 	src, err := source.ParseBlocks(a.file, a.per)
 	if err != nil {
 		return flagError("blocks", err)
@@ -51,7 +60,7 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 		if err != nil {
 			return flagError("machine", err)
 		}
-		s, err := sim.New(m, sim.Options{})
+		s, err := sim.New(m, sim.Options{Aliasing: alias})
 		if err != nil {
 			return flagError("machine", err)
 		}
