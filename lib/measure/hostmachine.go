@@ -92,7 +92,7 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 				return nil, nil, fmt.Errorf("measure: host machine: eliminated form %q: %w", f, err)
 			}
 		}
-		d.Mapping, d.MappingSource = mp, ""
+		d.Mapping = mp
 	}
 	host, _ := isa.HostSupport()
 	vendor := map[string]string{"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}[host.Vendor]
@@ -114,6 +114,9 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 			VectorStoreForwardLatency: d.VectorStoreForwardLatency, Renaming: d.Renaming},
 		MergeLatency:            d.MergeLatency,
 		AddressIncrementLatency: d.AddressIncrementLatency,
+	}
+	if len(d.Eliminated) > 0 {
+		m.MappingSource = "" // the mapping changed: written inline
 	}
 	var notMapped, memory []string
 	for _, scheme := range slices.Sorted(maps.Keys(lat)) {
@@ -202,7 +205,7 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 		m.Description += fmt.Sprintf("; a constant added to an address register takes %g cycles", d.AddressIncrementLatency)
 	}
 	if len(d.Eliminated) > 0 {
-		m.Description += fmt.Sprintf("; %s run without an execution port (%s)", portmap.Count(len(d.Eliminated), "form"), strings.Join(d.Eliminated, "; "))
+		m.Description += fmt.Sprintf("; %s run without an execution port and have no µops in the mapping (%s)", portmap.Count(len(d.Eliminated), "form"), strings.Join(d.Eliminated, "; "))
 	}
 	m.Description += "."
 	if err := m.Validate(); err != nil {
