@@ -24,7 +24,7 @@ const predictUsage = `portlab predict — predict inverse throughputs with a por
 
   portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
   portlab predict -peer llvm-mca [-mcpu CPU] -experiments E
-  portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N]
+  portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N] [-aliasing same-buffer]
 
 When the experiments are measured, the predictions are compared with them
 (MAPE, median APE, Pearson, Kendall τ-b); experiments a predictor cannot
@@ -39,7 +39,9 @@ FILE is a BHive-style CSV file (hex,cycles a line, cycles per -per
 iterations, empty when not measured) or an assembly file of one block.
 Every block's prediction is printed, the blocks a predictor cannot predict
 are listed with the reason, and when blocks carry measured cycles the
-predictions are compared with them.
+predictions are compared with them. -aliasing same-buffer makes the
+simulator compare addresses as a block benchmark (BHive's, portlab measure
+-blocks) runs them: every base register at one address, indexes at 0.
 
 `
 
