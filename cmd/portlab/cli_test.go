@@ -328,4 +328,20 @@ func TestMachineNeedsItsFlags(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "-latencies") {
 		t.Errorf("%v, want an error naming -latencies", err)
 	}
+	// Flags that need another are refused before anything is read.
+	base := []string{"machine", "-mapping", "x.json", "-latencies", "l.jsonl", "-out", "host.json"}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"-store-forward-latency", "7"}, "need -load-latency"},
+		{[]string{"-memory-renaming"}, "need -load-latency"},
+		{[]string{"-merge-latency", "-1"}, "-merge-latency -1"},
+		{[]string{"-address-increment-latency", "-0.5"}, "-address-increment-latency -0.5"},
+	} {
+		err := run(t.Context(), append(append([]string(nil), base...), c.extra...), &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error naming %q", c.extra, err, c.want)
+		}
+	}
 }
