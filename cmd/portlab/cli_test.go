@@ -226,16 +226,21 @@ func TestMeasureInfrastructure(t *testing.T) {
 	}
 }
 
-// TestMeasureNothingMeasured: a campaign of which no experiment can be
-// measured (every form unknown to this machine's assembler) fails.
+// TestMeasureNothingMeasured: a form list whose instruction nobody knows
+// is refused before anything is measured, naming the file and line, and
+// nothing is written.
 func TestMeasureNothingMeasured(t *testing.T) {
 	dir := t.TempDir()
 	insns := filepath.Join(dir, "insns.txt")
 	os.WriteFile(insns, []byte("frobnicate RW:GPR:64, R:GPR:64\n"), 0o644)
 	var buf bytes.Buffer
-	err := run(t.Context(), []string{"measure", "-insns", insns, "-out", filepath.Join(dir, "c.jsonl")}, &buf, &buf)
-	if err == nil || exitCode(err, false) == 0 || !strings.Contains(err.Error(), "no experiment of singletons could be measured") {
-		t.Fatalf("nothing measurable: %v\n%s", err, buf.String())
+	out := filepath.Join(dir, "c.jsonl")
+	err := run(t.Context(), []string{"measure", "-insns", insns, "-out", out}, &buf, &buf)
+	if err == nil || exitCode(err, false) == 0 || !strings.Contains(err.Error(), insns+`:1: unknown mnemonic "frobnicate"`) {
+		t.Fatalf("unknown mnemonic: %v\n%s", err, buf.String())
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was written", out)
 	}
 }
 
@@ -322,5 +327,21 @@ func TestMachineNeedsItsFlags(t *testing.T) {
 	err := run(t.Context(), []string{"machine", "-mapping", "x.json", "-out", "host.json"}, &buf, &buf)
 	if err == nil || !strings.Contains(err.Error(), "-latencies") {
 		t.Errorf("%v, want an error naming -latencies", err)
+	}
+	// Flags that need another are refused before anything is read.
+	base := []string{"machine", "-mapping", "x.json", "-latencies", "l.jsonl", "-out", "host.json"}
+	for _, c := range []struct {
+		extra []string
+		want  string
+	}{
+		{[]string{"-store-forward-latency", "7"}, "need -load-latency"},
+		{[]string{"-memory-renaming"}, "need -load-latency"},
+		{[]string{"-merge-latency", "-1"}, "-merge-latency -1"},
+		{[]string{"-address-increment-latency", "-0.5"}, "-address-increment-latency -0.5"},
+	} {
+		err := run(t.Context(), append(append([]string(nil), base...), c.extra...), &buf, &buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error naming %q", c.extra, err, c.want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sort"
 	"strings"
 
 	designs "github.com/portlab/portlab/lib/design"
@@ -268,6 +269,9 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 			fmt.Fprintf(stdout, "  %s: %s\n", f.Experiment, f.Reason)
 		}
+		if d == "latency" {
+			reportSubCycle(stdout, res.Set)
+		}
 		all.Measurements = append(all.Measurements, res.Set.Measurements...)
 	}
 	if *pmevo != "" {
@@ -279,6 +283,26 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("measure: no experiment of %s could be measured (the failures are listed above and kept in %s)", strings.Join(empty, ", "), *out)
 	}
 	return nil
+}
+
+// reportSubCycle lists the latency measurements below one cycle: a chain
+// through an operand pair that no execution unit runs (a move eliminated
+// at renaming) measures the renamer's rate, not a latency. They are
+// flagged rather than silently used; portlab machine rounds them to 0.
+func reportSubCycle(w io.Writer, set *portmap.ExperimentSet) {
+	var sub []string
+	for _, m := range set.Measurements {
+		items := m.Experiment.Items()
+		if len(items) == 1 && m.Cycles > 0 && m.Cycles < 0.75 {
+			sub = append(sub, fmt.Sprintf("%s (%.2f cycles)", items[0].Insn, m.Cycles))
+		}
+	}
+	if len(sub) == 0 {
+		return
+	}
+	sort.Strings(sub)
+	fmt.Fprintf(w, "  %s below one cycle — no execution unit on the chain (e.g. a move eliminated at renaming); portlab machine takes them as 0 cycles: %s\n",
+		portmap.Count(len(sub), "latency"), strings.Join(sub, "; "))
 }
 
 // interruptedError is an interrupt that says what was kept; it is a

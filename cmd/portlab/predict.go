@@ -27,7 +27,7 @@ const predictUsage = `portlab predict — predict inverse throughputs with a por
   portlab predict -mapping M -experiments E [-ipc R] [-out FILE]
   portlab predict -mapping R.resources.json -experiments E [-out FILE]
   portlab predict -peer llvm-mca [-mcpu CPU] -experiments E
-  portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N]
+  portlab predict -blocks FILE [-machine M] [-peer llvm-mca -mcpu CPU] [-per N] [-aliasing same-buffer]
 
 When the experiments are measured, the predictions are compared with them
 (MAPE, median APE, Pearson, Kendall τ-b). M is a port mapping (file or
@@ -44,7 +44,9 @@ FILE is a BHive-style CSV file (hex,cycles a line, cycles per -per
 iterations, empty when not measured) or an assembly file of one block.
 Every block's prediction is printed, the blocks a predictor cannot predict
 are listed with the reason, and when blocks carry measured cycles the
-predictions are compared with them.
+predictions are compared with them. -aliasing same-buffer makes the
+simulator compare addresses as a block benchmark (BHive's, portlab measure
+-blocks) runs them: every base register at one address, indexes at 0.
 
 `
 
@@ -56,6 +58,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	blocks := fs.String("blocks", "", "predict the blocks of this file (BHive-style CSV or assembly) instead of experiments")
 	mach := fs.String("machine", "", "with -blocks: the simulated machine (built-in name, machine file or mapping name)")
 	per := fs.Float64("per", 1, "with -blocks: iterations the CSV file's cycles are for (100 for BHive's files)")
+	aliasing := fs.String("aliasing", "expression", "with -blocks: which stores a load reads, by address expression or, as measured blocks run, with every base register at one address (same-buffer)")
 	ipc := fs.Float64("ipc", 0, "front-end bound in instructions per cycle (0: none)")
 	out := fs.String("out", "", "write the predictions as a portlab experiment file")
 	peer := fs.String("peer", "", "also predict with a peer tool: llvm-mca")
@@ -74,7 +77,7 @@ func cmdPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		case *out != "" || *ipc != 0:
 			return fmt.Errorf("predict -blocks: -out and -ipc are for experiments")
 		}
-		return predictBlocks(ctx, blockArgs{file: *blocks, machine: *mach, per: *per, peer: *peer, mcpu: *mcpu, mcaBin: *mcaBin}, stdout, stderr)
+		return predictBlocks(ctx, blockArgs{file: *blocks, machine: *mach, per: *per, peer: *peer, mcpu: *mcpu, mcaBin: *mcaBin, aliasing: *aliasing}, stdout, stderr)
 	}
 	if *mach != "" {
 		return fmt.Errorf("predict: -machine is for -blocks; experiments take -mapping")

@@ -24,6 +24,7 @@ type blockArgs struct {
 	per           float64
 	peer, mcpu    string
 	mcaBin        string
+	aliasing      string
 }
 
 // predictBlocks predicts the blocks of a file with the simulator and
@@ -44,6 +45,14 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 	if !(a.per > 0) || math.IsInf(a.per, 0) {
 		return flagError("per", fmt.Errorf("%v: the iterations a block's measured cycles are for must be a number > 0 (1, or 100 for BHive's files)", a.per))
 	}
+	var alias sim.Aliasing
+	switch a.aliasing {
+	case "", "expression":
+	case "same-buffer":
+		alias = sim.SameBuffer
+	default:
+		return fmt.Errorf("-aliasing %q: want expression or same-buffer", a.aliasing)
+	}
 	src, err := source.ParseBlocks(a.file, a.per)
 	if err != nil {
 		return flagError("blocks", err)
@@ -54,7 +63,7 @@ func predictBlocks(ctx context.Context, a blockArgs, stdout, stderr io.Writer) e
 		if err != nil {
 			return flagError("machine", err)
 		}
-		s, err := sim.New(m, sim.Options{})
+		s, err := sim.New(m, sim.Options{Aliasing: alias})
 		if err != nil {
 			return flagError("machine", err)
 		}

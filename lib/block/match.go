@@ -48,6 +48,13 @@ func NewForms(forms []isa.Form) *Forms {
 // Len returns the number of forms in t.
 func (t *Forms) Len() int { return t.n }
 
+// HasMnemonic reports whether t holds a form of mnemonic m (lower case,
+// without prefix).
+func (t *Forms) HasMnemonic(m string) bool {
+	_, ok := t.byName[strings.ToLower(m)]
+	return ok
+}
+
 var (
 	defaultOnce  sync.Once
 	defaultForms *Forms

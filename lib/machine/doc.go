@@ -56,6 +56,16 @@
 //	retireWidth    > 0: µops retired per cycle
 //	loadPorts      the mapping's ports that execute loads
 //	storePorts     the mapping's ports that execute stores
+//	memory         how values travel through memory; absent: not described
+//	  loadLatency           ≥ 0: the load-to-use latency form latencies include
+//	  storeForwardLatency   ≥ 0: store data to a forwarded load's result
+//	  vectorStoreForwardLatency  ≥ 0: the same into a vector register
+//	  renaming              true: a load of a stored general-purpose
+//	                        register through the same registers reads it
+//	mergeLatency   ≥ 0: a legacy-SSE write of an XMM register merges into
+//	               its old value with this latency
+//	addressIncrementLatency  > 0: cycles of adding a constant to a register
+//	               the block uses as an address
 //
 // Forms named in counters.counted and latencies must be mapped. An example
 // (the built-in machines are in the folder machines):

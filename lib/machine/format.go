@@ -68,7 +68,7 @@ func (m *Machine) validate(file string) error {
 	for _, f := range []struct {
 		path string
 		v    float64
-	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}} {
+	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}, {"addressIncrementLatency", m.AddressIncrementLatency}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			return bad(f.path, "must be > 0 (or absent: no bound), not %v", f.v)
 		}
@@ -79,6 +79,14 @@ func (m *Machine) validate(file string) error {
 	}{{"frontEnd.decodeWidth", m.DecodeWidth}, {"reorderBuffer", m.ReorderBuffer}, {"issueWidth", m.IssueWidth}, {"retireWidth", m.RetireWidth}} {
 		if f.v < 0 {
 			return bad(f.path, "must be > 0 (or absent), not %d", f.v)
+		}
+	}
+	for _, f := range []struct {
+		path string
+		v    int
+	}{{"memory.loadLatency", m.Memory.LoadLatency}, {"memory.storeForwardLatency", m.Memory.StoreForwardLatency}, {"memory.vectorStoreForwardLatency", m.Memory.VectorStoreForwardLatency}, {"mergeLatency", m.MergeLatency}} {
+		if f.v < 0 {
+			return bad(f.path, "must be ≥ 0 (or absent), not %d", f.v)
 		}
 	}
 	if m.InstructionsPerCycle == 0 && (m.UopsPerCycle != 0 || m.DecodeWidth != 0) {
@@ -260,7 +268,8 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency"}
+	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
 	latencyFields  = []string{"cycles", "operands"}
@@ -340,7 +349,36 @@ func (d *decoder) machine(data []byte) *Machine {
 	if raw, ok := f["storePorts"]; ok {
 		d.value("storePorts", raw, &m.StorePorts)
 	}
+	if raw, ok := f["memory"]; ok {
+		mf := d.object("memory", raw, memoryFields...)
+		for _, w := range []struct {
+			field string
+			v     *int
+		}{{"loadLatency", &m.Memory.LoadLatency}, {"storeForwardLatency", &m.Memory.StoreForwardLatency}, {"vectorStoreForwardLatency", &m.Memory.VectorStoreForwardLatency}} {
+			if raw, ok := mf[w.field]; ok {
+				*w.v = d.cycles("memory."+w.field, raw)
+			}
+		}
+		if raw, ok := mf["renaming"]; ok {
+			d.value("memory.renaming", raw, &m.Memory.Renaming)
+		}
+	}
+	if raw, ok := f["mergeLatency"]; ok {
+		m.MergeLatency = d.cycles("mergeLatency", raw)
+	}
+	if raw, ok := f["addressIncrementLatency"]; ok {
+		m.AddressIncrementLatency = d.positive("addressIncrementLatency", raw)
+	}
 	return m
+}
+
+// cycles decodes a whole number of cycles that must be at least 0.
+func (d *decoder) cycles(path string, raw json.RawMessage) int {
+	var v int
+	if d.value(path, raw, &v) && v < 0 {
+		d.fail(path, "must be ≥ 0")
+	}
+	return v
 }
 
 // positive decodes a number that must be above 0.
@@ -557,6 +595,28 @@ func Encode(m *Machine) ([]byte, error) {
 	}
 	if len(m.StorePorts) > 0 {
 		field("storePorts", m.StorePorts)
+	}
+	if m.Memory != (Memory{}) {
+		mem := map[string]any{}
+		if m.Memory.LoadLatency > 0 {
+			mem["loadLatency"] = m.Memory.LoadLatency
+		}
+		if m.Memory.StoreForwardLatency > 0 {
+			mem["storeForwardLatency"] = m.Memory.StoreForwardLatency
+		}
+		if m.Memory.VectorStoreForwardLatency > 0 {
+			mem["vectorStoreForwardLatency"] = m.Memory.VectorStoreForwardLatency
+		}
+		if m.Memory.Renaming {
+			mem["renaming"] = true
+		}
+		field("memory", mem)
+	}
+	if m.MergeLatency > 0 {
+		field("mergeLatency", m.MergeLatency)
+	}
+	if m.AddressIncrementLatency > 0 {
+		field("addressIncrementLatency", m.AddressIncrementLatency)
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil

@@ -116,6 +116,11 @@ func TestParseErrors(t *testing.T) {
 		{`"loadPorts": ["2"]`, `"loadPorts": ["4"]`, "loadPorts[0]", "no port"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3", "3"]`, "storePorts[1]", "listed twice"},
 		{`"uops": [{"count": 1, "ports": ["3"]}]`, `"uops": [{"count": 0, "ports": ["3"]}]`, "mapping.instructions[2].uops[0].count", "count 0"},
+		// memory and merges
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "mergeLatency": -2`, "mergeLatency", "must be ≥ 0"},
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "storeForwardLatency": -1}`, "memory.storeForwardLatency", "must be ≥ 0"},
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renamed": true}`, "memory.renamed", "unknown field"},
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"renaming": "yes"}`, "memory.renaming", ""},
 	}
 	for _, c := range cases {
 		_, err := machine.Parse(edit(t, c.old, c.new), "small.json")

@@ -50,6 +50,45 @@ type Machine struct {
 	// LoadPorts and StorePorts are the mapping's ports that execute loads
 	// and stores (empty: not described).
 	LoadPorts, StorePorts []string
+	// Memory describes how values travel through memory (the zero value:
+	// not described).
+	Memory Memory
+	// MergeLatency is the latency in cycles from an XMM register's old
+	// value to the result of a legacy-SSE (not VEX-encoded) instruction
+	// that writes it, on a core that keeps the rest of the vector
+	// register by merging (0: no merge). Zero idioms such as pxor xmm0,
+	// xmm0 merge too: they do not break the chain.
+	MergeLatency int
+	// AddressIncrementLatency is the latency in cycles of adding a
+	// constant to a register that the block also uses as an address
+	// (add, sub, inc, dec of an address register: a pointer or index
+	// stepping through an array), where the core runs such a chain
+	// faster than its ALU latency (0: not described; the form's latency
+	// applies).
+	AddressIncrementLatency float64
+}
+
+// Memory describes how values travel through memory, measured by chains
+// of stores and loads (Ritter's thesis, §3.2.1: latencies by dependency
+// chains). Zero fields are not described.
+type Memory struct {
+	// LoadLatency is the load-to-use latency in cycles that the latencies
+	// of forms with a memory input include (the form's latency from its
+	// memory operand is its register latency plus LoadLatency).
+	LoadLatency int
+	// StoreForwardLatency is the latency in cycles from a store's data to
+	// the value a later load of the same bytes reads into a
+	// general-purpose register, forwarded from the store; it replaces
+	// LoadLatency on that path. VectorStoreForwardLatency is the same
+	// into a vector register (0: as StoreForwardLatency).
+	StoreForwardLatency, VectorStoreForwardLatency int
+	// Renaming says that a load from the address of an earlier store of
+	// a general-purpose register, written the same way (the same base
+	// and index registers, scale and displacement), reads the stored
+	// register directly, with no latency, as AMD's Zen cores do with
+	// their memory file (Agner Fog, "The microarchitecture of Intel, AMD
+	// and VIA CPUs", Zen 2: "mirroring memory operands").
+	Renaming bool
 }
 
 // FrontEnd is the front end of a machine: how many instructions and µops

@@ -32,6 +32,23 @@ type HostDescription struct {
 	// with a memory input then get no latency, and the simulator's
 	// defaults apply to them).
 	LoadLatency int
+	// StoreForwardLatency, VectorStoreForwardLatency, Renaming and
+	// MergeLatency are the host's measured store-to-load forwarding
+	// latencies (into general-purpose and vector registers), memory renaming and
+	// legacy-SSE merge latency (machine.Memory, Machine.MergeLatency;
+	// zero: not described).
+	StoreForwardLatency, VectorStoreForwardLatency int
+	Renaming                                       bool
+	MergeLatency                                   int
+	// AddressIncrementLatency is Machine.AddressIncrementLatency, as
+	// measured (0: not described).
+	AddressIncrementLatency float64
+	// Eliminated are forms the host runs without an execution port
+	// (moves eliminated at renaming, nops): measured faster than any
+	// port could run them, they get no µops in the description's
+	// mapping, so that only the front end bounds them. Each must be a
+	// form of the mapping.
+	Eliminated []string
 	// FrontEnd, ReorderBuffer, IssueWidth and RetireWidth are copied
 	// into the description (zero: not described).
 	FrontEnd                               machine.FrontEnd
@@ -56,6 +73,27 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 	if len(lat) == 0 {
 		return nil, nil, fmt.Errorf("measure: host machine: Latencies hold no latency measurement (measure with the latency design)")
 	}
+	if (d.StoreForwardLatency > 0 || d.VectorStoreForwardLatency > 0 || d.Renaming) && d.LoadLatency <= 0 {
+		return nil, nil, fmt.Errorf("measure: host machine: a store-forwarding latency or memory renaming needs the load latency it replaces (LoadLatency)")
+	}
+	if d.StoreForwardLatency < 0 || d.VectorStoreForwardLatency < 0 || d.MergeLatency < 0 {
+		return nil, nil, fmt.Errorf("measure: host machine: latencies must be ≥ 0")
+	}
+	if len(d.Eliminated) > 0 {
+		if d.FrontEnd.InstructionsPerCycle <= 0 && d.FrontEnd.UopsPerCycle <= 0 && d.IssueWidth <= 0 {
+			return nil, nil, fmt.Errorf("measure: host machine: forms without µops (Eliminated) need a front end to bound them (FrontEnd or IssueWidth)")
+		}
+		mp := d.Mapping.Clone()
+		for _, f := range d.Eliminated {
+			if !mp.Has(f) {
+				return nil, nil, fmt.Errorf("measure: host machine: eliminated form %q is not in the mapping", f)
+			}
+			if err := mp.Set(f); err != nil {
+				return nil, nil, fmt.Errorf("measure: host machine: eliminated form %q: %w", f, err)
+			}
+		}
+		d.Mapping = mp
+	}
 	host, _ := isa.HostSupport()
 	vendor := map[string]string{"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}[host.Vendor]
 	name := d.Name
@@ -72,6 +110,13 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 		IssueWidth:    d.IssueWidth,
 		RetireWidth:   d.RetireWidth,
 		Latencies:     map[string]machine.Latency{},
+		Memory: machine.Memory{LoadLatency: d.LoadLatency, StoreForwardLatency: d.StoreForwardLatency,
+			VectorStoreForwardLatency: d.VectorStoreForwardLatency, Renaming: d.Renaming},
+		MergeLatency:            d.MergeLatency,
+		AddressIncrementLatency: d.AddressIncrementLatency,
+	}
+	if len(d.Eliminated) > 0 {
+		m.MappingSource = "" // the mapping changed: written inline
 	}
 	var notMapped, memory []string
 	for _, scheme := range slices.Sorted(maps.Keys(lat)) {
@@ -143,6 +188,24 @@ func HostMachine(d HostDescription) (*machine.Machine, []string, error) {
 		host.Vendor, host.Family, host.Model, modelName(host), src, portmap.Count(len(m.Latencies), "form"))
 	if d.LoadLatency > 0 {
 		m.Description += fmt.Sprintf("; forms with a memory input add a load-to-use latency of %d cycles", d.LoadLatency)
+	}
+	if d.StoreForwardLatency > 0 {
+		m.Description += fmt.Sprintf("; a load of a stored value takes it %d cycles after the store's data", d.StoreForwardLatency)
+	}
+	if d.VectorStoreForwardLatency > 0 {
+		m.Description += fmt.Sprintf(" (%d into a vector register)", d.VectorStoreForwardLatency)
+	}
+	if d.Renaming {
+		m.Description += "; a load of the address a store wrote the same way reads its register (memory renaming)"
+	}
+	if d.MergeLatency > 0 {
+		m.Description += fmt.Sprintf("; legacy-SSE writes of an XMM register merge into its old value in %d cycles", d.MergeLatency)
+	}
+	if d.AddressIncrementLatency > 0 {
+		m.Description += fmt.Sprintf("; a constant added to an address register takes %g cycles", d.AddressIncrementLatency)
+	}
+	if len(d.Eliminated) > 0 {
+		m.Description += fmt.Sprintf("; %s run without an execution port and have no µops in the mapping (%s)", portmap.Count(len(d.Eliminated), "form"), strings.Join(d.Eliminated, "; "))
 	}
 	m.Description += "."
 	if err := m.Validate(); err != nil {

@@ -69,3 +69,53 @@ func TestHostMachine(t *testing.T) {
 		}
 	}
 }
+
+// TestHostMachineMemory: the measured memory behaviour and merge latency
+// go into the description (and survive a round trip); eliminated forms
+// get no µops and need a front end; forwarding without the load latency
+// it replaces is an error.
+func TestHostMachineMemory(t *testing.T) {
+	add, mov := "add RW:GPR:64, R:GPR:64", "mov W:GPR:64, R:GPR:64"
+	mp := portmap.MustMapping("test", "0", "1")
+	for _, f := range []string{add, mov} {
+		if err := mp.SetPorts(f, "0", "1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := &portmap.ExperimentSet{Measurements: []portmap.Measurement{{Experiment: portmap.NewExperiment(design.LatencyName(add, 0, 0)), Cycles: 1}}}
+	d := HostDescription{Mapping: mp, Latencies: set, LoadLatency: 4, StoreForwardLatency: 7, Renaming: true, MergeLatency: 2,
+		Eliminated: []string{mov}, FrontEnd: machine.FrontEnd{InstructionsPerCycle: 8}, AddressIncrementLatency: 0.5}
+	m, _, err := HostMachine(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Memory != (machine.Memory{LoadLatency: 4, StoreForwardLatency: 7, Renaming: true}) || m.MergeLatency != 2 || m.AddressIncrementLatency != 0.5 {
+		t.Errorf("memory %+v, merge %d", m.Memory, m.MergeLatency)
+	}
+	if u, ok := m.Mapping.Uops(mov); !ok || len(u) != 0 {
+		t.Errorf("eliminated mov: %v %v, want mapped with no µops", u, ok)
+	}
+	if u, _ := mp.Uops(mov); len(u) != 1 {
+		t.Errorf("the given mapping was changed: %v", u)
+	}
+	data, err := machine.Encode(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := machine.Parse(data, "host.json")
+	if err != nil || back.Memory != m.Memory || back.MergeLatency != 2 || back.AddressIncrementLatency != 0.5 || !back.Mapping.Has(mov) || back.Mapping.NumUops(mov) != 0 {
+		t.Errorf("round trip: %v, %+v", err, back)
+	}
+	for _, c := range []struct {
+		d    HostDescription
+		want string
+	}{
+		{HostDescription{Mapping: mp, Latencies: set, StoreForwardLatency: 7}, "LoadLatency"},
+		{HostDescription{Mapping: mp, Latencies: set, Eliminated: []string{mov}}, "front end"},
+		{HostDescription{Mapping: mp, Latencies: set, Eliminated: []string{"nop"}, IssueWidth: 8}, `"nop" is not in the mapping`},
+	} {
+		if _, _, err := HostMachine(c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want an error naming %s", c.d, err, c.want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func destination(insn string) string {
 // TestMergingWritesDoNotChain checks that a write-only operand that really
 // reads its register (cmov keeps it when the condition is false, setcc and
 // 16-bit writes merge into the full register, bsr keeps it for a zero
-// source, legacy-SSE scalar operations keep the upper lanes) gets a fresh
+// source, legacy-SSE writes keep the rest of the vector register) gets a fresh
 // register in every copy, while true writes share the one write-only
 // register.
 func TestMergingWritesDoNotChain(t *testing.T) {
@@ -66,7 +66,9 @@ func TestMergingWritesDoNotChain(t *testing.T) {
 		{"movss W:XMM0..15, R:XMM0..15", true},
 		{"mov W:GPR:64, R:GPR:64", false},
 		{"mov W:GPR:32, R:GPR:32", false},
-		{"movss W:XMM0..15, dword ptr R:MEM(32)", false},
+		{"movss W:XMM0..15, dword ptr R:MEM(32)", true},
+		{"movapd W:XMM0..15, R:XMM0..15", true},
+		{"vmovapd W:XMM0..15, R:XMM0..15", false},
 		{"vsqrtss W:XMM0..15, R:XMM0..15, R:XMM0..15", false},
 	} {
 		body := unrolled(t, tc.scheme, Layout{})

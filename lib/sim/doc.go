@@ -46,22 +46,31 @@
 // into a memory output (Options change them).
 //
 // What is modelled: register, flag and memory dependencies (including
-// loop-carried ones) as Block.Deps finds them; zero idioms, which read
-// nothing and so break chains; store-to-load forwarding as the store's
-// latency into memory followed by the load's latency (no separate
-// forwarding penalty, no failed forwarding); the front end as a
-// throughput; the reorder buffer; retirement. Not modelled: memory
-// aliasing beyond Block.Deps's address-expression rule, caches and their
-// misses (every load hits at its latency), micro-fusion and macro-fusion
-// (each instruction issues as many µops as its mapping has; a
-// fused compare-and-branch counts as two), move elimination, the
-// scheduler's size, branch prediction (the loop branch is always
+// loop-carried ones) as Block.Deps finds them, or, with Options.Aliasing
+// SameBuffer, by address value in the state a block benchmark starts from
+// (every base register at one address, index registers 0, constant steps
+// followed across iterations); zero idioms, which read nothing and so
+// break chains; store-to-load forwarding as the store's latency into
+// memory followed by the load's latency, or, where the machine describes
+// its memory (machine.Memory), as the forwarding latency from the store's
+// data (into general-purpose or vector registers) replacing the load-to-use
+// latency, and memory renaming (a general-purpose register stored and
+// loaded through the same registers reaches the load with no latency, as
+// AMD's memory file does); legacy-SSE writes of an XMM register that merge
+// into its old value (Machine.MergeLatency: zero idioms included); a
+// constant added to an address register faster than its ALU latency
+// (Machine.AddressIncrementLatency); forms without µops (eliminated moves,
+// nops), which only the front end bounds; the front end as a throughput;
+// the reorder buffer; retirement. Not modelled: memory dependencies more
+// than one iteration apart, caches and their misses (every load hits at
+// its latency), micro-fusion and macro-fusion (each instruction issues as
+// many µops as its mapping has; a fused compare-and-branch counts as two),
+// the scheduler's size, branch prediction (the loop branch is always
 // predicted), and port assignment at issue as Intel cores do it (ports
 // are chosen greedily by earliest availability; on the random mixes of
 // independent instructions of the tests this meets the optimal bound of
 // package throughput exactly, but a greedy choice can exceed it). Zero
-// idioms take the ports their mapping gives them, as any instruction (on
-// Intel cores they need none).
+// idioms take the ports their mapping gives them, as any instruction.
 //
 // # Steady state
 //
@@ -102,7 +111,8 @@
 // file (see package machine for the format) with, per form, "latencies":
 // {"cycles": c} or per operand pair {"operands": [{"from": i, "to": j,
 // "cycles": c}]}, and "reorderBuffer", "issueWidth", "retireWidth",
-// "loadPorts", "storePorts"; TestMachine (testdata/skylake-like.json) is
+// "loadPorts", "storePorts", "memory", "mergeLatency",
+// "addressIncrementLatency"; TestMachine (testdata/skylake-like.json) is
 // a small example. Latencies should be measured on the host (a dependency
 // chain of the form through the operand pair, cycles per link), not
 // copied from another CPU.

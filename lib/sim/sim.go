@@ -52,6 +52,9 @@ type Options struct {
 	// Changes scale resources' throughputs and forms' latencies, for the
 	// sensitivity analysis (see Change). They apply in order.
 	Changes []Change
+	// Aliasing says which earlier store a load reads from (the zero
+	// value: ByExpression).
+	Aliasing Aliasing
 }
 
 // Simulator simulates blocks and loop bodies on one machine. Its methods
@@ -315,26 +318,91 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	for _, d := range deps {
 		depsTo[d.To] = append(depsTo[d.To], d)
 	}
-	// Reads: the producer's slot of each read location.
+	var bufSrc [][]memSource
+	var bufOK [][]bool
+	if s.opt.Aliasing == SameBuffer {
+		bufSrc, bufOK = sameBufferSources(b)
+	}
+	// The last writer's slot of each register over the whole block: what
+	// an instruction reads before the block writes it again (the
+	// previous iteration's value).
+	final := map[string]int32{}
+	for i := range b.Insns {
+		for _, w := range b.Insns[i].Writes {
+			if w.Kind != block.Mem {
+				final[w.Name] = slotOf[wkey{i, w.Name}]
+			}
+		}
+	}
+	cur := map[string]int32{}
+	regSlot := func(name string) int32 {
+		if sl, ok := cur[name]; ok {
+			return sl
+		}
+		return final[name]
+	}
+	// Reads: the producer's slot of each read location; fwd marks the
+	// memory reads that take a stored value (forwarded or renamed).
+	type fwd struct {
+		insn, read, store int
+		renamed           bool
+	}
+	var fwds []fwd
+	mem := s.m.Memory
+	forwarding := mem.LoadLatency > 0 && (mem.StoreForwardLatency > 0 || mem.Renaming)
+	regReads := make([][]int32, len(b.Insns)) // the register slots each instruction reads, per read
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		o := &p.ops[i]
 		o.reads0 = int32(len(p.reads))
-		for _, r := range in.Reads {
+		regReads[i] = make([]int32, len(in.Reads))
+		for k, r := range in.Reads {
 			var src int32 // 0: nobody writes it
-			for _, d := range depsTo[i] {
-				if d.Via != r.Name {
-					continue
+			store := -1
+			renamed := false
+			if r.Kind == block.Mem && bufOK != nil && bufOK[i][k] {
+				if ms := bufSrc[i][k]; ms.store >= 0 {
+					store, renamed = ms.store, ms.renamed
+					src = firstMem[store]
 				}
-				if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
-					src = sl
-				} else if sl, ok := firstMem[d.From]; ok && r.Kind == block.Mem {
-					src = sl // a store of another width that overlaps
+			} else {
+				for _, d := range depsTo[i] {
+					if d.Via != r.Name {
+						continue
+					}
+					if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
+						src = sl
+					} else if sl, ok := firstMem[d.From]; ok && r.Kind == block.Mem {
+						src = sl // a store of another width that overlaps
+					}
+					if r.Kind == block.Mem && !r.Stack {
+						store = d.From
+						renamed = sameAddress(b.Insns[d.From], r.Mem)
+					}
 				}
+			}
+			if r.Kind != block.Mem {
+				regReads[i][k] = src
+			}
+			if forwarding && store >= 0 {
+				fwds = append(fwds, fwd{i, k, store, renamed && mem.Renaming})
 			}
 			p.reads = append(p.reads, src)
 		}
+		// A legacy-SSE write of an XMM register merges into the old value.
+		var merge int32 = -1
+		if s.m.MergeLatency > 0 {
+			if w, ok := mergesXMM(in); ok {
+				merge = regSlot(w.Name)
+				p.reads = append(p.reads, merge)
+			}
+		}
 		o.reads1 = int32(len(p.reads))
+		for _, w := range in.Writes {
+			if w.Kind != block.Mem {
+				cur[w.Name] = slotOf[wkey{i, w.Name}]
+			}
+		}
 		if _, ok := s.m.Latencies[keys[i]]; !ok && !slices.Contains(p.defaulted, keys[i]) {
 			p.defaulted = append(p.defaulted, keys[i])
 		}
@@ -342,10 +410,68 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
+		if r, ok := addressIncrement(b, in); ok && s.m.AddressIncrementLatency > 0 {
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				if rd.Name != r {
+					continue
+				}
+				for w := 0; w < nw; w++ {
+					if w == 0 || in.Writes[w-1].Name == r {
+						lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
+					}
+				}
+			}
+		}
+		if merge >= 0 {
+			for range len(in.Writes) + 1 {
+				lat = append(lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
+			}
+		}
 		o.lat0 = int32(len(p.lat))
 		p.lat = append(p.lat, lat...)
 		o.base0 = int32(len(p.base))
 		p.base = append(p.base, base...)
+	}
+	// A load of a stored value takes it from the store's data register:
+	// the load's latency less the load-to-use latency, plus the
+	// forwarding latency unless the load is renamed (a move then adds
+	// nothing: its result is the stored register).
+	for _, f := range fwds {
+		st := &b.Insns[f.store]
+		data := int32(-1)
+		vector := false
+		for k, r := range st.Reads {
+			if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
+				data = regReads[f.store][k]
+				vector = isVectorRegister(r.Name)
+				break
+			}
+		}
+		if data < 0 {
+			data = p.ops[f.store].writes0 // an immediate: when the store completes
+		}
+		ld := &b.Insns[f.insn]
+		renamed := f.renamed && !vector && !writesVector(ld)
+		extra := float64(mem.StoreForwardLatency)
+		if writesVector(ld) && mem.VectorStoreForwardLatency > 0 {
+			extra = float64(mem.VectorStoreForwardLatency)
+		}
+		if renamed {
+			extra = 0
+		}
+		move := isMove(ld)
+		o := &p.ops[f.insn]
+		p.reads[o.reads0+int32(f.read)] = data
+		nw := o.writes1 - o.writes0
+		for w := int32(0); w < nw; w++ {
+			l := &p.lat[o.lat0+int32(f.read)*nw+w]
+			if move {
+				*l = extra
+				continue
+			}
+			*l = math.Max(0, *l-float64(mem.LoadLatency)) + extra
+		}
 	}
 	slices.Sort(p.defaulted)
 	return p, nil
@@ -383,14 +509,23 @@ func (s *Simulator) resourceNames(key string) string {
 // that is also an explicit operand (add rax, [rax]) belongs to both.
 func operandIndex(in *block.Insn) (reads, writes [][]int) {
 	f := in.Form
-	byName := map[string][]int{}
-	add := func(name string, idx int) { byName[name] = append(byName[name], idx) }
+	// By register: the operands that read it and those that write it (a
+	// write-only destination is no input, a read-only source no output).
+	readBy, writeBy := map[string][]int{}, map[string][]int{}
+	add := func(name string, idx int, acc isa.Access) {
+		if acc.Reads() {
+			readBy[name] = append(readBy[name], idx)
+		}
+		if acc&isa.W != 0 {
+			writeBy[name] = append(writeBy[name], idx)
+		}
+	}
 	memIdx := -1
 	k := 0 // concrete operand
 	for idx, o := range f.Operands {
 		if o.Implicit {
 			if o.Kind == isa.KindReg && o.Fixed != "" {
-				add(alias(o.Fixed), idx)
+				add(alias(o.Fixed), idx, o.Access)
 			}
 			continue
 		}
@@ -404,33 +539,38 @@ func operandIndex(in *block.Insn) (reads, writes [][]int) {
 		k++
 		switch c.Kind {
 		case isa.KindReg:
-			add(alias(c.Reg), idx)
+			add(alias(c.Reg), idx, o.Access)
 			if c.Mask != "" {
-				add(alias(c.Mask), idx)
+				add(alias(c.Mask), idx, isa.R)
 			}
 		case isa.KindMem:
 			memIdx = idx
 			for _, r := range []string{c.Mem.Base, c.Mem.Index} {
 				if r != "" {
-					add(alias(r), idx)
+					add(alias(r), idx, isa.R)
 				}
 			}
 		}
 	}
-	find := func(l block.Location) []int {
+	find := func(l block.Location, by map[string][]int) []int {
 		if l.Kind == block.Mem {
 			if l.Stack || memIdx < 0 {
 				return nil
 			}
 			return []int{memIdx}
 		}
-		return byName[l.Name]
+		if x := by[l.Name]; len(x) > 0 {
+			return x
+		}
+		// A read the form does not declare (a merge): every operand of
+		// the register.
+		return append(append([]int(nil), readBy[l.Name]...), writeBy[l.Name]...)
 	}
 	for _, r := range in.Reads {
-		reads = append(reads, find(r))
+		reads = append(reads, find(r, readBy))
 	}
 	for _, w := range in.Writes {
-		writes = append(writes, find(w))
+		writes = append(writes, find(w, writeBy))
 	}
 	return reads, writes
 }

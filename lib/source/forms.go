@@ -6,7 +6,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/isa"
 	"github.com/portlab/portlab/lib/operands"
 )
@@ -78,8 +80,12 @@ func (f *Forms) Load() ([]string, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if _, err := isa.ParseName(line); err != nil {
+		form, err := isa.ParseName(line)
+		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", f.spec, n, err)
+		}
+		if !knownMnemonic(form.Mnemonic) {
+			return nil, fmt.Errorf("%s:%d: unknown mnemonic %q: no x86-64 or AArch64 instruction portlab knows", f.spec, n, form.Mnemonic)
 		}
 		out = append(out, line)
 	}
@@ -90,6 +96,32 @@ func (f *Forms) Load() ([]string, error) {
 		return nil, fmt.Errorf("%s: no instruction forms (want one a line; blank lines and # comments are skipped)", f.spec)
 	}
 	return out, nil
+}
+
+var (
+	mnemonicsOnce sync.Once
+	mnemonics     map[string]bool
+)
+
+// knownMnemonic reports whether m is the mnemonic of a form of portlab's
+// x86-64 or AArch64 lists or of uops.info's x86-64 forms
+// (block.DefaultForms; case-insensitive). Without the uops.info forms
+// (their data cannot be loaded) a mnemonic outside portlab's lists is
+// let through: the assembler then names it when it rejects it.
+func knownMnemonic(m string) bool {
+	mnemonicsOnce.Do(func() {
+		mnemonics = map[string]bool{}
+		for _, fs := range [][]isa.Form{isa.X86Forms(), isa.AArch64Forms()} {
+			for _, f := range fs {
+				mnemonics[strings.ToLower(f.Mnemonic)] = true
+			}
+		}
+	})
+	if mnemonics[strings.ToLower(m)] {
+		return true
+	}
+	t, err := block.DefaultForms()
+	return err != nil || t.HasMnemonic(m)
 }
 
 // LoadForms parses and loads a form list: ParseForms, then Load.

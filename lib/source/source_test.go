@@ -185,6 +185,17 @@ func TestForms(t *testing.T) {
 	if _, err := fs.Load(); err == nil || !strings.Contains(err.Error(), bad+":2:") {
 		t.Errorf("bad line: %v, want %s:2:", err, bad)
 	}
+	// A well-formed scheme of an instruction nobody knows is refused
+	// when the list is read, naming its line, before anything is measured.
+	unknown := write(t, dir, "unknown.txt", got[0]+"\nfrobnicate RW:GPR:64, R:GPR:64\n")
+	if _, err := LoadForms(unknown); err == nil || !strings.Contains(err.Error(), unknown+`:2: unknown mnemonic "frobnicate"`) {
+		t.Errorf("unknown mnemonic: %v, want %s:2: unknown mnemonic", err, unknown)
+	}
+	// PMEvo names and AArch64 forms are known.
+	known := write(t, dir, "known.txt", "add RW:GPR:64, R:GPR:64\nnop dword ptr R:MEM(32)\n")
+	if _, err := LoadForms(known); err != nil {
+		t.Errorf("known forms: %v", err)
+	}
 	// A file without a form (empty, or only comments) is an error, not
 	// an empty campaign.
 	for _, text := range []string{"", "# nothing yet\n\n"} {

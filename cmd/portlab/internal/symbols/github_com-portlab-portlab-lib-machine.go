@@ -29,6 +29,7 @@ func init() {
 		"FrontEnd":       reflect.ValueOf((*machine.FrontEnd)(nil)),
 		"Latency":        reflect.ValueOf((*machine.Latency)(nil)),
 		"Machine":        reflect.ValueOf((*machine.Machine)(nil)),
+		"Memory":         reflect.ValueOf((*machine.Memory)(nil)),
 		"OperandLatency": reflect.ValueOf((*machine.OperandLatency)(nil)),
 		"UopCounter":     reflect.ValueOf((*machine.UopCounter)(nil)),
 	}

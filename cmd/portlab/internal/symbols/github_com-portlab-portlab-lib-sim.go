@@ -14,6 +14,7 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/sim/sim"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ByExpression":         reflect.ValueOf(sim.ByExpression),
 		"CriticalTable":        reflect.ValueOf(sim.CriticalTable),
 		"DefaultLatency":       reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"DefaultLoadLatency":   reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
@@ -23,12 +24,14 @@ func init() {
 		"Evaluate":             reflect.ValueOf(sim.Evaluate),
 		"New":                  reflect.ValueOf(sim.New),
 		"ReadBHive":            reflect.ValueOf(sim.ReadBHive),
+		"SameBuffer":           reflect.ValueOf(sim.SameBuffer),
 		"ScaledChanges":        reflect.ValueOf(sim.ScaledChanges),
 		"Speedups":             reflect.ValueOf(sim.Speedups),
 		"TestMachine":          reflect.ValueOf(sim.TestMachine),
 		"TestMachineName":      reflect.ValueOf(constant.MakeFromLiteral("\"portlab:sim-test-skylake-like\"", token.STRING, 0)),
 
 		// type definitions
+		"Aliasing":       reflect.ValueOf((*sim.Aliasing)(nil)),
 		"BlockPredictor": reflect.ValueOf((*sim.BlockPredictor)(nil)),
 		"BlockSet":       reflect.ValueOf((*sim.BlockSet)(nil)),
 		"Change":         reflect.ValueOf((*sim.Change)(nil)),

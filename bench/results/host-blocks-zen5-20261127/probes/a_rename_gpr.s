@@ -1,0 +1,2 @@
+mov qword ptr [rdi], rax
+mov rax, qword ptr [rdi]

@@ -1,0 +1,2 @@
+mov rdi, qword ptr [rbx]
+add rbx, 8

@@ -1,0 +1,2 @@
+mov qword ptr [rdi+rbx*8], rax
+mov rax, qword ptr [rdi+rbx*8]

@@ -1,0 +1,2 @@
+mov rdi, qword ptr [rsi]
+add rbx, 8

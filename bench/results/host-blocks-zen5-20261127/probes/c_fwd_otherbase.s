@@ -1,0 +1,2 @@
+mov qword ptr [rsi+8], rax
+mov rax, qword ptr [rdi+8]

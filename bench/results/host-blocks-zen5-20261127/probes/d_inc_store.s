@@ -1,0 +1,2 @@
+mov dword ptr [rsi+rax*4], r8d
+dec rax

@@ -1,0 +1,1 @@
+add qword ptr [rdi], 1

@@ -1,0 +1,1 @@
+add qword ptr [rdi+rbx*8], 1

@@ -1,0 +1,1 @@
+movapd xmm0, xmm1

@@ -1,0 +1,1 @@
+pxor xmm0, xmm0

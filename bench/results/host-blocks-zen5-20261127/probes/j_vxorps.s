@@ -1,0 +1,1 @@
+vxorps xmm0, xmm0, xmm0

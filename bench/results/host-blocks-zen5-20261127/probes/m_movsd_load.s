@@ -1,0 +1,1 @@
+movsd xmm0, qword ptr [rdi]
