@@ -39,7 +39,7 @@ func main() {
 	innerTime := flag.Duration("inner-time", 2*time.Minute, "time limit of each inference on the representatives")
 	portRange := flag.Int("port-range", 2, "port counts tried above the lower bound")
 	seed := flag.Uint64("seed", 1, "seed of the draw, the noise and the inference")
-	inner := flag.String("method", "pmevo", "inference method on the representatives")
+	inner := flag.String("method", "palmed", "inference method on the representatives")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

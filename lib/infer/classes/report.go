@@ -34,7 +34,8 @@ type Report struct {
 	// Mix is the largest mix of probes that ran in about a cycle, MixIPC
 	// its instructions per cycle (the lower bound of the port count);
 	// PortFits the training error with each port count tried, Ports the
-	// count chosen (the smallest within noise of the best fit).
+	// count chosen (the smallest within noise of the best fit; Ports 0 for
+	// a method that finds its own resources and gives no port mapping).
 	Mix      string
 	MixIPC   float64
 	PortFits []PortFit
@@ -150,9 +151,16 @@ func (r *Report) String() string {
 			fmt.Fprintf(&b, "  %2d ports: %s\n", f.Ports, f.Error)
 			continue
 		}
+		if f.Ports == 0 {
+			fmt.Fprintf(&b, "  the method's own resources: training MAPE %.2f %%\n", f.MAPE)
+			continue
+		}
 		fmt.Fprintf(&b, "  %2d ports: training MAPE %.2f %%\n", f.Ports, f.MAPE)
 	}
-	fmt.Fprintf(&b, "ports chosen: %d; on the representatives: %s\n", r.Ports, r.Inner)
+	if r.Ports > 0 {
+		fmt.Fprintf(&b, "ports chosen: %d; ", r.Ports)
+	}
+	fmt.Fprintf(&b, "on the representatives: %s\n", r.Inner)
 	fmt.Fprintf(&b, "front end: at least %.2f instructions per cycle measured", r.FrontEndIPC)
 	if r.FrontEndModelled {
 		b.WriteString(" (the predictor's cap: forms without µops cost the front end only)")
