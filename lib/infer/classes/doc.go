@@ -66,10 +66,14 @@
 // the measurement time to Notes.
 //
 // On the simulated Skylake and Ice Lake of uops.info (490 forms drawn at
-// random, exact): 94 and 88 classes, about 25,000 distinct experiments
-// (a tenth of PMEvo's design), held-out MAPE 1.8 % and 1.9 %, Kendall τ-b
+// random, exact): 94 and 88 classes, about 21,000 distinct experiments
+// (PMEvo's design: 240,100), held-out MAPE 1.8 % and 1.9 %, Kendall τ-b
 // 0.98 and 0.97 on 2,000 random length-5 experiments over all mapped
-// forms; with 2 % noise 104 and 95 classes, MAPE 4.7 % and 4.1 %, τ-b
-// 0.92 (go run ./bench/cmd/wholeisa). PMEvo on the same representatives,
-// in a few minutes, fits them far worse than PALMED, hence the default.
+// forms; with 1–2 % noise 95–112 classes, 21,000–23,000 experiments, MAPE
+// 3–7 %, τ-b 0.87–0.92 (go run ./bench/cmd/wholeisa;
+// bench/results/classes-sim-20261127.txt). PMEvo on the same Skylake
+// representatives (3 min per port count) fits them far worse: MAPE
+// 12.4 %, τ-b 0.82 — hence PALMED as the default. A form mix that PALMED
+// leaves unpredicted leaves its class unmapped, reported in
+// Report.Unmeasured.
 package classes
