@@ -73,7 +73,7 @@
 // 3–7 %, τ-b 0.87–0.92 (go run ./bench/cmd/wholeisa;
 // bench/results/classes-sim-20261127.txt). PMEvo on the same Skylake
 // representatives (3 min per port count) fits them far worse: MAPE
-// 12.4 %, τ-b 0.82 — hence PALMED as the default. A form mix that PALMED
-// leaves unpredicted leaves its class unmapped, reported in
+// 12.4 %, τ-b 0.82 — hence PALMED as the default. A representative the
+// method's model does not predict leaves its class unmapped, reported in
 // Report.Unmeasured.
 package classes
