@@ -18,6 +18,7 @@ import (
 
 	// The inference methods register themselves with package infer.
 	_ "github.com/portlab/portlab/lib/infer/cegis"
+	_ "github.com/portlab/portlab/lib/infer/classes"
 	_ "github.com/portlab/portlab/lib/infer/explainable"
 	_ "github.com/portlab/portlab/lib/infer/palmed"
 	_ "github.com/portlab/portlab/lib/infer/pmevo"
@@ -107,6 +108,10 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
+	if n, ok := method.(interface{ SetNotes(io.Writer) }); ok {
+		// The method's plan and measurement-time estimates.
+		n.SetNotes(stderr)
+	}
 	if f.live {
 		if err := checkDefaultCPU(fs); err != nil {
 			return err
@@ -135,7 +140,7 @@ func cmdInfer(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	p := infer.Problem{Ports: f.ports, InstructionsPerCycle: f.ipc, Oracle: op.Oracle, Instructions: op.Instructions, Data: op.Data}
-	if p.Ports == 0 && op.Machine != nil {
+	if c, ok := method.(interface{ ChoosesPorts() bool }); p.Ports == 0 && op.Machine != nil && !(ok && c.ChoosesPorts()) {
 		p.Ports = op.Machine.Mapping.NumPorts()
 	}
 	if p.InstructionsPerCycle == 0 && op.Machine != nil && op.Machine.InstructionsPerCycle > 0 {

@@ -51,8 +51,10 @@ Usage:
         infer a port mapping with an inference method: pmevo (PMEvo's
         evolutionary algorithm), palmed (PALMED's resource mapping), cegis
         (counter-example-guided SMT with z3), uopsinfo (uops.info's
-        blocking instructions, per-port counters) or explainable (the
-        thesis's Zen+ method, one µop counter); see portlab infer NAME -h
+        blocking instructions, per-port counters), explainable (the
+        thesis's Zen+ method, one µop counter) or classes (a whole
+        instruction set: classes of forms against probe forms, a method on
+        one representative per class); see portlab infer NAME -h
   portlab anica -predictors A,B -budget N|DURATION -out DIR
         find and generalise where basic-block predictors disagree
         (AnICA): sim:MACHINE, llvm-mca:CPU; resumable; see portlab anica -h

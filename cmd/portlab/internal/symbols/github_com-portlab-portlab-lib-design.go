@@ -12,6 +12,8 @@ import (
 func init() {
 	Symbols["github.com/portlab/portlab/lib/design/design"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AgainstProbes":    reflect.ValueOf(design.AgainstProbes),
+		"Blocking":         reflect.ValueOf(design.Blocking),
 		"Build":            reflect.ValueOf(design.Build),
 		"IsLatency":        reflect.ValueOf(design.IsLatency),
 		"Latencies":        reflect.ValueOf(design.Latencies),
