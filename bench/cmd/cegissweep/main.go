@@ -8,8 +8,8 @@
 //
 // Usage:
 //
-//	go run ./bench/cmd/cegissweep -out FILE [-series SPEC]… [-truths 3] [-runs 3] [-timeout 10m] [-limit 10m] [-budget 75m]
-//	go run ./bench/cmd/cegissweep -out FILE -summary
+//	go run ./bench/cmd/cegissweep -out FILE [-series SPEC]… [-first 1] [-truths 3] [-runs 3] [-timeout 10m] [-limit 10m] [-budget 75m] [-variant V] [-v]
+//	go run ./bench/cmd/cegissweep -out FILE -summary [-instances]
 //
 // A series is ENCODING/PORTS/POINTS with ENCODING portlab (DefaultConfig)
 // or thesis (ThesisConfig) and POINTS either instruction counts of a
@@ -54,15 +54,22 @@ import (
 type Run = cegis.SweepRun
 
 func key(r Run) string {
-	return fmt.Sprintf("%s/%d/%d/%dx%d/%d/%d/%g/%g/%d", r.Encoding, r.Ports, r.Insns, r.Multi, r.UopsEach, r.Truth, r.Run, r.Noise, r.Epsilon, r.Validation)
+	return fmt.Sprintf("%s%s/%d/%d/%dx%d/%d/%d/%g/%g/%d", r.Encoding, variantSuffix(r), r.Ports, r.Insns, r.Multi, r.UopsEach, r.Truth, r.Run, r.Noise, r.Epsilon, r.Validation)
+}
+
+func variantSuffix(r Run) string {
+	if r.Variant == "" {
+		return ""
+	}
+	return "+" + r.Variant
 }
 
 func point(r Run) string {
 	var s string
 	if r.Levels == 3 {
-		s = fmt.Sprintf("%s %d ports, 4 insns %dx%d+%d (%d µops)", r.Encoding, r.Ports, r.Multi, r.UopsEach, r.Insns-r.Multi, r.Uops)
+		s = fmt.Sprintf("%s%s %d ports, 4 insns %dx%d+%d (%d µops)", r.Encoding, variantSuffix(r), r.Ports, r.Multi, r.UopsEach, r.Insns-r.Multi, r.Uops)
 	} else {
-		s = fmt.Sprintf("%s %d ports × %d insns", r.Encoding, r.Ports, r.Insns)
+		s = fmt.Sprintf("%s%s %d ports × %d insns", r.Encoding, variantSuffix(r), r.Ports, r.Insns)
 	}
 	if r.Noise != 0 || r.Epsilon != 0.02 || r.Validation != 0 {
 		s += fmt.Sprintf(", noise %g %%, ε %g, validation %d", 100*r.Noise, r.Epsilon, r.Validation)
@@ -158,6 +165,40 @@ func truth(t Run, seed uint64) (*portmap.Mapping, map[string]int) {
 	return m, counts
 }
 
+// variants are the settings a sweep can change from the encoding's
+// defaults, by name.
+var variants = map[string]func(*cegis.Config){
+	"pairs":     func(c *cegis.Config) { c.Pairs = true },
+	"nosym":     func(c *cegis.Config) { c.NoSymmetryBreaking = true },
+	"nosim":     func(c *cegis.Config) { c.NoSimulation = true },
+	"strat":     func(c *cegis.Config) { c.Stratified = true },
+	"nosubsets": func(c *cegis.Config) { c.NoSubsets = true },
+	"noenum":    func(c *cegis.Config) { c.NoEnumeration = true },
+}
+
+// applyVariant applies the variants named in v, separated by '+'.
+func applyVariant(c *cegis.Config, v string) error {
+	if v == "" {
+		return nil
+	}
+	for _, name := range strings.Split(v, "+") {
+		f, ok := variants[name]
+		if !ok {
+			var names []string
+			for n := range variants {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			return fmt.Errorf("variant %q: want names among %s joined by '+'", name, strings.Join(names, ", "))
+		}
+		f(c)
+	}
+	return nil
+}
+
+// verbose prints every iteration of every run.
+var verbose bool
+
 func runOne(ctx context.Context, t Run, timeout time.Duration, epsilon float64) Run {
 	truthMap, counts := truth(t, uint64(t.Truth))
 	cfg := cegis.DefaultConfig()
@@ -167,6 +208,14 @@ func runOne(ctx context.Context, t Run, timeout time.Duration, epsilon float64) 
 	cfg.UopCounts = counts
 	cfg.SolverSeed = uint64(t.Run)
 	cfg.Validation, cfg.Seed = t.Validation, uint64(t.Truth)
+	if err := applyVariant(&cfg, t.Variant); err != nil {
+		panic(err) // checked when the flag was parsed
+	}
+	if verbose {
+		cfg.Progress = func(it cegis.Iteration) {
+			fmt.Fprintf(os.Stderr, "  %s truth %d run %d: %v\n", point(t), t.Truth, t.Run, it)
+		}
+	}
 	if epsilon >= 0 {
 		cfg.Epsilon = epsilon
 	}
@@ -242,17 +291,25 @@ func main() {
 		return nil
 	})
 	truths := flag.Int("truths", 3, "random ground truths per point")
+	first := flag.Int("first", 1, "seed of the first ground truth (the others follow): parallel sweeps of one point take disjoint truths")
 	runs := flag.Int("runs", 3, "runs per ground truth (z3 random seeds 1, 2, …)")
 	timeout := flag.Duration("timeout", 10*time.Minute, "time limit of one run")
 	limit := flag.Duration("limit", 10*time.Minute, "stop a series after a point whose median processor time (or time, where not recorded) exceeds this")
 	budget := flag.Duration("budget", 75*time.Minute, "start no run after this much time")
 	summary := flag.Bool("summary", false, "only print the summary of -out")
+	instances := flag.Bool("instances", false, "after the summary, one line per run: outcome, times and whether the answer is the truth up to renaming")
 	noise := flag.Float64("noise", 0, "multiplicative noise of the simulated measurements (0.01: 1 %)")
 	epsilon := flag.Float64("epsilon", -1, "tolerance ε (default: the configuration's, 0.02)")
+	variant := flag.String("variant", "", "settings changed from the encoding's defaults, names joined by '+': pairs, nosym, nosim, strat, nosubsets, noenum")
+	flag.BoolVar(&verbose, "v", false, "print every iteration of every run")
 	validate := flag.Int("validate", 0, "random length-5 experiments measured after convergence (cegis.Config.Validation)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		flag.Usage()
+		os.Exit(2)
+	}
+	if err := applyVariant(&cegis.Config{}, *variant); err != nil {
+		fmt.Fprintln(os.Stderr, "cegissweep: -variant:", err)
 		os.Exit(2)
 	}
 	done, err := load(*out)
@@ -261,7 +318,7 @@ func main() {
 		os.Exit(1)
 	}
 	if !*summary {
-		if err := sweep(*out, specs, done, *truths, *runs, *timeout, *limit, *budget, *noise, *epsilon, *validate); err != nil {
+		if err := sweep(*out, specs, done, *first, *truths, *runs, *timeout, *limit, *budget, *noise, *epsilon, *validate, *variant); err != nil {
 			fmt.Fprintln(os.Stderr, "cegissweep:", err)
 			os.Exit(1)
 		}
@@ -271,6 +328,9 @@ func main() {
 		}
 	}
 	printSummary(done)
+	if *instances {
+		printInstances(done)
+	}
 }
 
 // load reads the runs of a results file (none if it does not exist).
@@ -298,7 +358,7 @@ func load(path string) ([]Run, error) {
 	return runs, nil
 }
 
-func sweep(path string, specs []string, done []Run, truths, runs int, timeout, limit, budget time.Duration, noise, epsilon float64, validate int) error {
+func sweep(path string, specs []string, done []Run, first, truths, runs int, timeout, limit, budget time.Duration, noise, epsilon float64, validate int, variant string) error {
 	have := map[string]Run{}
 	for _, r := range done {
 		have[key(r)] = r
@@ -315,12 +375,12 @@ func sweep(path string, specs []string, done []Run, truths, runs int, timeout, l
 		s, _ := parseSeries(spec)
 	points:
 		for _, p := range s.points {
-			p.Noise, p.Validation, p.Epsilon = noise, validate, epsilon
+			p.Noise, p.Validation, p.Epsilon, p.Variant = noise, validate, epsilon, variant
 			if epsilon < 0 {
 				p.Epsilon = 0.02 // both configurations' default
 			}
 			var secs []float64
-			for t := 1; t <= truths; t++ {
+			for t := first; t < first+truths; t++ {
 				for k := 1; k <= runs; k++ {
 					r := p
 					r.Truth, r.Run = t, k
@@ -539,4 +599,15 @@ func z3Version() string {
 		return "?"
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// printInstances prints one line per run.
+func printInstances(runs []Run) {
+	w := bufio.NewWriter(os.Stdout)
+	defer w.Flush()
+	fmt.Fprintln(w, "\n# point | truth | run | status | s | CPU s | experiments (extra) | iterations | renaming of the truth | largest difference / 2ε|e| on 1,000 random length-5")
+	for _, r := range runs {
+		fmt.Fprintf(w, "%s | %d | %d | %s | %.1f | %.1f | %d (%d) | %d | %v | %.2f\n",
+			point(r), r.Truth, r.Run, r.Status, r.Seconds, r.CPUSeconds, r.Measured, r.Extra, r.Iterations, r.Equivalent, r.MaxDiffRatio)
+	}
 }

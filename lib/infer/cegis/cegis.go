@@ -101,6 +101,17 @@ type Config struct {
 	// instructions first: n(n−1)/2 more measurements that settle most of
 	// what the solver would otherwise find one query at a time.
 	Pairs bool `flag:"pairs" help:"also measure every pair of instructions first"`
+	// NoSubsets states every measurement of the Bottleneck encoding with
+	// a schedule (real variables) for its upper bound and a port-set
+	// witness for its lower bound; by default, measurements of
+	// experiments of up to four µop slots are stated over the subsets of
+	// those slots with cardinality constraints alone.
+	NoSubsets bool `flag:"no-subsets" help:"no cardinality encoding of small experiments' measurements"`
+	// NoEnumeration leaves out the step before findOtherMapping that asks
+	// the solver only for a second consistent mapping (a cheaper
+	// question) and the simulator for an experiment that tells it from
+	// the first.
+	NoEnumeration bool `flag:"no-enumeration" help:"no cheap search for a second consistent mapping before findOtherMapping"`
 	// NoSymmetryBreaking leaves out the lex-leader constraints that make
 	// the solver consider one mapping per port renaming.
 	NoSymmetryBreaking bool `flag:"no-symmetry" help:"no symmetry breaking over port renamings"`
@@ -127,6 +138,20 @@ type Config struct {
 	// it costs Validation measurements per round (DefaultConfig: 50;
 	// ThesisConfig: none, as in the thesis).
 	Validation int `flag:"validate" help:"random length-5 experiments measured to check the result, per round (-thesis 0; 0: none)" min:"0"`
+	// NoiseEpsilon, when positive, widens ε from the benchmarker's own
+	// dispersion: after the singletons are measured, ε becomes at least
+	// NoiseEpsilon times the median over the singletons of their
+	// absolute uncertainty in cycles (the measurement's relative
+	// Dispersion or the Spread of its passes, whichever is larger, times
+	// its cycles). Oracles that report neither leave ε as it is.
+	NoiseEpsilon float64 `flag:"eps-noise" help:"widen ε to this many times the singletons' median measured dispersion in cycles (0: ε as given)" min:"0"`
+	// Remeasure is how often a measurement named in a conflict (no
+	// mapping explains the measurements) is measured again before the
+	// conflict is reported: each round measures the conflicting ones once
+	// more, keeps the median of their samples and asks the solver again.
+	// Only oracles that measure afresh are asked (oracle.Remembers false);
+	// one that answers from memory would only repeat itself.
+	Remeasure int `flag:"remeasure" help:"measure the experiments of a conflict again up to this many times before reporting it" min:"0"`
 	// Seed seeds the validation experiments.
 	Seed uint64
 	// SolverSeed, when nonzero, sets z3's random seeds (smt.random_seed,
@@ -151,9 +176,10 @@ func (c Config) solverSeed() [][2]string {
 }
 
 // DefaultConfig returns portlab's settings: the bottleneck encoding with
-// every speed-up, ε = 0.02 (thesis §4.5), and 50 random validation
-// experiments at the end.
-func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2, Validation: 50} }
+// every speed-up, ε = 0.02 (thesis §4.5), 50 random validation
+// experiments at the end, and the experiments of a conflict measured
+// again twice before it is reported.
+func DefaultConfig() Config { return Config{Epsilon: 0.02, StartSize: 2, Validation: 50, Remeasure: 2} }
 
 // ThesisConfig returns the settings of thesis §4.5: the LP-optimality
 // encoding, integer experiments throughout, stratified sizes, no symmetry
@@ -168,11 +194,14 @@ func ThesisConfig() Config {
 type Iteration struct {
 	Index int
 	// Step says how the pass ended: "solver" or "simulation" (a
-	// distinguishing experiment found and measured), "bound" (none of the
+	// distinguishing experiment found and measured; "enumeration" when
+	// the solver found the second mapping and the simulator the
+	// experiment), "bound" (none of the
 	// current size; the bound grows), "unbounded" (one found only beyond
 	// the bound and measured), "validation" (a validation experiment
-	// contradicted the result), "no mapping" (findMapping found none) or
-	// "done".
+	// contradicted the result), "remeasured" (no mapping explained the
+	// measurements, and those of the conflict were measured again), "no
+	// mapping" (findMapping found none) or "done".
 	Step string
 	// Bound is the size bound of the pass's bounded query.
 	Bound int
@@ -234,6 +263,12 @@ type Result struct {
 	Iterations   []Iteration
 	// Config is the configuration of the run.
 	Config Config
+	// Epsilon is the tolerance the run used: Config.Epsilon, or wider
+	// from the measured dispersion (Config.NoiseEpsilon).
+	Epsilon float64
+	// Remeasured counts the measurements taken again because they were
+	// part of a conflict (Config.Remeasure).
+	Remeasured int
 	// Times of the solver queries, the simulation and the oracle, in all;
 	// Validating is the time of the validation rounds (their measurements
 	// included), not counted in Measuring.
@@ -251,6 +286,10 @@ type NoMappingError struct {
 	Conflicting []portmap.Measurement
 	Measured    int
 	Epsilon     float64
+	// Remeasured is how many more times the conflicting measurements
+	// were measured (Config.Remeasure); their Cycles are then the
+	// median of their samples.
+	Remeasured int
 }
 
 func (e *NoMappingError) Error() string {
@@ -263,6 +302,9 @@ func (e *NoMappingError) Error() string {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%v = %.4g", m.Experiment, m.Cycles)
+		}
+		if e.Remeasured > 0 {
+			fmt.Fprintf(&b, " (measured up to %d more times, medians kept)", e.Remeasured)
 		}
 	}
 	return b.String()
@@ -326,6 +368,9 @@ type measured struct {
 	e      exp
 	cycles float64
 	m      portmap.Measurement
+	// samples are the cycles of every measurement of e when it was
+	// measured again (Config.Remeasure); cycles is then their median.
+	samples []float64
 }
 
 // run is the state of one Infer call.
@@ -368,6 +413,9 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 		cfg.StartSize = 2
 	}
 	sp := &space{insns: insns, ports: ports, enc: cfg.Encoding, eps: cfg.Epsilon + roundingSlack, ipc: cfg.InstructionsPerCycle}
+	if !cfg.NoSubsets {
+		sp.subsetUnits = maxSubsetUnits
+	}
 	seen := map[string]bool{}
 	for i, name := range insns {
 		if seen[name] {
@@ -426,9 +474,9 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 	if err != nil {
 		return nil, fmt.Errorf("cegis: %w", err)
 	}
-	defer sess.Close()
-	r := &run{cfg: cfg, sp: sp, o: o, sess: sess, ss: &subsets{declared: map[[2]uint64]bool{}}, start: time.Now(),
-		res: &Result{Config: cfg, Measurements: &portmap.ExperimentSet{}}}
+	r := &run{cfg: cfg, sp: sp, o: o, sess: sess, ss: newSubsets(), start: time.Now(),
+		res: &Result{Config: cfg, Epsilon: cfg.Epsilon, Measurements: &portmap.ExperimentSet{}}}
+	defer func() { r.sess.Close() }()
 	for k := 0; k < ports; k++ {
 		r.portIDs = append(r.portIDs, fmt.Sprint(k))
 	}
@@ -452,6 +500,9 @@ func (r *run) loop(ctx context.Context) error {
 			if err := r.measure(ctx, e); err != nil {
 				return err
 			}
+		}
+		if err := r.widen(ctx); err != nil {
+			return err
 		}
 	}
 	if r.cfg.Pairs {
@@ -527,8 +578,18 @@ func (r *run) loop(ctx context.Context) error {
 				return r.stop(err, "findMapping")
 			}
 			if st == z3.Unsat {
+				nm, idx := r.diagnose(ctx)
+				again, err := r.remeasure(ctx, nm, idx)
+				if err != nil {
+					return err
+				}
+				if again {
+					m1, pool = nil, nil
+					finish("remeasured")
+					continue
+				}
 				finish("no mapping")
-				return r.diagnose(ctx)
+				return nm
 			}
 			if m1, err = r.readMapping(ctx); err != nil {
 				return err
@@ -581,6 +642,34 @@ func (r *run) loop(ctx context.Context) error {
 			}
 			finish("done")
 			return true, nil
+		}
+		if !r.cfg.Stratified && !r.cfg.NoEnumeration && !r.cfg.NoSimulation {
+			// A second consistent mapping is a cheaper question than one
+			// together with a distinguishing experiment; the simulator
+			// then looks for the experiment.
+			limit := 4
+			if r.cfg.MaxSize > 0 {
+				limit = min(limit, r.cfg.MaxSize)
+			}
+			t := time.Now()
+			m2, e, none, err := r.enumerate(ctx, m1, limit)
+			it.FindMapping += time.Since(t)
+			if err != nil {
+				return err
+			}
+			if none {
+				if stop, err := converged(true); stop {
+					return err
+				}
+				continue
+			}
+			if m2 != nil {
+				pool = append(pool, m2)
+				if err := measureIt(e, "enumeration", m2); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		if !r.cfg.Stratified {
 			// Any distinguishing experiment, then the smallest one for the
@@ -928,6 +1017,61 @@ func (r *run) prune(pool []candidate) []candidate {
 	return out
 }
 
+// maxEnumerated is the number of other consistent mappings enumerate
+// asks for before it leaves the question to findOtherMapping.
+const maxEnumerated = 2
+
+// enumerate asks the solver for a consistent mapping other than m1 (and
+// its renamings) and the simulator for an experiment of 2 to limit
+// instructions that tells the two apart, trying up to maxEnumerated other
+// mappings. It returns the mapping and the experiment, or none when no
+// other mapping is consistent at all: m1 is then the only answer. It
+// returns neither when the mappings it found predict like m1 on every
+// experiment it tried.
+func (r *run) enumerate(ctx context.Context, m1 candidate, limit int) (m2 candidate, e exp, none bool, err error) {
+	if err := r.sess.Push(ctx); err != nil {
+		return nil, nil, false, r.stop(err, "findMapping")
+	}
+	defer r.sess.Pop(ctx)
+	md1 := r.model(m1)
+	block := m1
+	for i := range maxEnumerated {
+		var lits []string
+		for u, s := range block {
+			for k := 0; k < r.sp.ports; k++ {
+				if s&(1<<k) != 0 {
+					lits = append(lits, "(not "+mvar(u, k)+")")
+				} else {
+					lits = append(lits, mvar(u, k))
+				}
+			}
+		}
+		if err := r.sess.Assert(ctx, "(assert "+or(lits)+")"); err != nil {
+			return nil, nil, false, r.stop(err, "findMapping")
+		}
+		st, err := r.sess.Check(ctx)
+		if err != nil {
+			return nil, nil, false, r.stop(err, "findMapping")
+		}
+		if st == z3.Unsat {
+			// Nothing but m1 (with symmetry breaking: and its renamings)
+			// is consistent. After a blocked mapping that the simulator
+			// did not tell from m1 on small experiments, the question is
+			// findOtherMapping's.
+			return nil, nil, i == 0, nil
+		}
+		c, err := r.readMapping(ctx)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if e, ok := r.distinguish(md1, r.model(c), limit); ok {
+			return c, e, false, nil
+		}
+		block = c
+	}
+	return nil, nil, false, nil
+}
+
 // maxSimulated bounds the experiments the simulation tries per pair of
 // mappings, and smallSearch the size up to which it looks for a smaller
 // experiment than the solver's.
@@ -1053,16 +1197,16 @@ func (r *run) recheck(ctx context.Context, m1 candidate) (bool, error) {
 }
 
 // diagnose finds a small set of conflicting measurements with an unsat
-// core and returns the *NoMappingError.
-func (r *run) diagnose(ctx context.Context) error {
-	nm := &NoMappingError{Measured: len(r.meas), Epsilon: r.cfg.Epsilon}
+// core and returns the *NoMappingError and their indices.
+func (r *run) diagnose(ctx context.Context) (nm *NoMappingError, idx []int) {
+	nm = &NoMappingError{Measured: len(r.meas), Epsilon: r.cfg.Epsilon}
 	sess, err := z3.Start(ctx, z3.Options{Path: r.cfg.Z3, Timeout: r.cfg.Timeout,
 		Options: [][2]string{{"produce-unsat-cores", "true"}, {"smt.core.minimize", "true"}}})
 	if err != nil {
-		return nm
+		return nm, nil
 	}
 	defer sess.Close()
-	ss := &subsets{declared: map[[2]uint64]bool{}}
+	ss := newSubsets()
 	cmds := r.sp.baseCommands(false)
 	var tracks []string
 	for j, x := range r.meas {
@@ -1080,21 +1224,128 @@ func (r *run) diagnose(ctx context.Context) error {
 		}
 	}
 	if err := sess.Assert(ctx, cmds...); err != nil {
-		return nm
+		return nm, nil
 	}
 	st, err := sess.Check(ctx, tracks...)
 	if err != nil || st != z3.Unsat {
-		return nm
+		return nm, nil
 	}
 	core, err := sess.UnsatCore(ctx)
 	if err != nil {
-		return nm
+		return nm, nil
 	}
 	for _, name := range core {
 		var j int
 		if _, err := fmt.Sscanf(name, "track_%d", &j); err == nil && j < len(r.meas) {
 			nm.Conflicting = append(nm.Conflicting, r.meas[j].m)
+			nm.Remeasured = max(nm.Remeasured, len(r.meas[j].samples)-1)
+			idx = append(idx, j)
 		}
 	}
-	return nm
+	return nm, idx
+}
+
+// remeasure measures the conflicting measurements idx once more, those
+// measured again fewer than Config.Remeasure times, keeps the median of
+// each one's samples and rebuilds the solver's state. It reports whether
+// it measured any; it measures nothing when the oracle answers from
+// memory.
+func (r *run) remeasure(ctx context.Context, nm *NoMappingError, idx []int) (bool, error) {
+	if r.cfg.Remeasure <= 0 || oracle.Remembers(r.o) {
+		return false, nil
+	}
+	again := false
+	for _, j := range idx {
+		x := &r.meas[j]
+		if len(x.samples) == 0 {
+			x.samples = []float64{x.cycles}
+		}
+		if len(x.samples)-1 >= r.cfg.Remeasure {
+			continue
+		}
+		t := time.Now()
+		m, err := r.o.Measure(ctx, x.m.Experiment)
+		r.res.Measuring += time.Since(t)
+		if err != nil {
+			return false, fmt.Errorf("cegis: measuring %v again: %w", x.m.Experiment, err)
+		}
+		if !(m.Cycles > 0) {
+			return false, fmt.Errorf("cegis: measuring %v again: %v cycles, want a positive number", x.m.Experiment, m.Cycles)
+		}
+		x.samples = append(x.samples, m.Cycles)
+		m.Experiment, m.Cycles = x.m.Experiment, median(x.samples)
+		x.m, x.cycles = m, m.Cycles
+		r.res.Measurements.Measurements[j] = m
+		r.res.Remeasured++
+		again = true
+	}
+	if !again {
+		return false, nil
+	}
+	return true, r.rebuild(ctx)
+}
+
+// median returns the median of xs (the mean of the middle two of an even
+// count).
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + m) / 2
+	}
+	return m
+}
+
+// rebuild starts a new solver session with the base constraints and every
+// measurement: the values of measurements changed (remeasure) or the
+// tolerance widened (widen), and a solver cannot take back an assertion.
+func (r *run) rebuild(ctx context.Context) error {
+	r.sess.Close()
+	sess, err := z3.Start(ctx, z3.Options{Path: r.cfg.Z3, Timeout: r.cfg.Timeout, Options: r.cfg.solverSeed()})
+	if err != nil {
+		return fmt.Errorf("cegis: %w", err)
+	}
+	r.sess, r.ss = sess, newSubsets()
+	cmds := r.sp.baseCommands(!r.cfg.NoSymmetryBreaking)
+	for j, x := range r.meas {
+		var base []string
+		mc := r.sp.measurementCommands(r.ss, j, x.e, x.cycles, &base)
+		cmds = append(append(cmds, base...), mc...)
+	}
+	if err := r.sess.Assert(ctx, cmds...); err != nil {
+		return r.stop(err, "asserting the measurements")
+	}
+	return nil
+}
+
+// widen sets ε from the singletons' measured dispersion when
+// Config.NoiseEpsilon asks for it (see there).
+func (r *run) widen(ctx context.Context) error {
+	if r.cfg.NoiseEpsilon <= 0 {
+		return nil
+	}
+	var abs []float64
+	for _, x := range r.meas {
+		if x.e.size() != 1 {
+			continue
+		}
+		d := x.m.Dispersion
+		if sp := x.m.Spread; !math.IsInf(sp, 0) && !math.IsNaN(sp) {
+			d = max(d, sp)
+		}
+		if d > 0 {
+			abs = append(abs, d*x.cycles)
+		}
+	}
+	if len(abs) == 0 {
+		return nil
+	}
+	eps := r.cfg.NoiseEpsilon * median(abs)
+	if eps <= r.cfg.Epsilon {
+		return nil
+	}
+	r.cfg.Epsilon, r.res.Epsilon = eps, eps
+	r.sp.eps = eps + roundingSlack
+	return r.rebuild(ctx)
 }

@@ -26,7 +26,27 @@ type space struct {
 	// shares: instruction → units one of whose port sets one of its
 	// units has.
 	shares map[int][]int
+	// subsetUnits is the largest number of units of an experiment whose
+	// measurement is stated over unit subsets (subsetMeasurement); 0:
+	// none.
+	subsetUnits int
 }
+
+// unitsOfExp returns the units of the instructions of e.
+func (sp *space) unitsOfExp(e exp) []int {
+	var units []int
+	for u, i := range sp.owner {
+		if e[i] > 0 {
+			units = append(units, u)
+		}
+	}
+	return units
+}
+
+// maxSubsetUnits is the default of space.subsetUnits: experiments of up
+// to four units (the singletons and pairs that make up most
+// measurements) are stated with at most 15 cardinality constraints each.
+const maxSubsetUnits = 4
 
 // upperBySchedule states the upper bound of a measurement with a schedule
 // (real variables) instead of a constraint per port set (literals shared
@@ -164,6 +184,101 @@ func (sp *space) baseCommands(symmetry bool) []string {
 // need).
 type subsets struct {
 	declared map[[2]uint64]bool
+	// unions holds the union literals declared (see union).
+	unions map[string]bool
+}
+
+func newSubsets() *subsets {
+	return &subsets{declared: map[[2]uint64]bool{}, unions: map[string]bool{}}
+}
+
+// union returns, for a set of units, one literal per port that is true
+// when one of the units runs on that port: the literals m_u_k for a
+// single unit, otherwise literals un_… declared (into cmds, once) as
+// their disjunction.
+func (ss *subsets) union(sp *space, cmds *[]string, units []int) []string {
+	lits := make([]string, sp.ports)
+	if len(units) == 1 {
+		for k := range lits {
+			lits[k] = mvar(units[0], k)
+		}
+		return lits
+	}
+	var name strings.Builder
+	name.WriteString("un")
+	for _, u := range units {
+		fmt.Fprintf(&name, "_%d", u)
+	}
+	for k := range lits {
+		lits[k] = fmt.Sprintf("%s_p%d", name.String(), k)
+		if ss.unions[lits[k]] {
+			continue
+		}
+		ss.unions[lits[k]] = true
+		var any []string
+		for _, u := range units {
+			any = append(any, mvar(u, k))
+		}
+		*cmds = append(*cmds, fmt.Sprintf("(declare-const %s Bool)", lits[k]), fmt.Sprintf("(assert (= %s %s))", lits[k], or(any)))
+	}
+	return lits
+}
+
+// subsetMeasurement states the bounds lo = ln/d ≤ t ≤ hi = hn/d on the
+// inverse throughput t of e over the subsets S of its units, without
+// real variables: by the bottleneck formula (thesis Thm 5.2) t is the
+// largest mass(S)/|ports(S)| over the subsets, with ports(S) the union of
+// their port sets. So t ≤ hi holds when every S has |ports(S)| ≥
+// ⌈mass(S)/hi⌉, and t ≥ lo when some S has |ports(S)| ≤ ⌊mass(S)/lo⌋:
+// cardinality constraints over the union literals, which are shared by
+// all measurements (declared into base).
+func (sp *space) subsetMeasurement(ss *subsets, e exp, units []int, ln, hn, d *big.Int, lowerByFrontEnd bool, base *[]string) []string {
+	var cmds, lower []string
+	lowerHolds := lowerByFrontEnd || ln.Sign() == 0
+	for s := 1; s < 1<<len(units); s++ {
+		var sub []int
+		mass := int64(0)
+		for j, u := range units {
+			if s&(1<<j) != 0 {
+				sub = append(sub, u)
+				mass += int64(e[sp.owner[u]])
+			}
+		}
+		dm := new(big.Int).Mul(d, big.NewInt(mass))
+		// Upper bound: |ports(S)| ≥ ⌈d·mass/hn⌉ (every unit has a port,
+		// so 1 always holds).
+		need := int64(sp.ports + 1)
+		if hn.Sign() > 0 {
+			q, m := new(big.Int).QuoRem(dm, hn, new(big.Int))
+			if m.Sign() > 0 {
+				q.Add(q, big.NewInt(1))
+			}
+			if q.IsInt64() {
+				need = q.Int64()
+			}
+		}
+		if need > int64(sp.ports) {
+			return []string{"(assert false)"}
+		}
+		if need > 1 {
+			cmds = append(cmds, fmt.Sprintf("(assert ((_ at-least %d) %s))", need, strings.Join(ss.union(sp, base, sub), " ")))
+		}
+		// Lower bound: |ports(S)| ≤ ⌊d·mass/ln⌋ for some S.
+		if lowerHolds {
+			continue
+		}
+		most := new(big.Int).Quo(dm, ln)
+		switch {
+		case !most.IsInt64() || most.Int64() >= int64(sp.ports):
+			lowerHolds = true
+		case most.Int64() >= 1:
+			lower = append(lower, fmt.Sprintf("((_ at-most %d) %s)", most.Int64(), strings.Join(ss.union(sp, base, sub), " ")))
+		}
+	}
+	if !lowerHolds {
+		cmds = append(cmds, "(assert "+or(lower)+")")
+	}
+	return cmds
 }
 
 func (ss *subsets) lit(sp *space, cmds *[]string, u int, q uint64) string {
@@ -214,6 +329,9 @@ func (sp *space) measurementCommands(ss *subsets, id int, e exp, cycles float64,
 	}
 	if sp.enc == Thesis {
 		return sp.thesisMeasurement(id, e, units, ln, hn, d, lowerByFrontEnd)
+	}
+	if len(units) <= sp.subsetUnits {
+		return sp.subsetMeasurement(ss, e, units, ln, hn, d, lowerByFrontEnd, base)
 	}
 	if upperBySchedule {
 		// Upper bound: a schedule of the units' mass on their ports that

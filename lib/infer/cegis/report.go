@@ -24,7 +24,7 @@ func (r *Result) String() string {
 	}
 	return fmt.Sprintf("%s encoding, ε = %g: %d iterations, %s measured (largest %d instructions); %s\n"+
 		"time %v: findMapping %v, findOtherMapping %v bounded + %v unbounded, simulation %v, measuring %v",
-		r.Config.Encoding, r.Config.Epsilon, len(r.Iterations), portmap.Count(r.Measurements.Len(), "experiment"), largest, state,
+		r.Config.Encoding, r.Epsilon, len(r.Iterations), portmap.Count(r.Measurements.Len(), "experiment"), largest, state,
 		r.Elapsed.Round(time.Millisecond), r.FindMapping.Round(time.Millisecond), r.FindOther.Round(time.Millisecond),
 		r.Unbounded.Round(time.Millisecond), r.Simulation.Round(time.Millisecond), r.Measuring.Round(time.Millisecond)) + r.validation()
 }

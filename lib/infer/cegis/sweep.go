@@ -15,8 +15,11 @@ import (
 // JSON line of the results file that bench/cmd/cegissweep writes and
 // ReadSweep reads.
 type SweepRun struct {
-	Encoding string  `json:"encoding"` // portlab or thesis
-	Levels   int     `json:"levels"`   // 2 or 3
+	Encoding string `json:"encoding"` // portlab or thesis
+	// Variant names the settings changed from the encoding's defaults
+	// (e.g. "pairs"); empty for the defaults.
+	Variant  string  `json:"variant,omitempty"`
+	Levels   int     `json:"levels"` // 2 or 3
 	Ports    int     `json:"ports"`
 	Insns    int     `json:"insns"`
 	Multi    int     `json:"multi"`     // three-level: instructions with more than one µop
