@@ -45,6 +45,7 @@ func init() {
 		"Ports":                 reflect.ValueOf(portmap.Ports),
 		"ReadCampaign":          reflect.ValueOf(portmap.ReadCampaign),
 		"ReadCampaignHeaders":   reflect.ValueOf(portmap.ReadCampaignHeaders),
+		"ReadCampaignSections":  reflect.ValueOf(portmap.ReadCampaignSections),
 		"ReadExperiments":       reflect.ValueOf(portmap.ReadExperiments),
 		"ReadMapping":           reflect.ValueOf(portmap.ReadMapping),
 		"RecordOf":              reflect.ValueOf(portmap.RecordOf),
@@ -58,6 +59,7 @@ func init() {
 
 		// type definitions
 		"Architecture":            reflect.ValueOf((*portmap.Architecture)(nil)),
+		"CampaignSection":         reflect.ValueOf((*portmap.CampaignSection)(nil)),
 		"Experiment":              reflect.ValueOf((*portmap.Experiment)(nil)),
 		"ExperimentSet":           reflect.ValueOf((*portmap.ExperimentSet)(nil)),
 		"Failure":                 reflect.ValueOf((*portmap.Failure)(nil)),
