@@ -204,3 +204,52 @@ func TestHostBlocksFault(t *testing.T) {
 		t.Errorf("the blocks around the faults: %v", got)
 	}
 }
+
+// TestLegacySSECleanUpperHalves: a block of legacy-SSE instructions runs
+// with the vector registers' upper halves zero, as compiled SSE code does.
+// With them holding the initial pattern a legacy-SSE write waits for the
+// old value of its destination (Zen 5: movdqu xmm, [m] at 2.0 cycles a
+// copy, sqrtps at 14) or costs a blend µop (Intel); clean, a load that
+// overwrites its register runs at two or more per cycle on every x86-64
+// core with AVX (two load ports).
+func TestLegacySSECleanUpperHalves(t *testing.T) {
+	vec, err := HostVector()
+	if err != nil || vec == NoVector {
+		t.Skip("no AVX: the upper halves are never in use")
+	}
+	hw, err := NewHardware(testCPU(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hw.Close()
+	host := NewHostBlocks(hw, nil)
+	got, err := host.PredictBlocks(t.Context(), []*block.Block{
+		mustBlock(t, "movdqu xmm10, xmmword ptr [rbp+64]"),
+		mustBlock(t, "vmovdqu xmm10, xmmword ptr [rbp+64]"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] > 0.9 || got[0] > 1.5*got[1] {
+		t.Errorf("movdqu xmm, [m]: %.3f cycles a copy (vmovdqu %.3f): want the loads independent, below 0.9", got[0], got[1])
+	}
+}
+
+func TestLegacySSEOnly(t *testing.T) {
+	for _, c := range []struct {
+		body []string
+		want bool
+	}{
+		{[]string{"add rax, 1"}, false},
+		{[]string{"movapd xmm1, xmm2", "add rax, 1"}, true},
+		{[]string{"MOVD XMM15, R10D"}, true},
+		{[]string{"movapd xmm1, xmm2", "vaddps xmm3, xmm4, xmm5"}, false},
+		{[]string{"addps xmm1, xmm2", "vmovups ymm3, [r14]"}, false},
+		{[]string{"pxor xmm0, xmm0", "kmovw k1, eax"}, false},
+		{[]string{"vzeroupper", "andps xmm2, xmm14"}, true},
+	} {
+		if got := legacySSEOnly(c.body); got != c.want {
+			t.Errorf("legacySSEOnly(%q) = %v, want %v", c.body, got, c.want)
+		}
+	}
+}

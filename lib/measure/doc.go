@@ -5,8 +5,9 @@
 // assembler (GNU as), wrapping each body in a function that saves the
 // caller's registers, sets flush-to-zero and denormals-are-zero, loads
 // benign values (the pattern of float 1.0) into every general-purpose and
-// vector register, reads the TSC around the loop and cleans up with
-// vzeroupper. Kernels address memory only through r14, the base of a
+// vector register — a loop of legacy-SSE instructions then starts with the
+// vector registers' upper halves zero, the state compiled SSE code runs in
+// — reads the TSC around the loop and cleans up with vzeroupper. Kernels address memory only through r14, the base of a
 // 1 MiB buffer, and leave r15, the loop counter, alone.
 //
 // Generated code never runs in the caller's process. A Runner starts a copy

@@ -64,6 +64,10 @@ func (h *Hardware) Settings(resettle float64) portmap.Settings {
 	if resettle == 0 {
 		resettle = DefaultResettle
 	}
+	sseUpper := ""
+	if h.Vector != NoVector {
+		sseUpper = "zero" // see legacySSEOnly
+	}
 	var layout []string
 	if h.Layout.AsDeclared {
 		layout = append(layout, "as-declared")
@@ -79,7 +83,7 @@ func (h *Hardware) Settings(resettle float64) portmap.Settings {
 	}
 	return portmap.Settings{Layout: strings.Join(layout, "+"), BodySize: h.BodySize, Passes: h.Passes, MaxPasses: h.MaxPasses,
 		Agreement: h.Agreement, Samples: h.Timer.Samples, Repeats: h.Timer.Repeats, TargetNano: h.Timer.Target.Nanoseconds(),
-		Resettle: resettle, SSEAVXMix: h.AllowSSEAVXMix}
+		Resettle: resettle, SSEAVXMix: h.AllowSSEAVXMix, SSEUpper: sseUpper}
 }
 
 // OpenHostCampaign opens (or creates) the campaign file path measured with

@@ -65,6 +65,11 @@ type Settings struct {
 	TargetNano int64   `json:"target_ns"`
 	Resettle   float64 `json:"resettle"`
 	SSEAVXMix  bool    `json:"sse_avx_mix,omitempty"`
+	// SSEUpper is "zero" where kernels of legacy-SSE instructions start
+	// with the upper halves of the vector registers zero (as compiled SSE
+	// code runs); empty in files of earlier versions, which ran them with
+	// the upper halves in use.
+	SSEUpper string `json:"sse_upper,omitempty"`
 }
 
 // ShardPlan is the part of a campaign's designs one file holds: shard
