@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/portlab/portlab/lib/infer"
@@ -127,24 +128,11 @@ func (t *Table) String() string {
 	head, rows, notes := t.cells()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s — budget %s — evaluated on %s\n", t.Oracle, t.Budget, t.HeldOut)
-	width := make([]int, len(head))
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, r := range append([][]string{head}, rows...) {
-		for i, c := range r {
-			width[i] = max(width[i], len([]rune(c)))
-		}
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
-	for _, r := range append([][]string{head}, rows...) {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-len([]rune(c))))
-			}
-		}
-		b.WriteString("\n")
-	}
+	tw.Flush()
 	for _, n := range notes {
 		b.WriteString("  " + n + "\n")
 	}
