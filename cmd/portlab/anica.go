@@ -39,11 +39,13 @@ disagree: a discovery (Ritter's thesis, Ch. 8). Predictors:
                 portlab measure -blocks), on CPU (default $PORTLAB_CPU or
                 0; several joined by +: host:0+1)
 
-A predictor that fails on a block — llvm-mca crashing or not answering
-within its timeout (5 min a run; the blocks of a run that timed out are
-run again alone), the host's worker faulting on it (a signal inside the
-buffer, e.g. SIGFPE of a division) — makes the block interesting with
-the predictor's message: a crash, as the thesis counts them (§8.1.1).
+A predictor that fails on a block — llvm-mca crashing, any predictor not
+answering within -timeout a block (a batch of n blocks gets n times it;
+the blocks of a batch that timed out are asked again alone; llvm-mca
+has its own bound of 5 min a run), the host's worker faulting on it (a
+signal inside the buffer, e.g. SIGFPE of a division) — makes the block
+interesting with the predictor's message: a crash, as the thesis counts
+them (§8.1.1).
 It never ends the campaign. A block the host's harness cannot run (an address register holding what
 the block computed, a rip-relative address, ...) is the harness's limit,
 not a disagreement: it is left out of the campaign — neither interesting
@@ -88,6 +90,7 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	test := fs.Int("test", anica.DefaultTestSize, "size of the random test set for coverage (0: none)")
 	maxDisc := fs.Int("max-discoveries", 0, "stop after this many discoveries (0: no limit)")
 	gens := fs.Int("generalisations", anica.DefaultGeneralisations, "generalisations (random expansion orders) per minimised block")
+	timeout := fs.Duration("timeout", time.Minute, "longest a predictor may take per block before the block counts as its failure (0: no bound)")
 	checkTime := fs.Duration("check-time", 0, "time for soundness and coverage at the end (default: a quarter of a time -budget; with a number of blocks: no bound)")
 	fs.Usage = func() { fmt.Fprint(stderr, anicaUsage); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
@@ -123,6 +126,8 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("-max-discoveries %d: must be ≥ 0", *maxDisc)
 	case *checkTime < 0:
 		return fmt.Errorf("-check-time %v: must be ≥ 0", *checkTime)
+	case *timeout < 0:
+		return fmt.Errorf("-timeout %v: must be ≥ 0 (0: no bound)", *timeout)
 	case budget.Duration > 0 && *checkTime >= budget.Duration:
 		return fmt.Errorf("-check-time %v: must be less than -budget %v, which bounds the whole run", *checkTime, budget.Duration)
 	}
@@ -170,7 +175,9 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				return flagError("predictors", err)
 			}
 		}
-		caches = append(caches, anica.NewCache(p))
+		cache := anica.NewCache(p)
+		cache.Timeout = *timeout
+		caches = append(caches, cache)
 		if m != nil {
 			mf, err := anica.MachineForms(m)
 			if err != nil {

@@ -378,3 +378,77 @@ func TestDeadline(t *testing.T) {
 		t.Errorf("coverage: %v, %v", cov, err)
 	}
 }
+
+// hanging answers like s, except that a batch holding a block with the
+// mnemonic hang never returns (it ignores its context, as a stuck
+// subprocess wrapper would).
+type hanging struct {
+	s    *sim.Simulator
+	hang string
+}
+
+func (h *hanging) Name() string { return "hanging " + h.s.Name() }
+
+func (h *hanging) PredictBlocks(ctx context.Context, bs []*block.Block) ([]float64, error) {
+	for _, b := range bs {
+		for _, in := range b.Insns {
+			if in.Form.Mnemonic == h.hang {
+				select {}
+			}
+		}
+	}
+	return h.s.PredictBlocks(ctx, bs)
+}
+
+// TestCacheTimeout: a predictor that never answers for one class of
+// blocks is bounded by the Cache's Timeout. Those blocks are failures
+// naming the limit, the other blocks of the same batch keep their
+// answers, and a campaign against it finds the class as a crash instead
+// of hanging.
+func TestCacheTimeout(t *testing.T) {
+	d, s := zenDomain(t)
+	hang := &hanging{s: s, hang: "vpavgb"}
+	c := anica.NewCache(hang)
+	c.Timeout = 200 * time.Millisecond
+	var blocks []*block.Block
+	for _, src := range []string{"add rax, rbx", "vpavgb xmm1, xmm2, xmm3", "vpaddd xmm4, xmm5, xmm6"} {
+		b, err := block.Parse(src, block.Intel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, b)
+	}
+	want, err := s.PredictBlocks(t.Context(), blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Predict(t.Context(), blocks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Cycles != want[0] || got[2].Cycles != want[2] || got[0].Err != "" || got[2].Err != "" {
+		t.Errorf("answered blocks: %v, want %v", got, want)
+	}
+	if !strings.Contains(got[1].Err, "did not answer within 200ms") || !math.IsNaN(got[1].Cycles) {
+		t.Errorf("hanging block: %+v", got[1])
+	}
+
+	c = anica.NewCache(hang)
+	c.Timeout = 20 * time.Millisecond
+	camp, err := anica.NewCampaign(d, []*anica.Cache{anica.NewCache(s), c}, anica.Config{Seed: 3, Samples: 10, BatchSize: 10, Generalisations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := camp.Run(t.Context(), anica.Budget{Blocks: 30}); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, disc := range camp.Filter(camp.Discoveries) {
+		if strings.Contains(disc.Block.Text(), "vpavgb") {
+			found = true
+		}
+	}
+	if camp.Sampled != 30 || !found {
+		t.Errorf("campaign against a hanging predictor: %d sampled, discoveries %v", camp.Sampled, texts(camp.Discoveries))
+	}
+}

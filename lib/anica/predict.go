@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/oracle"
@@ -58,6 +59,13 @@ type Cache struct {
 	Asked, Hits int
 	// OnNew, when set, is called with every new answer (to journal it).
 	OnNew func(key string, p Prediction)
+	// Timeout, when not zero, bounds the predictor's time per block: a
+	// batch of n blocks gets n×Timeout, and a block that does not get an
+	// answer in Timeout when asked alone is a failure ("did not answer
+	// within …", interesting as a crash is, thesis §8.1.1). A predictor
+	// that ignores its context is left running in the background; the
+	// campaign goes on.
+	Timeout time.Duration
 }
 
 // NewCache returns an empty cache in front of p.
@@ -133,9 +141,13 @@ func (c *Cache) Predict(ctx context.Context, blocks []*block.Block) ([]Predictio
 }
 
 func (c *Cache) ask(ctx context.Context, blocks []*block.Block) ([]Prediction, error) {
-	vals, err := c.p.PredictBlocks(ctx, blocks)
+	vals, err := c.predict(ctx, blocks)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	var te *timeoutError
+	if errors.As(err, &te) && len(blocks) == 1 {
+		return []Prediction{{Cycles: math.NaN(), Err: err.Error()}}, nil
 	}
 	var ue *oracle.UnsupportedError
 	switch {
@@ -176,6 +188,48 @@ func (c *Cache) ask(ctx context.Context, blocks []*block.Block) ([]Prediction, e
 		return out, nil
 	}
 	return []Prediction{{Cycles: math.NaN(), Err: err.Error()}}, nil
+}
+
+// timeoutError is a predictor's batch that did not end within the
+// Cache's Timeout.
+type timeoutError struct {
+	name  string
+	limit time.Duration
+}
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("%s did not answer within %v", e.name, e.limit)
+}
+
+// predict asks the predictor, bounded by Timeout per block when set.
+func (c *Cache) predict(ctx context.Context, blocks []*block.Block) ([]float64, error) {
+	if c.Timeout <= 0 {
+		return c.p.PredictBlocks(ctx, blocks)
+	}
+	limit := c.Timeout * time.Duration(len(blocks))
+	tctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	type answer struct {
+		vals []float64
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		v, err := c.p.PredictBlocks(tctx, blocks)
+		done <- answer{v, err}
+	}()
+	select {
+	case a := <-done:
+		if ctx.Err() == nil && tctx.Err() != nil {
+			return nil, &timeoutError{c.p.Name(), limit}
+		}
+		return a.vals, a.err
+	case <-tctx.Done():
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &timeoutError{c.p.Name(), limit}
+	}
 }
 
 // Outside reports whether a predictor could not be asked about the block
