@@ -286,3 +286,22 @@ func TestSelectOperandsEvaluatedFirst(t *testing.T) {
 		t.Errorf("select with a call among its operands: %q, %v", rec.text("stdout"), r.Err)
 	}
 }
+
+// TestInterpreterFaultIsAnError checks that a panic from the interpreter's
+// own use of reflect, on code compiled Go runs, is reported as the
+// interpreter's failure (InterpreterError) and not as a panic of the cell.
+func TestInterpreterFaultIsAnError(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type T []int\n\nfunc (t T) Len() int { return len(t) }")
+	e := fails(t, s, "t := T{0, 1, 2}\nfmt.Println((*T).Len(&t))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "the interpreter failed") || !strings.Contains(e.Value, "reflect") {
+		t.Errorf("method expression of a pointer type: %s: %s", e.Name, e.Value)
+	}
+	// A panic of the cell's own stays a panic.
+	if e := fails(t, s, "var m map[string]int\nm[\"a\"] = 1"); e.Name != "Panic" {
+		t.Errorf("assignment to a nil map: %s: %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "fmt.Println(T{1}.Len())"); got != "1\n" {
+		t.Errorf("after the interpreter's failure: %q", got)
+	}
+}
