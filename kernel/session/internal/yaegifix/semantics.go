@@ -27,6 +27,12 @@ import (
 //   - == or != between a value whose type is a type parameter and one of
 //     another declared type (an interface with methods): the interpreter
 //     compares them as different. With any on the other side it works.
+//   - a receive among the values of a definition, `a, b := <-c, f()` or
+//     `var a, b = f(), <-c`: the interpreter sets the other variables to
+//     zero. The operands up to the last receive are evaluated first, in
+//     order, into temporaries (`_rv12_0 := <-c; _rv12_1 := f(); a, b :=
+//     _rv12_0, _rv12_1`); where the statement is not in a statement list
+//     (an if header, a package-level var) it is refused.
 //   - `v, ok := m[k]` or `var v, ok = m[k]` (or x.(T), <-c) as a
 //     statement of the cell: the compiler fails with "nil type", which
 //     reads as the failure of a range over an integer.
@@ -45,6 +51,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	inList := map[ast.Stmt]bool{} // statements directly in a statement list
 	consts := constNames(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
+	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
 	ast.Inspect(root, func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch n := n.(type) {
@@ -76,6 +83,18 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 					edit{pos(cc.Colon) + 1, pos(cc.Colon) + 1, " " + lhs + " = " + names + ";"})
 				selectRecv[as] = true
 			}
+			return true
+		}
+		if ds, ok := n.(*ast.DeclStmt); ok {
+			inDeclStmt[ds.Decl] = true
+		}
+		if st, values := multiValueWithReceive(n); st != nil && !inDeclStmt[st] {
+			if stmt, ok := st.(ast.Stmt); !ok || !inList[stmt] || values == nil {
+				refuse(st.Pos(), "a receive among several values defined at once here (the interpreter sets the other values to zero): "+
+					"receive into a variable in a statement before, v := <-c, and use v")
+				return true
+			}
+			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
 			return true
 		}
 		as, ok := n.(*ast.AssignStmt)
@@ -479,4 +498,69 @@ func fileDecls(root ast.Node) []ast.Decl {
 // exprText is the source text of x.
 func exprText(src string, pos func(token.Pos) int, x ast.Node) string {
 	return src[pos(x.Pos()):pos(x.End())]
+}
+
+// multiValueWithReceive returns a definition of several variables, by :=
+// or by a var declaration in a function or cell, one of whose values is a
+// receive operation, with those values; nil if n is not one. A
+// package-level var declaration is returned as its GenDecl.
+func multiValueWithReceive(n ast.Node) (ast.Node, []ast.Expr) {
+	hasRecv := func(xs []ast.Expr) bool {
+		if len(xs) < 2 {
+			return false
+		}
+		for _, x := range xs {
+			if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				return true
+			}
+		}
+		return false
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE && hasRecv(n.Rhs) {
+			return n, n.Rhs
+		}
+	case *ast.DeclStmt, *ast.GenDecl:
+		gd, ok := n.(*ast.GenDecl)
+		if ds, isStmt := n.(*ast.DeclStmt); isStmt {
+			gd, ok = ds.Decl.(*ast.GenDecl)
+		}
+		if !ok || gd.Tok != token.VAR {
+			return nil, nil
+		}
+		for _, sp := range gd.Specs {
+			if vs, ok := sp.(*ast.ValueSpec); ok && hasRecv(vs.Values) {
+				if len(gd.Specs) != 1 {
+					return n, nil // refused unless alone (a DeclStmt in a list with one spec)
+				}
+				return n, vs.Values
+			}
+		}
+	}
+	return nil, nil
+}
+
+// hoistOperands evaluates the values of st up to its last receive, in
+// order, into temporaries declared just before st on the same line, and
+// puts the temporaries in their place. Constants stay (their type may
+// come from the other side).
+func hoistOperands(st ast.Node, values []ast.Expr, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	last := 0
+	for i, x := range values {
+		if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			last = i
+		}
+	}
+	var pre strings.Builder
+	var edits []edit
+	for i, x := range values[:last+1] {
+		if isConstant(x, consts) {
+			continue
+		}
+		name := fmt.Sprintf("_rv%d_%d", pos(st.Pos()), i)
+		fmt.Fprintf(&pre, "%s := %s; ", name, src[pos(x.Pos()):pos(x.End())])
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+	}
+	return append([]edit{{pos(st.Pos()), pos(st.Pos()), pre.String()}}, edits...)
 }
