@@ -328,3 +328,17 @@ func TestReceiveAmongDefinedValues(t *testing.T) {
 		t.Errorf("receive among values in an if header: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestRangeAssigningExistingVariables checks `for i = range x`: after the
+// loop the variables hold the last iteration's values (the interpreter
+// left them unchanged; over an integer, i ended at n).
+func TestRangeAssigningExistingVariables(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\ti, j := -1, -1\n\tfor i = range [5]struct{}{} {\n\t}\n\tfor j = range \"abc\" {\n\t}\n\tfmt.Println(i, j)\n}\nh()\n" +
+		"k, v := 0, 0\nfor k, v = range []int{4, 5, 6} {\n}\nfmt.Println(k, v)\n" +
+		"for _, v = range []int{8, 9} {\n}\nfmt.Println(v)\n" +
+		"for k = range 3 {\n}\nfmt.Println(k)\nfor q := range 2 {\n\tfmt.Print(q)\n}\n"
+	if got, want := out(t, s, code), "4 2\n2 6\n9\n2\n01"; got != want {
+		t.Errorf("range assigning to existing variables: %q, want %q", got, want)
+	}
+}
