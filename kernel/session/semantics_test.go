@@ -313,10 +313,10 @@ func TestReceiveAmongDefinedValues(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "func seven() int { return 7 }\n\nfunc times10(x int) int { return x * 10 }")
 	cases := map[string]string{
-		"ch := make(chan int, 1)\nch <- 3\na, b := <-ch, seven()\nfmt.Println(a, b)":                                  "3 7\n",
-		"func g() {\n\tch := make(chan int, 1)\n\tch <- 3\n\ta, b := seven(), <-ch\n\tfmt.Println(a, b)\n}\ng()":       "7 3\n",
+		"ch := make(chan int, 1)\nch <- 3\na, b := <-ch, seven()\nfmt.Println(a, b)":                                           "3 7\n",
+		"func g() {\n\tch := make(chan int, 1)\n\tch <- 3\n\ta, b := seven(), <-ch\n\tfmt.Println(a, b)\n}\ng()":               "7 3\n",
 		"func g2() {\n\tch := make(chan int, 2)\n\tch <- 5\n\tvar a, b, c = <-ch, 1, seven()\n\tfmt.Println(a, b, c)\n}\ng2()": "5 1 7\n",
-		"ch := make(chan int, 2)\nch <- 1\nch <- 2\nx, y := <-ch, times10(<-ch)\nfmt.Println(x, y)":                   "1 20\n",
+		"ch := make(chan int, 2)\nch <- 1\nch <- 2\nx, y := <-ch, times10(<-ch)\nfmt.Println(x, y)":                            "1 20\n",
 	}
 	for code, want := range cases {
 		if got := out(t, s, code); got != want {
