@@ -342,3 +342,18 @@ func TestRangeAssigningExistingVariables(t *testing.T) {
 		t.Errorf("range assigning to existing variables: %q, want %q", got, want)
 	}
 }
+
+// TestAssignmentIndexesEvaluatedFirst checks `i, m[i] = 1, 2`: Go
+// evaluates the index before assigning i; the interpreter used the new i.
+func TestAssignmentIndexesEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tm := map[int]int{0: 1}\n\ti := 0\n\ti, m[i] = 1, 2\n\tfmt.Println(m, i)\n\tfm := map[float64]int{}\n\tj := 0\n\tj, fm[1] = 5, 3\n\tfmt.Println(fm, j)\n}\nh()\n" +
+		"a := []int{1, 2, 3}\nk := 2\nk, a[k], a[0] = 0, 9, 8\nfmt.Println(a, k)\n"
+	if got, want := out(t, s, code), "map[0:2] 1\nmap[1:3] 5\n[8 2 9] 0\n"; got != want {
+		t.Errorf("indexes on the left of an assignment of several values: %q, want %q", got, want)
+	}
+	e := fails(t, s, "x := []int{1}\ny := []int{2}\nx, x[0] = y, 5")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:4") || !strings.Contains(e.Value, "old := x") {
+		t.Errorf("an indexed operand the statement assigns: %s: %s", e.Name, e.Value)
+	}
+}

@@ -33,6 +33,12 @@ import (
 //     order, into temporaries (`_rv12_0 := <-c; _rv12_1 := f(); a, b :=
 //     _rv12_0, _rv12_1`); where the statement is not in a statement list
 //     (an if header, a package-level var) it is refused.
+//   - an assignment of several values whose left side indexes with a
+//     variable the same statement assigns, `i, m[i] = 1, 2`: Go evaluates
+//     the index first, the interpreter after assigning i. The indexes
+//     are evaluated into temporaries before the statement (`_lx7_0 := i;
+//     i, m[_lx7_0] = 1, 2`); an indexed or dereferenced operand that uses
+//     such a variable (`x, x[0] = y, 1`, `p, *p = q, 1`) is refused.
 //   - `v, ok := m[k]` or `var v, ok = m[k]` (or x.(T), <-c) as a
 //     statement of the cell: the compiler fails with "nil type", which
 //     reads as the failure of a range over an integer.
@@ -96,6 +102,29 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			}
 			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
 			return true
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] {
+			if idx, bad := lhsIndexAfterAssign(as); bad != nil {
+				refuse(bad.Pos(), "an assignment of several values whose left side %s uses a variable the same statement assigns "+
+					"(the interpreter would use the new value): copy it before, as in old := x, and use old there", exprText(src, pos, bad))
+				return true
+			} else if idx != nil {
+				if !inList[as] {
+					refuse(as.Pos(), "an assignment of several values whose index %s uses a variable the same statement assigns "+
+						"(the interpreter would use the new value): copy the index before, as in j := i, and use j there", exprText(src, pos, idx[0]))
+					return true
+				}
+				var pre strings.Builder
+				for i, x := range idx {
+					if isConstant(x, consts) {
+						continue // its type may come from the map's key
+					}
+					name := fmt.Sprintf("_lx%d_%d", pos(as.Pos()), i)
+					fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, x))
+					edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+				}
+				edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()})
+			}
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
@@ -563,4 +592,58 @@ func hoistOperands(st ast.Node, values []ast.Expr, pos func(token.Pos) int, src 
 		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
 	}
 	return append([]edit{{pos(st.Pos()), pos(st.Pos()), pre.String()}}, edits...)
+}
+
+// lhsIndexAfterAssign looks at an assignment of several values for left
+// sides that use a variable the statement assigns as a plain name: it
+// returns the index expressions of the left side to evaluate first when
+// only indexes use one, or the operand (of an index, a dereference or a
+// selector) that uses one, which cannot be evaluated first without
+// copying an array or struct.
+func lhsIndexAfterAssign(as *ast.AssignStmt) (idx []ast.Expr, bad ast.Expr) {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 {
+		return nil, nil
+	}
+	assigned := map[string]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name != "_" {
+			assigned[id.Name] = true
+		}
+	}
+	if len(assigned) == 0 {
+		return nil, nil
+	}
+	uses := func(x ast.Expr) bool {
+		found := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && assigned[id.Name] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	needed := false
+	for _, l := range as.Lhs {
+		switch l := ast.Unparen(l).(type) {
+		case *ast.IndexExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+			idx = append(idx, l.Index)
+			needed = needed || uses(l.Index)
+		case *ast.StarExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+		case *ast.SelectorExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+		}
+	}
+	if !needed {
+		return nil, nil
+	}
+	return idx, nil
 }
