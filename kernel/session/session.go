@@ -749,7 +749,10 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		if yaegifix.InterpreterFault(value) {
 			name, value = "InterpreterError", yaegifix.InterpreterFaultMessage(value)
 		}
-		tb := []string{name + ": " + value}
+		tb := []string{"panic: " + value}
+		if name != "Panic" {
+			tb[0] = name + ": " + value
+		}
 		// The interpreter's positions of the frames are those of some
 		// node of the same kind (yaegi v0.16.1 finds the node by its
 		// function): the traceback names the functions and where they
