@@ -32,6 +32,11 @@
 //     with a message — a compile or syntax error, or a panic of yaegi's
 //     compiler in the defining cell ("CFG post-order panic", or a message
 //     with a line:column position, such as a constant overflow).
+//   - stopped: the session ended the program with an InterpreterError —
+//     a panic from the interpreter's own machinery (its use of reflect on
+//     values it built wrongly, its internal types), which the kernel
+//     reports as the interpreter's failure, not as a result — and what it
+//     printed before matches the start of Go's output.
 //   - wrong: the program ran and printed something else, or the session
 //     returned an error (a runtime panic, os.Exit(1) of a failed check)
 //     where the compiled program succeeded.
@@ -64,6 +69,6 @@
 // go test, reruns the programs of Sample (40, none that hangs) in
 // about 20 seconds and fails when one does worse than results.tsv
 // says: anything but "same" where the table says same; wrong, death or
-// hang where it says refusal. A program that does better is logged: rerun
+// hang where it says refusal or stopped. A program that does better is logged: rerun
 // the full table then.
 package conformance

@@ -24,6 +24,7 @@ type Class string
 const (
 	Same          Class = "same"           // the session printed what Go prints
 	Refusal       Class = "refusal"        // a compile or syntax error before any output
+	Stopped       Class = "stopped"        // an InterpreterError after output that matched Go's so far
 	Wrong         Class = "wrong"          // ran, but printed something else, or panicked where Go did not
 	Death         Class = "death"          // the session's process died (crash, signal, os.Exit, memory guard)
 	Hang          Class = "hang"           // no result within the timeout
@@ -32,7 +33,7 @@ const (
 )
 
 // Classes lists the classes in the order of the tables.
-var Classes = []Class{Same, Refusal, Wrong, Death, Hang, NotImportable, Skipped}
+var Classes = []Class{Same, Refusal, Stopped, Wrong, Death, Hang, NotImportable, Skipped}
 
 // rank orders the classes a program that runs can have: a higher rank is
 // worse. Classes that are not run rank 0.
@@ -40,7 +41,7 @@ func rank(c Class) int {
 	switch c {
 	case Same:
 		return 0
-	case Refusal:
+	case Refusal, Stopped:
 		return 1
 	case Wrong, Death, Hang:
 		return 2
@@ -329,6 +330,8 @@ func compare(got proc, want []byte) (Class, string) {
 		return Wrong, "output, then " + st.ErrName + ": " + firstLine(st.ErrValue)
 	case st.ErrName == "Panic" && st.ErrValue == "os.Exit(0)" && bytes.Equal(got.out, want):
 		return Same, "os.Exit(0): the session ends the cell with an error"
+	case st.ErrName == "InterpreterError" && bytes.HasPrefix(want, got.out):
+		return Stopped, firstLine(st.ErrValue)
 	case st.ErrName != "":
 		d := diff(got.out, want)
 		if bytes.HasPrefix(want, got.out) {

@@ -111,6 +111,7 @@ func HeaderOf(md string) string {
 var classText = map[Class]string{
 	Same:          "same output as the compiled program (or its .out file)",
 	Refusal:       "clear refusal: a compile or syntax error before any output",
+	Stopped:       "stopped: the session ended the program with an InterpreterError (the interpreter's failure, named as such) after output that matched Go's so far",
 	Wrong:         "wrong output: ran, printed something else, or panicked where Go does not",
 	Death:         "kernel death: the session's process died (crash, signal, os.Exit ≠ 0, memory guard)",
 	Hang:          "hang: no result within the timeout",
@@ -127,10 +128,10 @@ func CountTable(rs []Result) string {
 		fmt.Fprintf(&b, "| %s | %d | %s |\n", k, c[k], classText[k])
 	}
 	fmt.Fprintf(&b, "| total | %d | `// run` programs |\n", len(rs))
-	ran := c[Same] + c[Refusal] + c[Wrong] + c[Death] + c[Hang]
+	ran := c[Same] + c[Refusal] + c[Stopped] + c[Wrong] + c[Death] + c[Hang]
 	if ran > 0 {
-		fmt.Fprintf(&b, "\nOf the %d programs whose imports a session has, %d (%.0f%%) print the same as Go, %d are refused, %d print something wrong, %d kill the session's process and %d hang.\n",
-			ran, c[Same], 100*float64(c[Same])/float64(ran), c[Refusal], c[Wrong], c[Death], c[Hang])
+		fmt.Fprintf(&b, "\nOf the %d programs whose imports a session has, %d (%.0f%%) print the same as Go, %d are refused, %d stop with an interpreter error, %d print something wrong, %d kill the session's process and %d hang.\n",
+			ran, c[Same], 100*float64(c[Same])/float64(ran), c[Refusal], c[Stopped], c[Wrong], c[Death], c[Hang])
 	}
 	return b.String()
 }

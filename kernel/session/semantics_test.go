@@ -286,3 +286,74 @@ func TestSelectOperandsEvaluatedFirst(t *testing.T) {
 		t.Errorf("select with a call among its operands: %q, %v", rec.text("stdout"), r.Err)
 	}
 }
+
+// TestInterpreterFaultIsAnError checks that a panic from the interpreter's
+// own use of reflect, on code compiled Go runs, is reported as the
+// interpreter's failure (InterpreterError) and not as a panic of the cell.
+func TestInterpreterFaultIsAnError(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type T []int\n\nfunc (t T) Len() int { return len(t) }")
+	e := fails(t, s, "t := T{0, 1, 2}\nfmt.Println((*T).Len(&t))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "the interpreter failed") || !strings.Contains(e.Value, "reflect") {
+		t.Errorf("method expression of a pointer type: %s: %s", e.Name, e.Value)
+	}
+	// A panic of the cell's own stays a panic.
+	if e := fails(t, s, "var m map[string]int\nm[\"a\"] = 1"); e.Name != "Panic" {
+		t.Errorf("assignment to a nil map: %s: %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "fmt.Println(T{1}.Len())"); got != "1\n" {
+		t.Errorf("after the interpreter's failure: %q", got)
+	}
+}
+
+// TestReceiveAmongDefinedValues checks definitions of several variables
+// one of whose values is a receive: the interpreter sets the others to
+// zero; the kernel evaluates the operands in order first.
+func TestReceiveAmongDefinedValues(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func seven() int { return 7 }\n\nfunc times10(x int) int { return x * 10 }")
+	cases := map[string]string{
+		"ch := make(chan int, 1)\nch <- 3\na, b := <-ch, seven()\nfmt.Println(a, b)":                                           "3 7\n",
+		"func g() {\n\tch := make(chan int, 1)\n\tch <- 3\n\ta, b := seven(), <-ch\n\tfmt.Println(a, b)\n}\ng()":               "7 3\n",
+		"func g2() {\n\tch := make(chan int, 2)\n\tch <- 5\n\tvar a, b, c = <-ch, 1, seven()\n\tfmt.Println(a, b, c)\n}\ng2()": "5 1 7\n",
+		"ch := make(chan int, 2)\nch <- 1\nch <- 2\nx, y := <-ch, times10(<-ch)\nfmt.Println(x, y)":                            "1 20\n",
+	}
+	for code, want := range cases {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+	e := fails(t, s, "ch := make(chan int, 1)\nch <- 3\nif a, b := <-ch, seven(); a < b {\n\tfmt.Println(a, b)\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:") || !strings.Contains(e.Value, "v := <-c") {
+		t.Errorf("receive among values in an if header: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestRangeAssigningExistingVariables checks `for i = range x`: after the
+// loop the variables hold the last iteration's values (the interpreter
+// left them unchanged; over an integer, i ended at n).
+func TestRangeAssigningExistingVariables(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\ti, j := -1, -1\n\tfor i = range [5]struct{}{} {\n\t}\n\tfor j = range \"abc\" {\n\t}\n\tfmt.Println(i, j)\n}\nh()\n" +
+		"k, v := 0, 0\nfor k, v = range []int{4, 5, 6} {\n}\nfmt.Println(k, v)\n" +
+		"for _, v = range []int{8, 9} {\n}\nfmt.Println(v)\n" +
+		"for k = range 3 {\n}\nfmt.Println(k)\nfor q := range 2 {\n\tfmt.Print(q)\n}\n"
+	if got, want := out(t, s, code), "4 2\n2 6\n9\n2\n01"; got != want {
+		t.Errorf("range assigning to existing variables: %q, want %q", got, want)
+	}
+}
+
+// TestAssignmentIndexesEvaluatedFirst checks `i, m[i] = 1, 2`: Go
+// evaluates the index before assigning i; the interpreter used the new i.
+func TestAssignmentIndexesEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tm := map[int]int{0: 1}\n\ti := 0\n\ti, m[i] = 1, 2\n\tfmt.Println(m, i)\n\tfm := map[float64]int{}\n\tj := 0\n\tj, fm[1] = 5, 3\n\tfmt.Println(fm, j)\n}\nh()\n" +
+		"a := []int{1, 2, 3}\nk := 2\nk, a[k], a[0] = 0, 9, 8\nfmt.Println(a, k)\n"
+	if got, want := out(t, s, code), "map[0:2] 1\nmap[1:3] 5\n[8 2 9] 0\n"; got != want {
+		t.Errorf("indexes on the left of an assignment of several values: %q, want %q", got, want)
+	}
+	e := fails(t, s, "x := []int{1}\ny := []int{2}\nx, x[0] = y, 5")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:4") || !strings.Contains(e.Value, "old := x") {
+		t.Errorf("an indexed operand the statement assigns: %s: %s", e.Name, e.Value)
+	}
+}

@@ -68,7 +68,9 @@ type Result struct {
 }
 
 // Error is a cell that failed: Name is "CompileError", "SyntaxError",
-// "Panic", "Interrupted" or "MagicError"; Value is the message with cell
+// "Panic", "InterpreterError" (the interpreter failed on a construct that
+// compiled Go runs; see yaegifix.InterpreterFault), "Interrupted" or
+// "MagicError"; Value is the message with cell
 // line numbers; Traceback holds the lines a front end shows.
 type Error struct {
 	Name      string
@@ -716,6 +718,10 @@ func cellLines(msg string) string {
 func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *Error {
 	var gp goroutinePanic
 	if errors.As(context.Cause(ctx), &gp) {
+		if m := yaegifix.ExplainPanic(gp.msg); yaegifix.InterpreterFault(m) {
+			msg := "in a goroutine, " + yaegifix.InterpreterFaultMessage(m)
+			return &Error{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
+		}
 		msg := "panic in a goroutine: " + gp.msg + " (in compiled Go it would end the program; the kernel stopped the cell and keeps its state)"
 		return &Error{Name: "Panic", Value: msg, Traceback: []string{"panic: " + msg}}
 	}
@@ -739,7 +745,14 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		frames := append([]string(nil), s.panics...)
 		s.outMu.Unlock()
 		value = yaegifix.ExplainPanic(value)
+		name := "Panic"
+		if yaegifix.InterpreterFault(value) {
+			name, value = "InterpreterError", yaegifix.InterpreterFaultMessage(value)
+		}
 		tb := []string{"panic: " + value}
+		if name != "Panic" {
+			tb[0] = name + ": " + value
+		}
 		// The interpreter's positions of the frames are those of some
 		// node of the same kind (yaegi v0.16.1 finds the node by its
 		// function): the traceback names the functions and where they
@@ -785,7 +798,7 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 		if len(frames) == 0 && !isRuntimeValue(p.Value) {
 			tb = append(tb, "    (inside the interpreter; the session keeps its state)")
 		}
-		return &Error{Name: "Panic", Value: value, Traceback: tb}
+		return &Error{Name: name, Value: value, Traceback: tb}
 	}
 	var list scanner.ErrorList
 	if errors.As(err, &list) {

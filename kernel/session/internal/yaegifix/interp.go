@@ -150,3 +150,29 @@ func ExplainPanic(msg string) string {
 	}
 	return msg
 }
+
+// interpreterFault matches the panics that come from the interpreter's
+// own machinery rather than from the cell: its use of reflect on values it
+// built with the wrong type or kind ("reflect: call of
+// reflect.Value.SetBool on int Value", "reflect.Set: value of type … is not
+// assignable to …", "reflect: Method index out of range"), its internal
+// types (interp.valueInterface, *interp.node) and its "invalid interface
+// value". Each is yaegi failing on a construct compiled Go runs; the
+// messages panicMessages maps to Go's runtime errors are checked first.
+var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value)|\binterp\.[a-zA-Z]`)
+
+// InterpreterFault reports whether a cell's panic message (after
+// ExplainPanic) is the interpreter's failure rather than a panic compiled
+// Go would give (see interpreterFault). A cell that calls reflect itself
+// can panic with the same words in Go; InterpreterFaultMessage says so.
+func InterpreterFault(msg string) bool {
+	return interpreterFault.MatchString(msg)
+}
+
+// InterpreterFaultMessage words a panic InterpreterFault recognises for
+// the user: an error of the interpreter, not a result of the cell.
+func InterpreterFaultMessage(msg string) string {
+	return "the interpreter failed while running the cell (" + msg + "): a construct here is beyond what it runs the way Go does, " +
+		"and its results up to this point may be incomplete; unless the cell misuses reflect itself, compiled Go would not fail here. " +
+		"Rewriting the statement in simpler steps (a named type instead of an interface conversion, a plain function instead of a method value) usually avoids it"
+}

@@ -545,34 +545,73 @@ func DefaultName(path string) string {
 // interpreter would crash on (Go 1.22 range-over-int) into three-clause
 // loops, when n is recognisably an integer: a constant, a len or cap call,
 // arithmetic on them, or a global integer.
+//
+// It also rewrites range loops that assign to existing variables, `for i =
+// range x` and `for k, v = range x`: the interpreter leaves the variables
+// as they were before the loop (each iteration's body sees the right
+// values). The loop ranges into fresh variables and assigns them at the
+// start of each iteration, `for _portlab_k1 := range x { i = _portlab_k1;
+// …`, so that after the loop they hold the last iteration's values as in
+// Go. A range over an integer assigning to i counts with a fresh variable
+// and the bound evaluated once likewise.
 func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt func(string) bool) []edit {
 	var edits []edit
 	n := 0
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	ast.Inspect(f, func(node ast.Node) bool {
 		rs, ok := node.(*ast.RangeStmt)
-		if !ok || rs.Value != nil || !isIntExpr(rs.X, isInt) {
+		if !ok {
+			return true
+		}
+		intRange := rs.Value == nil && isIntExpr(rs.X, isInt)
+		if !intRange && (rs.Tok != token.ASSIGN || rs.Key == nil) {
 			return true
 		}
 		n++
+		body := pos(rs.Body.Lbrace) + 1
+		if !intRange {
+			// for k, v = range x { → for _k, _v := range x { k, v = _k, _v;
+			lhs := []ast.Expr{rs.Key}
+			if rs.Value != nil {
+				lhs = append(lhs, rs.Value)
+			}
+			var fresh, targets, values []string
+			for i, x := range lhs {
+				if id, ok := x.(*ast.Ident); ok && id.Name == "_" {
+					fresh = append(fresh, "_")
+					continue
+				}
+				v := fmt.Sprintf("_portlab_r%d_%d", n, i)
+				fresh = append(fresh, v)
+				targets = append(targets, src[pos(x.Pos()):pos(x.End())])
+				values = append(values, v)
+			}
+			if len(targets) == 0 {
+				return true
+			}
+			edits = append(edits,
+				edit{pos(rs.Key.Pos()), pos(rs.TokPos) + len(rs.Tok.String()), strings.Join(fresh, ", ") + " :="},
+				edit{body, body, " " + strings.Join(targets, ", ") + " = " + strings.Join(values, ", ") + ";"})
+			return true
+		}
 		key := fmt.Sprintf("_portlab_i%d", n)
-		tok := ":="
+		limit := fmt.Sprintf("_portlab_n%d", n)
+		assign := ""
 		if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
-			key = id.Name
-			tok = rs.Tok.String()
+			if rs.Tok == token.DEFINE {
+				key = id.Name
+			} else {
+				assign = " " + id.Name + " = " + key + ";"
+			}
 		} else if rs.Key != nil && !ok {
 			return true
 		}
-		begin := fset.Position(rs.For).Offset - off
-		end := fset.Position(rs.Body.Lbrace).Offset - off
-		x := src[fset.Position(rs.X.Pos()).Offset-off : fset.Position(rs.X.End()).Offset-off]
-		var head string
-		if tok == ":=" {
-			limit := fmt.Sprintf("_portlab_n%d", n)
-			head = fmt.Sprintf("for %s, %s := 0, (%s); %s < %s; %s++ ", key, limit, x, key, limit, key)
-		} else {
-			head = fmt.Sprintf("for %s = 0; %s < (%s); %s++ ", key, key, x, key)
+		x := src[pos(rs.X.Pos()):pos(rs.X.End())]
+		head := fmt.Sprintf("for %s, %s := 0, (%s); %s < %s; %s++ ", key, limit, x, key, limit, key)
+		edits = append(edits, edit{pos(rs.For), pos(rs.Body.Lbrace), head})
+		if assign != "" {
+			edits = append(edits, edit{body, body, assign})
 		}
-		edits = append(edits, edit{begin, end, head})
 		return true
 	})
 	return edits

@@ -27,6 +27,18 @@ import (
 //   - == or != between a value whose type is a type parameter and one of
 //     another declared type (an interface with methods): the interpreter
 //     compares them as different. With any on the other side it works.
+//   - a receive among the values of a definition, `a, b := <-c, f()` or
+//     `var a, b = f(), <-c`: the interpreter sets the other variables to
+//     zero. The operands up to the last receive are evaluated first, in
+//     order, into temporaries (`_rv12_0 := <-c; _rv12_1 := f(); a, b :=
+//     _rv12_0, _rv12_1`); where the statement is not in a statement list
+//     (an if header, a package-level var) it is refused.
+//   - an assignment of several values whose left side indexes with a
+//     variable the same statement assigns, `i, m[i] = 1, 2`: Go evaluates
+//     the index first, the interpreter after assigning i. The indexes
+//     are evaluated into temporaries before the statement (`_lx7_0 := i;
+//     i, m[_lx7_0] = 1, 2`); an indexed or dereferenced operand that uses
+//     such a variable (`x, x[0] = y, 1`, `p, *p = q, 1`) is refused.
 //   - `v, ok := m[k]` or `var v, ok = m[k]` (or x.(T), <-c) as a
 //     statement of the cell: the compiler fails with "nil type", which
 //     reads as the failure of a range over an integer.
@@ -45,6 +57,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	inList := map[ast.Stmt]bool{} // statements directly in a statement list
 	consts := constNames(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
+	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
 	ast.Inspect(root, func(n ast.Node) bool {
 		var list []ast.Stmt
 		switch n := n.(type) {
@@ -77,6 +90,41 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				selectRecv[as] = true
 			}
 			return true
+		}
+		if ds, ok := n.(*ast.DeclStmt); ok {
+			inDeclStmt[ds.Decl] = true
+		}
+		if st, values := multiValueWithReceive(n); st != nil && !inDeclStmt[st] {
+			if stmt, ok := st.(ast.Stmt); !ok || !inList[stmt] || values == nil {
+				refuse(st.Pos(), "a receive among several values defined at once here (the interpreter sets the other values to zero): "+
+					"receive into a variable in a statement before, v := <-c, and use v")
+				return true
+			}
+			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
+			return true
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] {
+			if idx, bad := lhsIndexAfterAssign(as); bad != nil {
+				refuse(bad.Pos(), "an assignment of several values whose left side %s uses a variable the same statement assigns "+
+					"(the interpreter would use the new value): copy it before, as in old := x, and use old there", exprText(src, pos, bad))
+				return true
+			} else if idx != nil {
+				if !inList[as] {
+					refuse(as.Pos(), "an assignment of several values whose index %s uses a variable the same statement assigns "+
+						"(the interpreter would use the new value): copy the index before, as in j := i, and use j there", exprText(src, pos, idx[0]))
+					return true
+				}
+				var pre strings.Builder
+				for i, x := range idx {
+					if isConstant(x, consts) {
+						continue // its type may come from the map's key
+					}
+					name := fmt.Sprintf("_lx%d_%d", pos(as.Pos()), i)
+					fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, x))
+					edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+				}
+				edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()})
+			}
 		}
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
@@ -479,4 +527,123 @@ func fileDecls(root ast.Node) []ast.Decl {
 // exprText is the source text of x.
 func exprText(src string, pos func(token.Pos) int, x ast.Node) string {
 	return src[pos(x.Pos()):pos(x.End())]
+}
+
+// multiValueWithReceive returns a definition of several variables, by :=
+// or by a var declaration in a function or cell, one of whose values is a
+// receive operation, with those values; nil if n is not one. A
+// package-level var declaration is returned as its GenDecl.
+func multiValueWithReceive(n ast.Node) (ast.Node, []ast.Expr) {
+	hasRecv := func(xs []ast.Expr) bool {
+		if len(xs) < 2 {
+			return false
+		}
+		for _, x := range xs {
+			if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+				return true
+			}
+		}
+		return false
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE && hasRecv(n.Rhs) {
+			return n, n.Rhs
+		}
+	case *ast.DeclStmt, *ast.GenDecl:
+		gd, ok := n.(*ast.GenDecl)
+		if ds, isStmt := n.(*ast.DeclStmt); isStmt {
+			gd, ok = ds.Decl.(*ast.GenDecl)
+		}
+		if !ok || gd.Tok != token.VAR {
+			return nil, nil
+		}
+		for _, sp := range gd.Specs {
+			if vs, ok := sp.(*ast.ValueSpec); ok && hasRecv(vs.Values) {
+				if len(gd.Specs) != 1 {
+					return n, nil // refused unless alone (a DeclStmt in a list with one spec)
+				}
+				return n, vs.Values
+			}
+		}
+	}
+	return nil, nil
+}
+
+// hoistOperands evaluates the values of st up to its last receive, in
+// order, into temporaries declared just before st on the same line, and
+// puts the temporaries in their place. Constants stay (their type may
+// come from the other side).
+func hoistOperands(st ast.Node, values []ast.Expr, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	last := 0
+	for i, x := range values {
+		if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			last = i
+		}
+	}
+	var pre strings.Builder
+	var edits []edit
+	for i, x := range values[:last+1] {
+		if isConstant(x, consts) {
+			continue
+		}
+		name := fmt.Sprintf("_rv%d_%d", pos(st.Pos()), i)
+		fmt.Fprintf(&pre, "%s := %s; ", name, src[pos(x.Pos()):pos(x.End())])
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+	}
+	return append([]edit{{pos(st.Pos()), pos(st.Pos()), pre.String()}}, edits...)
+}
+
+// lhsIndexAfterAssign looks at an assignment of several values for left
+// sides that use a variable the statement assigns as a plain name: it
+// returns the index expressions of the left side to evaluate first when
+// only indexes use one, or the operand (of an index, a dereference or a
+// selector) that uses one, which cannot be evaluated first without
+// copying an array or struct.
+func lhsIndexAfterAssign(as *ast.AssignStmt) (idx []ast.Expr, bad ast.Expr) {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 {
+		return nil, nil
+	}
+	assigned := map[string]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && id.Name != "_" {
+			assigned[id.Name] = true
+		}
+	}
+	if len(assigned) == 0 {
+		return nil, nil
+	}
+	uses := func(x ast.Expr) bool {
+		found := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && assigned[id.Name] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	needed := false
+	for _, l := range as.Lhs {
+		switch l := ast.Unparen(l).(type) {
+		case *ast.IndexExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+			idx = append(idx, l.Index)
+			needed = needed || uses(l.Index)
+		case *ast.StarExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+		case *ast.SelectorExpr:
+			if uses(l.X) {
+				return nil, l.X
+			}
+		}
+	}
+	if !needed {
+		return nil, nil
+	}
+	return idx, nil
 }
