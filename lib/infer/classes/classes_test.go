@@ -18,6 +18,7 @@ import (
 	"github.com/portlab/portlab/lib/measure"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
+	"github.com/portlab/portlab/lib/throughput"
 )
 
 // small is a 4-port machine whose forms fall into seven classes of equal
@@ -274,5 +275,40 @@ func TestUnknownMethod(t *testing.T) {
 	}
 	if n := inner.n.Load(); n != 0 {
 		t.Errorf("%d experiments measured before the refusal", n)
+	}
+}
+
+// On a machine with a front end (6 per cycle, given) where MOV costs no
+// port but a front-end slot, PALMED maps MOV's class to the front end only and
+// the classes inherit that: MOV is reported without µops, and every
+// experiment of up to two forms is predicted as the truth runs it.
+func TestClassesFrontEndOnly(t *testing.T) {
+	truth := small()
+	sim := oracle.Simulate(truth, 0, 1)
+	sim.Model = sim.Model.WithFrontEnd(throughput.FrontEnd{InstructionsPerCycle: 6})
+	forms := truth.Instructions()
+	res, err := infer.Infer(context.Background(), infer.Problem{Oracle: sim, Instructions: forms, InstructionsPerCycle: 6}, classes.New(), &infer.Settings{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report.(*classes.Report)
+	if len(rep.PortLess) != 1 || rep.PortLess[0].Form != "MOV" || !strings.Contains(rep.PortLess[0].Reason, "front end") {
+		t.Errorf("forms without a port: %v, want MOV at the front end", rep.PortLess)
+	}
+	var exps []portmap.Experiment
+	for i, a := range forms {
+		for _, b := range forms[i:] {
+			exps = append(exps, portmap.NewExperiment(a, b))
+		}
+	}
+	got, err := res.Predictor.Predict(context.Background(), exps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range exps {
+		want, _ := oracle.Cycles(context.Background(), sim, e)
+		if d := got[i] - want; d > 1e-6*want || d < -1e-6*want {
+			t.Errorf("%v: %v cycles predicted, %v true", e, got[i], want)
+		}
 	}
 }

@@ -45,7 +45,9 @@
 //
 // What no port explains is not forced onto ports: a form that runs more
 // instructions per cycle alone than the chosen ports allow (move
-// elimination, zero idioms, NOPs) or in no time is mapped to no µops and
+// elimination, zero idioms, NOPs), in no time, or in a class whose
+// representative the method maps to the front end only (PALMED's
+// Result.FrontEndOnly) is mapped to no µops and
 // listed in Report.PortLess; the predictor then caps every experiment at
 // the front end's most instructions per cycle measured (Report.FrontEndIPC,
 // a lower bound of the machine's front-end peak), unless the problem

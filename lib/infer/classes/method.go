@@ -400,7 +400,22 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 	for _, pl := range r.rep.PortLess {
 		portLess[pl.Form] = true
 	}
+	// A method that maps representatives to the front end only (PALMED's
+	// forms bound by the front end alone) leaves their classes without
+	// µops too.
+	feOnly := map[string]bool{}
+	if fo, ok := best.Report.(frontEndBounder); ok {
+		for _, q := range fo.FrontEndBound() {
+			feOnly[q] = true
+		}
+	}
 	for _, f := range measured {
+		if q := repOf[f]; feOnly[q] {
+			r.rep.PortLess = append(r.rep.PortLess, PortLess{Form: f, Cycles: r.single[f],
+				Reason: fmt.Sprintf("%.2f per cycle alone, at the front end's peak (%s maps its representative %s to the front end only)", 1/r.single[f], r.cfg.Method, q)})
+			portLess[f] = true
+			continue
+		}
 		if k := r.rep.Ports; k > 0 && 1/r.single[f] > float64(k)*(1+r.tol) {
 			r.rep.PortLess = append(r.rep.PortLess, PortLess{Form: f, Cycles: r.single[f],
 				Reason: fmt.Sprintf("%.2f per cycle alone, more than %d ports can run (move elimination, a zero idiom or a NOP: bound by the front end)", 1/r.single[f], k)})
@@ -475,6 +490,10 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 	r.rep.Mapping = out
 	return &infer.Result{Mapping: out, Predictor: pred, Report: r.rep, Status: infer.Converged}, nil
 }
+
+// frontEndBounder is a method's report that names the instructions it
+// maps to the front end only (palmed.Result).
+type frontEndBounder interface{ FrontEndBound() []string }
 
 // portText says which port counts are tried.
 func portText(lo, hi int) string {

@@ -144,6 +144,27 @@ type Config struct {
 	// pipelines of Zen, merged by a resource count that the front end
 	// inflates, as the cause of its errors there (Sec. 5.2).
 	FrontEnd float64 `flag:"front-end" help:"front-end peak in instructions per cycle (0: not known)" min:"0"`
+	// FrontEndTol: an instruction whose IPC alone is within FrontEndTol
+	// (relative) of the front end's peak is bound by the front end, not
+	// by a port: a move the renamer eliminates, a zero idiom, a NOP. No
+	// port combination explains such a form (the fastest kernels of
+	// several forms run no faster than it does alone), so it is left out
+	// of the classes, the basic instructions, LP1, LP2 and LPAUX and
+	// mapped to the front end only, with a private resource for the
+	// cycles alone the front end leaves unexplained (PrivateTol). It
+	// needs the peak: FrontEnd, or EstimateFrontEnd. 0 turns this off.
+	FrontEndTol float64 `flag:"front-end-tol" help:"forms alone within this of the front-end peak get no port resource (0: off)" min:"0"`
+	// EstimateFrontEnd: when FrontEnd is 0, take the peak to be the
+	// largest IPC of the singletons and pair kernels, provided some pair
+	// kernel of two forms runs within FrontEndTol of it faster than
+	// either form alone, and use it (as FrontEnd) only when forms run
+	// alone within FrontEndTol of it. Throughput alone cannot tell a
+	// front end from a port group every other form's ports lie in (on
+	// a 4-port machine a form on all four runs at the peak like an
+	// eliminated move; predictions are the same either way, but such a
+	// form would lose its ports in the equivalent port mapping), so it
+	// is off by default; hosts that eliminate moves need it or the peak.
+	EstimateFrontEnd bool `flag:"estimate-front-end" help:"with -front-end 0, take the largest measured IPC as the front-end peak when forms run alone at it"`
 	// Remeasure: with noisy measurements from an oracle that samples
 	// afresh (not oracle.Remembers), the kernels whose LP2 constraints
 	// bind (predicted within FitTol of the measured cycles, or above) and
@@ -216,6 +237,7 @@ func DefaultConfig() Config {
 		Eps:             0.01,
 		MaxLP2Binaries:  0,
 		PrivateTol:      0.05,
+		FrontEndTol:     0.05,
 		LP1Gap:          0.02,
 		MergeCost:       1.05,
 		SolverTimeLimit: 120 * time.Second,

@@ -60,6 +60,19 @@
 // hundreds of pair kernels of disjoint integer and FP forms, which read as
 // conflicts merged the two pipelines.
 //
+// A form that runs alone at the front end's peak (within
+// Config.FrontEndTol) shows no port at all: a move the renamer
+// eliminates, a zero idiom, a NOP. Alg. 1 would make it a very basic
+// instruction (it conflicts with nothing), and no resource load fits both
+// its cycles alone and the kernels that mix it with port-bound forms. Such
+// a form is left out of the classes, the basic instructions, LP1, LP2 and
+// LPAUX, mapped to the front end only (a private resource carries the
+// cycles alone the front end leaves unexplained) and listed in
+// Result.FrontEndOnly. The peak is Config.FrontEnd or, with
+// Config.EstimateFrontEnd, the largest IPC measured among the singletons
+// and pair kernels, when some pair kernel of two forms shows it by running
+// faster than either form alone.
+//
 // # Noise
 //
 // Noise: with Config.Noise negative (the default) every instruction alone

@@ -53,6 +53,15 @@ type Result struct {
 	Misfits []Misfit
 	// Saturating holds the saturating kernel of each core resource.
 	Saturating map[string]Kernel
+	// FrontEndOnly are the instructions bound by the front end alone
+	// (Config.FrontEndTol): mapped to the front end only, with no port
+	// resource, and kept out of the classes and the core.
+	FrontEndOnly []string
+	// FrontEnd is the front end's peak the mapping carries, in
+	// instructions per cycle (0: none); FrontEndEstimated says it was
+	// taken from the measurements (Config.FrontEnd was 0).
+	FrontEnd          float64
+	FrontEndEstimated bool
 	// Unmapped lists instructions left out with the reason (IPC below
 	// Config.MinIPC, a failed measurement).
 	Unmapped map[string]string
@@ -257,6 +266,42 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 		}
 	}
 	r.step("quadratic", "%d pair kernels", len(pairs))
+	// Forms the front end alone bounds: no port explains them; they are
+	// kept out of the classes and the core.
+	if fe, only := r.frontEndOnly(kept, t, pairs); len(only) > 0 {
+		if cfg.FrontEnd == 0 {
+			cfg.FrontEnd = fe
+			r.cfg, r.res.Config = cfg, cfg
+			r.res.FrontEndEstimated = true
+			for i, a := range kept {
+				for _, b := range kept[i+1:] {
+					v := slowdown(a, b)
+					sd[[2]string{a, b}], sd[[2]string{b, a}] = v, v
+				}
+			}
+		}
+		r.res.FrontEndOnly = only
+		var names []string
+		drop := map[string]bool{}
+		for _, a := range only {
+			drop[a] = true
+			names = append(names, fmt.Sprintf("%s (%.3g per cycle alone)", a, 1/t[a]))
+		}
+		var rest []string
+		for _, a := range kept {
+			if !drop[a] {
+				rest = append(rest, a)
+			}
+		}
+		kept = rest
+		how := "given"
+		if r.res.FrontEndEstimated {
+			how = "the largest of the singletons and pair kernels"
+		}
+		r.step("front end", "peak %.3g instructions per cycle (%s); %d forms bound by it alone, mapped to the front end only: %s",
+			cfg.FrontEnd, how, len(only), strings.Join(names, ", "))
+	}
+	r.res.FrontEnd = cfg.FrontEnd
 	r.res.Classes = classes(kept, t, sd, cfg.EqTol, cfg.EqOutliers, cfg.Noise > 0)
 	var reps []string
 	repOf := map[string]string{}
@@ -351,6 +396,18 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 			}
 		}
 	}
+	// Forms bound by the front end: no port resource; a private one for
+	// the cycles alone the front end leaves unexplained.
+	for _, a := range r.res.FrontEndOnly {
+		m.AddInstruction(a)
+		if t[a]*cfg.FrontEnd > 1+cfg.PrivateTol {
+			k, err := m.AddResource("R:" + a)
+			if err != nil {
+				return r.res, err
+			}
+			m.SetLoadAt(a, k, resource.Rational(t[a], RationalTol))
+		}
+	}
 	r.exportPorts()
 	if cfg.FrontEnd > 0 {
 		// The front end as a resource of the mapping (after the port
@@ -367,6 +424,64 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	r.step("done", "%d instructions mapped on %d resources, %d left out, %d kernels measured, %d skipped",
 		m.Len(), m.NumResources(), len(r.res.Unmapped), len(r.b.cycles)+len(r.b.failed), len(r.b.skipped))
 	return r.res, fitErr
+}
+
+// frontEndOnly returns the front end's peak (Config.FrontEnd, or else
+// with Config.EstimateFrontEnd estimated from the singletons and the pair
+// kernels) and the
+// instructions of kept that run within Config.FrontEndTol of it alone, in
+// kept's order; none when FrontEndTol is 0, when fewer than two
+// instructions are kept, or when the peak is estimated and no pair kernel
+// of two forms shows it (within FrontEndTol of the peak and faster, by
+// more than DisjointTol, than either form alone: on a machine without a
+// front-end limit the fastest kernels are those of single port groups).
+func (r *run) frontEndOnly(kept []string, t map[string]float64, pairs []portmap.Experiment) (float64, []string) {
+	tol := r.cfg.FrontEndTol
+	if !(tol > 0) || len(kept) < 2 {
+		return 0, nil
+	}
+	fe := r.cfg.FrontEnd
+	if fe <= 0 && !r.cfg.EstimateFrontEnd {
+		return 0, nil
+	}
+	if fe <= 0 {
+		ipc := func(e portmap.Experiment) float64 {
+			if c, ok := r.b.get(e); ok && c > 0 {
+				return float64(e.Len()) / c
+			}
+			return 0
+		}
+		for _, a := range kept {
+			fe = max(fe, 1/t[a])
+		}
+		for _, e := range pairs {
+			fe = max(fe, ipc(e))
+		}
+		shown := false
+		for _, e := range pairs {
+			it := e.Items()
+			if len(it) != 2 || ipc(e) < (1-tol)*fe {
+				continue
+			}
+			if ipc(e) > (1+r.cfg.DisjointTol)*max(1/t[it[0].Insn], 1/t[it[1].Insn]) {
+				shown = true
+				break
+			}
+		}
+		if !shown {
+			return 0, nil
+		}
+	}
+	var only []string
+	for _, a := range kept {
+		if 1/t[a] >= (1-tol)*fe {
+			only = append(only, a)
+		}
+	}
+	if len(only) == len(kept) {
+		return 0, nil // nothing left for the ports: not told apart
+	}
+	return fe, only
 }
 
 // coreRepeats reports whether the kernels deciding the core are measured

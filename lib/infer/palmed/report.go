@@ -28,6 +28,9 @@ func (r *Result) String() string {
 			fmt.Fprintf(&b, "    %5.1f%%  %v (%.4g cycles measured)\n", 100*m.SubSaturation, m.Kernel.Experiment, m.Kernel.Cycles)
 		}
 	}
+	if len(r.FrontEndOnly) > 0 {
+		fmt.Fprintf(&b, "  %d instructions bound by the front end alone (%s), mapped to it only: %s\n", len(r.FrontEndOnly), r.frontEndText(), strings.Join(r.FrontEndOnly, "; "))
+	}
 	if r.PortMappingNote != "" {
 		fmt.Fprintf(&b, "  port mapping: %s\n", r.PortMappingNote)
 	}
@@ -62,11 +65,26 @@ func (r *Result) HTML() string {
 		}
 		h.List(false, items...)
 	}
+	if len(r.FrontEndOnly) > 0 {
+		h.Para(fmt.Sprintf("Bound by the front end alone (%s), mapped to it only: %s", r.frontEndText(), infer.Escape(strings.Join(r.FrontEndOnly, "; "))))
+	}
 	if r.PortMappingNote != "" {
 		h.Para("Port mapping: " + r.PortMappingNote)
 	}
 	h.Raw(r.Mapping.HTML())
 	return h.String()
+}
+
+// FrontEndBound returns the instructions mapped to the front end only
+// (Result.FrontEndOnly), for reports that combine methods.
+func (r *Result) FrontEndBound() []string { return r.FrontEndOnly }
+
+// frontEndText describes the front end's peak and where it came from.
+func (r *Result) frontEndText() string {
+	if r.FrontEndEstimated {
+		return fmt.Sprintf("peak %.3g instructions per cycle, the largest measured", r.FrontEnd)
+	}
+	return fmt.Sprintf("peak %.3g instructions per cycle", r.FrontEnd)
 }
 
 // WriteFiles writes PREFIX.resources.json (the normalised resource
@@ -107,6 +125,9 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 		Basic, VeryBasic, MostFrugal []string
 		Saturating                   map[string]string
 		Unmapped                     map[string]string
+		FrontEndOnly                 []string
+		FrontEnd                     float64
+		FrontEndEstimated            bool
 		Skipped                      []string
 		Benchmarks                   int
 		PortMapping                  string
@@ -114,7 +135,7 @@ func (r *Result) WriteFiles(prefix string) ([]string, error) {
 		Misfits                      []string
 		Config                       Config
 		ElapsedSeconds               float64
-	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, skipped, r.Benchmarks, r.PortMappingNote, r.Residual, r.WorstFit, misfits, r.Config, r.Elapsed.Seconds()}, "", "  ")
+	}{r.Trace, r.Classes, r.Basic, r.VeryBasic, r.MostFrugal, sat, r.Unmapped, r.FrontEndOnly, r.FrontEnd, r.FrontEndEstimated, skipped, r.Benchmarks, r.PortMappingNote, r.Residual, r.WorstFit, misfits, r.Config, r.Elapsed.Seconds()}, "", "  ")
 	if err != nil {
 		return names, err
 	}
