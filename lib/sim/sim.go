@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/portlab/portlab/lib/block"
@@ -886,7 +887,7 @@ func (s *Simulator) run(p *program) *Result {
 		last := len(st.retired) - 1
 		res.Cycles = (st.retired[last] - st.retired[last-per]) / float64(per)
 		res.Iterations, res.Period, res.Window, res.Converged = n+1, per, win, true
-		res.Detection = fmt.Sprintf("period %d over the last %d of %d iterations", per, win, n+1)
+		res.Detection = "period " + strconv.Itoa(per) + " over the last " + strconv.Itoa(win) + " of " + strconv.Itoa(n+1) + " iterations"
 		return res
 	}
 	half := maxIt / 2
