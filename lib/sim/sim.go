@@ -72,6 +72,9 @@ type Simulator struct {
 	invUPC   float64   // issue cycles per µop (0: no bound)
 	invRet   float64   // retire cycles per µop (0: no bound)
 	rob      int
+	// chainOf maps a form to its chain in the machine's Chains (the
+	// first that names it).
+	chainOf map[string]int
 }
 
 // New returns a simulator of m. m needs a mapping of the forms of the
@@ -115,6 +118,16 @@ func New(m *machine.Machine, opt Options) (*Simulator, error) {
 	}
 	if m.RetireWidth > 0 {
 		s.invRet = 1 / float64(m.RetireWidth)
+	}
+	for i, c := range m.Chains {
+		for _, f := range c.Forms {
+			if _, ok := s.chainOf[f]; !ok {
+				if s.chainOf == nil {
+					s.chainOf = map[string]int{}
+				}
+				s.chainOf[f] = i
+			}
+		}
 	}
 	for _, c := range opt.Changes {
 		if err := s.applyThroughput(c); err != nil {
@@ -315,6 +328,16 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	// owner: the instruction that writes each value slot (for chains).
+	var owner []int32
+	if s.chainOf != nil {
+		owner = make([]int32, slot)
+		for i := range p.ops {
+			for w := p.ops[i].writes0; w < p.ops[i].writes1; w++ {
+				owner[w] = int32(i)
+			}
+		}
+	}
 	depsTo := make([][]block.Dep, len(b.Insns))
 	for _, d := range deps {
 		depsTo[d.To] = append(depsTo[d.To], d)
@@ -421,6 +444,22 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 					if w == 0 || in.Writes[w-1].Name == r {
 						lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
 					}
+				}
+			}
+		}
+		if ch, ok := s.chainOf[keys[i]]; ok {
+			// An input another form of the chain wrote arrives faster.
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				src := regReads[i][k]
+				if rd.Kind == block.Mem || src == 0 {
+					continue
+				}
+				if c, ok := s.chainOf[keys[owner[src]]]; !ok || c != ch {
+					continue
+				}
+				for w := 0; w < nw; w++ {
+					lat[k*nw+w] = s.scaleLatency(keys[i], s.m.Chains[ch].Cycles)
 				}
 			}
 		}
