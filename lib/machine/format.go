@@ -68,7 +68,7 @@ func (m *Machine) validate(file string) error {
 	for _, f := range []struct {
 		path string
 		v    float64
-	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}, {"addressIncrementLatency", m.AddressIncrementLatency}} {
+	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}, {"addressIncrementLatency", m.AddressIncrementLatency}, {"complexLEALatency", m.ComplexLEALatency}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			return bad(f.path, "must be > 0 (or absent: no bound), not %v", f.v)
 		}
@@ -282,7 +282,7 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "chains"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains"}
 	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
@@ -382,6 +382,9 @@ func (d *decoder) machine(data []byte) *Machine {
 	}
 	if raw, ok := f["addressIncrementLatency"]; ok {
 		m.AddressIncrementLatency = d.positive("addressIncrementLatency", raw)
+	}
+	if raw, ok := f["complexLEALatency"]; ok {
+		m.ComplexLEALatency = d.positive("complexLEALatency", raw)
 	}
 	if raw, ok := f["chains"]; ok {
 		var list []json.RawMessage
@@ -653,6 +656,9 @@ func Encode(m *Machine) ([]byte, error) {
 	}
 	if m.AddressIncrementLatency > 0 {
 		field("addressIncrementLatency", m.AddressIncrementLatency)
+	}
+	if m.ComplexLEALatency > 0 {
+		field("complexLEALatency", m.ComplexLEALatency)
 	}
 	if len(m.Chains) > 0 {
 		type chain struct {

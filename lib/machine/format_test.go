@@ -35,6 +35,7 @@ const small = `{
   "retireWidth": 8,
   "loadPorts": ["2"],
   "storePorts": ["3"],
+  "complexLEALatency": 2,
   "chains": [{"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"], "cycles": 0.5}]
 }
 `
@@ -65,6 +66,9 @@ func TestParse(t *testing.T) {
 	l := m.Latencies["add RW:GPR:32, dword ptr R:MEM(32)"]
 	if l.Cycles != 1 || len(l.Operands) != 1 || l.Operands[0] != (machine.OperandLatency{From: 1, To: 0, Cycles: 5}) {
 		t.Errorf("latency %+v", l)
+	}
+	if m.ComplexLEALatency != 2 {
+		t.Errorf("complexLEALatency %v, want 2", m.ComplexLEALatency)
 	}
 	if want := []machine.Chain{{Forms: []string{"add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"}, Cycles: 0.5}}; !reflect.DeepEqual(m.Chains, want) {
 		t.Errorf("chains %+v, want %+v", m.Chains, want)
@@ -125,6 +129,7 @@ func TestParseErrors(t *testing.T) {
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "storeForwardLatency": -1}`, "memory.storeForwardLatency", "must be ≥ 0"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renamed": true}`, "memory.renamed", "unknown field"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"renaming": "yes"}`, "memory.renaming", ""},
+		{`"complexLEALatency": 2`, `"complexLEALatency": 0`, "complexLEALatency", "must be > 0"},
 		// chains
 		{`"cycles": 0.5}`, `"cycles": -1}`, "chains[0].cycles", "must be ≥ 0"},
 		{`, "cycles": 0.5}`, `}`, "chains[0].cycles", "missing"},
@@ -250,7 +255,7 @@ func same(t *testing.T, got, want *machine.Machine) {
 	}
 	if got.FrontEnd != want.FrontEnd || !reflect.DeepEqual(got.Counters, want.Counters) || !reflect.DeepEqual(got.Latencies, want.Latencies) ||
 		got.ReorderBuffer != want.ReorderBuffer || got.IssueWidth != want.IssueWidth || got.RetireWidth != want.RetireWidth ||
-		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) {
+		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || got.ComplexLEALatency != want.ComplexLEALatency {
 		t.Errorf("%s:\n%+v\nwant\n%+v", want.Name, got, want)
 	}
 }

@@ -66,6 +66,10 @@ type Machine struct {
 	// faster than its ALU latency (0: not described; the form's latency
 	// applies).
 	AddressIncrementLatency float64
+	// ComplexLEALatency is the latency in cycles of an x86 lea whose
+	// address adds base, index and displacement, on cores that compute
+	// such an address in more cycles than a simpler one (0: not described; the form's latency applies).
+	ComplexLEALatency float64
 	// Chains are groups of forms whose results reach each other faster
 	// than their latencies say: an instruction of a chain's forms that
 	// reads a register another instruction of them wrote takes Cycles

@@ -157,3 +157,37 @@ func TestChains(t *testing.T) {
 		t.Errorf("a chain of an unmapped form: %v", err)
 	}
 }
+
+// With ComplexLEALatency, an lea that adds base, index and displacement
+// takes that latency from its address registers; a simpler one keeps the
+// form's latency (1 on the test machine), a scaled index included.
+func TestComplexLEA(t *testing.T) {
+	m := *TestMachine()
+	m.ComplexLEALatency = 2
+	s, err := New(&m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := New(TestMachine(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src          string
+		plain, cplex float64
+	}{
+		{"lea rax, [rax+r12*2+8]", 1, 2},
+		{"lea rax, [rax+rax*2]", 1, 1},
+		{"lea rax, [rax+rbx*8]", 1, 1},
+		{"lea rax, [rax+rbx+8]", 1, 2},
+		{"lea rax, [rax+8]", 1, 1},
+		{"lea rax, [rax+rbx]", 1, 1},
+	} {
+		if r := simulate(t, plain, c.src); !near(r.Cycles, c.plain) {
+			t.Errorf("%q: %v cycles/iteration, want %v", c.src, r.Cycles, c.plain)
+		}
+		if r := simulate(t, s, c.src); !near(r.Cycles, c.cplex) {
+			t.Errorf("%q with complex lea 2: %v cycles/iteration, want %v", c.src, r.Cycles, c.cplex)
+		}
+	}
+}

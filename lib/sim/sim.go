@@ -447,6 +447,17 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 				}
 			}
 		}
+		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				if rd.Kind == block.Mem {
+					continue
+				}
+				for w := 0; w < nw; w++ {
+					lat[k*nw+w] = s.scaleLatency(keys[i], s.m.ComplexLEALatency)
+				}
+			}
+		}
 		if ch, ok := s.chainOf[keys[i]]; ok {
 			// An input another form of the chain wrote arrives faster.
 			nw := len(in.Writes) + 1
@@ -515,6 +526,22 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	}
 	slices.Sort(p.defaulted)
 	return p, nil
+}
+
+// complexLEA reports whether in is an x86 lea whose address adds base,
+// index and displacement.
+func complexLEA(in *block.Insn) bool {
+	if in.Form.ISA != isa.X86 || in.Form.Mnemonic != "lea" {
+		return false
+	}
+	for _, o := range in.Operands {
+		if o.Kind != isa.KindMem {
+			continue
+		}
+		m := o.Mem
+		return m.Base != "" && m.Index != "" && (m.Disp != 0 || m.Symbol != "")
+	}
+	return false
 }
 
 // resourceNames describes the resources the instruction of form key
