@@ -448,8 +448,8 @@ func (b *Block) Deps(loop bool) []Dep {
 	}
 	// Stores by address expression (without displacement and width), so
 	// that a load looks only at the stores it may alias.
-	stores := map[string][]memWrite{}
-	invariantStores := map[string][]memWrite{} // the whole block's, for loop-carried edges
+	stores := map[addrID][]memWrite{}
+	invariantStores := map[addrID][]memWrite{} // the whole block's, for loop-carried edges
 	if loop {
 		for k, in := range b.Insns {
 			for _, w := range in.Writes {
@@ -514,14 +514,21 @@ func (b *Block) Deps(loop bool) []Dep {
 	return deps
 }
 
-// addrKey names an address expression with the values of its registers
-// (their last writers), leaving out displacement and width.
-func addrKey(m MemRef, baseVer, indexVer int) string {
+// addrID names an address expression with the values of its registers
+// (their writers' indexes, -1 for the value the block starts with), without
+// displacement and width: a comparable map key, cheaper than a string.
+type addrID struct {
+	segment, symbol, base, index string
+	baseVer, indexVer, scale     int
+}
+
+// addrKey returns the addrID of m with the given register values.
+func addrKey(m MemRef, baseVer, indexVer int) addrID {
 	scale := 0
 	if m.Index != "" {
 		scale = m.Scale
 	}
-	return fmt.Sprintf("%s:%s[%s@%d+%s@%d*%d]", m.Segment, m.Symbol, m.Base, baseVer, m.Index, indexVer, scale)
+	return addrID{m.Segment, m.Symbol, m.Base, m.Index, baseVer, indexVer, scale}
 }
 
 // overlap reports whether two memory references with the same address

@@ -520,11 +520,11 @@ func (o Operand) regBody() string {
 	switch o.Class {
 	case XMM, YMM, ZMM, K:
 		r := o.effRange()
-		return fmt.Sprintf("%s%d..%d", o.Class, r.Lo, r.Hi)
+		return o.Class.String() + strconv.Itoa(r.Lo) + ".." + strconv.Itoa(r.Hi)
 	case Vec:
 		return "VEC." + o.Arrangement
 	}
-	return fmt.Sprintf("%s:%d", o.Class, o.Width)
+	return o.Class.String() + ":" + strconv.Itoa(o.Width)
 }
 
 // registerList parses an AArch64 register list "{…}" whose single element

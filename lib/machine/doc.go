@@ -66,6 +66,11 @@
 //	               its old value with this latency
 //	addressIncrementLatency  > 0: cycles of adding a constant to a register
 //	               the block uses as an address
+//	complexLEALatency  > 0: cycles of an lea that adds base, index and
+//	               displacement
+//	chains         [{"forms": [form, …], "cycles": ≥ 0}]: an instruction of
+//	               the forms reading a register another of them wrote takes
+//	               cycles from it instead of its latency
 //
 // Forms named in counters.counted and latencies must be mapped. An example
 // (the built-in machines are in the folder machines):

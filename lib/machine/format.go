@@ -68,7 +68,7 @@ func (m *Machine) validate(file string) error {
 	for _, f := range []struct {
 		path string
 		v    float64
-	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}, {"addressIncrementLatency", m.AddressIncrementLatency}} {
+	}{{"frontEnd.instructionsPerCycle", m.InstructionsPerCycle}, {"frontEnd.uopsPerCycle", m.UopsPerCycle}, {"addressIncrementLatency", m.AddressIncrementLatency}, {"complexLEALatency", m.ComplexLEALatency}} {
 		if !(f.v >= 0) || math.IsInf(f.v, 0) {
 			return bad(f.path, "must be > 0 (or absent: no bound), not %v", f.v)
 		}
@@ -87,6 +87,20 @@ func (m *Machine) validate(file string) error {
 	}{{"memory.loadLatency", m.Memory.LoadLatency}, {"memory.storeForwardLatency", m.Memory.StoreForwardLatency}, {"memory.vectorStoreForwardLatency", m.Memory.VectorStoreForwardLatency}, {"mergeLatency", m.MergeLatency}} {
 		if f.v < 0 {
 			return bad(f.path, "must be ≥ 0 (or absent), not %d", f.v)
+		}
+	}
+	for i, c := range m.Chains {
+		path := "chains[" + strconv.Itoa(i) + "]"
+		if len(c.Forms) == 0 {
+			return bad(path+".forms", "missing or empty")
+		}
+		for _, f := range c.Forms {
+			if !m.Mapping.Has(f) {
+				return bad(path+".forms", "the mapping does not map %q", f)
+			}
+		}
+		if !(c.Cycles >= 0) || math.IsInf(c.Cycles, 0) {
+			return bad(path+".cycles", "must be ≥ 0, not %v", c.Cycles)
 		}
 	}
 	if m.InstructionsPerCycle == 0 && (m.UopsPerCycle != 0 || m.DecodeWidth != 0) {
@@ -268,7 +282,7 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains"}
 	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
@@ -368,6 +382,31 @@ func (d *decoder) machine(data []byte) *Machine {
 	}
 	if raw, ok := f["addressIncrementLatency"]; ok {
 		m.AddressIncrementLatency = d.positive("addressIncrementLatency", raw)
+	}
+	if raw, ok := f["complexLEALatency"]; ok {
+		m.ComplexLEALatency = d.positive("complexLEALatency", raw)
+	}
+	if raw, ok := f["chains"]; ok {
+		var list []json.RawMessage
+		if d.value("chains", raw, &list) {
+			for i, r := range list {
+				path := "chains[" + strconv.Itoa(i) + "]"
+				cf := d.object(path, r, "forms", "cycles")
+				if cf == nil {
+					continue
+				}
+				var c Chain
+				if fr, ok := cf["forms"]; ok {
+					d.value(path+".forms", fr, &c.Forms)
+				}
+				if cr, ok := cf["cycles"]; ok {
+					d.value(path+".cycles", cr, &c.Cycles)
+				} else {
+					d.fail(path+".cycles", "missing")
+				}
+				m.Chains = append(m.Chains, c)
+			}
+		}
 	}
 	return m
 }
@@ -617,6 +656,20 @@ func Encode(m *Machine) ([]byte, error) {
 	}
 	if m.AddressIncrementLatency > 0 {
 		field("addressIncrementLatency", m.AddressIncrementLatency)
+	}
+	if m.ComplexLEALatency > 0 {
+		field("complexLEALatency", m.ComplexLEALatency)
+	}
+	if len(m.Chains) > 0 {
+		type chain struct {
+			Forms  []string `json:"forms"`
+			Cycles float64  `json:"cycles"`
+		}
+		list := make([]chain, len(m.Chains))
+		for i, c := range m.Chains {
+			list[i] = chain{c.Forms, c.Cycles}
+		}
+		field("chains", list)
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil

@@ -34,7 +34,9 @@ const small = `{
   "issueWidth": 6,
   "retireWidth": 8,
   "loadPorts": ["2"],
-  "storePorts": ["3"]
+  "storePorts": ["3"],
+  "complexLEALatency": 2,
+  "chains": [{"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"], "cycles": 0.5}]
 }
 `
 
@@ -64,6 +66,12 @@ func TestParse(t *testing.T) {
 	l := m.Latencies["add RW:GPR:32, dword ptr R:MEM(32)"]
 	if l.Cycles != 1 || len(l.Operands) != 1 || l.Operands[0] != (machine.OperandLatency{From: 1, To: 0, Cycles: 5}) {
 		t.Errorf("latency %+v", l)
+	}
+	if m.ComplexLEALatency != 2 {
+		t.Errorf("complexLEALatency %v, want 2", m.ComplexLEALatency)
+	}
+	if want := []machine.Chain{{Forms: []string{"add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"}, Cycles: 0.5}}; !reflect.DeepEqual(m.Chains, want) {
+		t.Errorf("chains %+v, want %+v", m.Chains, want)
 	}
 	// The memory form counts one macro-op for its two µops (Postulate
 	// 6.5); the store, listed, counts 1 although the rule would give 0.
@@ -121,6 +129,13 @@ func TestParseErrors(t *testing.T) {
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "storeForwardLatency": -1}`, "memory.storeForwardLatency", "must be ≥ 0"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renamed": true}`, "memory.renamed", "unknown field"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"renaming": "yes"}`, "memory.renaming", ""},
+		{`"complexLEALatency": 2`, `"complexLEALatency": 0`, "complexLEALatency", "must be > 0"},
+		// chains
+		{`"cycles": 0.5}`, `"cycles": -1}`, "chains[0].cycles", "must be ≥ 0"},
+		{`, "cycles": 0.5}`, `}`, "chains[0].cycles", "missing"},
+		{`"cycles": 0.5}`, `"cycles": 0.5, "via": 1}`, "chains[0].via", "unknown field"},
+		{`"forms": ["add RW:GPR:32, R:GPR:32", `, `"forms": ["sub RW:GPR:32, R:GPR:32", `, "chains[0].forms", "does not map"},
+		{`"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"]`, `"forms": []`, "chains[0].forms", "missing or empty"},
 	}
 	for _, c := range cases {
 		_, err := machine.Parse(edit(t, c.old, c.new), "small.json")
@@ -240,7 +255,7 @@ func same(t *testing.T, got, want *machine.Machine) {
 	}
 	if got.FrontEnd != want.FrontEnd || !reflect.DeepEqual(got.Counters, want.Counters) || !reflect.DeepEqual(got.Latencies, want.Latencies) ||
 		got.ReorderBuffer != want.ReorderBuffer || got.IssueWidth != want.IssueWidth || got.RetireWidth != want.RetireWidth ||
-		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) {
+		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || got.ComplexLEALatency != want.ComplexLEALatency {
 		t.Errorf("%s:\n%+v\nwant\n%+v", want.Name, got, want)
 	}
 }

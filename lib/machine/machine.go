@@ -66,6 +66,25 @@ type Machine struct {
 	// faster than its ALU latency (0: not described; the form's latency
 	// applies).
 	AddressIncrementLatency float64
+	// ComplexLEALatency is the latency in cycles of an x86 lea whose
+	// address adds base, index and displacement, on cores that compute
+	// such an address in more cycles than a simpler one (0: not described; the form's latency applies).
+	ComplexLEALatency float64
+	// Chains are groups of forms whose results reach each other faster
+	// than their latencies say: an instruction of a chain's forms that
+	// reads a register another instruction of them wrote takes Cycles
+	// from that input (the latencies from other producers apply
+	// otherwise). Zen 5's floating-point adders, for one, pass a sum to
+	// the next add in 2 cycles but take 3 from a multiply or a load.
+	Chains []Chain
+}
+
+// Chain is a group of forms that pass values to each other in Cycles.
+type Chain struct {
+	// Forms are the forms of the group; all must be mapped.
+	Forms []string
+	// Cycles is the latency from an input that one of Forms wrote.
+	Cycles float64
 }
 
 // Memory describes how values travel through memory, measured by chains

@@ -59,7 +59,9 @@
 // AMD's memory file does); legacy-SSE writes of an XMM register that merge
 // into its old value (Machine.MergeLatency: zero idioms included); a
 // constant added to an address register faster than its ALU latency
-// (Machine.AddressIncrementLatency); forms without µops (eliminated moves,
+// (Machine.AddressIncrementLatency); lea adding three address parts (Machine.ComplexLEALatency); groups of forms that pass a value to
+// each other faster than their latencies (Machine.Chains, such as
+// floating-point adds feeding adds); forms without µops (eliminated moves,
 // nops), which only the front end bounds; the front end as a throughput;
 // the reorder buffer; retirement. Not modelled: memory dependencies more
 // than one iteration apart, caches and their misses (every load hits at

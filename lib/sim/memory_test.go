@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/portlab/portlab/lib/machine"
@@ -118,6 +119,75 @@ func TestMerge(t *testing.T) {
 	} {
 		if r := simulate(t, s, c.src); !near(r.Cycles, c.want) {
 			t.Errorf("%q: %v cycles/iteration, want %v", c.src, r.Cycles, c.want)
+		}
+	}
+}
+
+// A chain of the machine's Chains passes a value between its forms in
+// its cycles: two dependent vaddps take 2 each instead of their latency
+// 4, while a vmulps feeding a vaddps (not of the chain) keeps 4 + 4.
+func TestChains(t *testing.T) {
+	m := *TestMachine()
+	m.Chains = []machine.Chain{{Forms: []string{"vaddps W:YMM0..15, R:YMM0..15, R:YMM0..15"}, Cycles: 2}}
+	s, err := New(&m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := New(TestMachine(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src          string
+		plain, chain float64
+	}{
+		{"vaddps ymm0, ymm0, ymm1\nvaddps ymm0, ymm0, ymm2", 8, 4},
+		{"vaddps ymm0, ymm0, ymm1", 4, 2},
+		{"vmulps ymm0, ymm0, ymm1\nvaddps ymm0, ymm0, ymm2", 8, 8},
+	} {
+		if r := simulate(t, plain, c.src); !near(r.Cycles, c.plain) {
+			t.Errorf("%q without chains: %v cycles/iteration, want %v", c.src, r.Cycles, c.plain)
+		}
+		if r := simulate(t, s, c.src); !near(r.Cycles, c.chain) {
+			t.Errorf("%q with the vaddps chain: %v cycles/iteration, want %v", c.src, r.Cycles, c.chain)
+		}
+	}
+	m.Chains[0].Forms = append(m.Chains[0].Forms, "vsubps W:YMM0..15, R:YMM0..15, R:YMM0..15")
+	if _, err := New(&m, Options{}); err == nil || !strings.Contains(err.Error(), "chains[0].forms") {
+		t.Errorf("a chain of an unmapped form: %v", err)
+	}
+}
+
+// With ComplexLEALatency, an lea that adds base, index and displacement
+// takes that latency from its address registers; a simpler one keeps the
+// form's latency (1 on the test machine), a scaled index included.
+func TestComplexLEA(t *testing.T) {
+	m := *TestMachine()
+	m.ComplexLEALatency = 2
+	s, err := New(&m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := New(TestMachine(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src          string
+		plain, cplex float64
+	}{
+		{"lea rax, [rax+r12*2+8]", 1, 2},
+		{"lea rax, [rax+rax*2]", 1, 1},
+		{"lea rax, [rax+rbx*8]", 1, 1},
+		{"lea rax, [rax+rbx+8]", 1, 2},
+		{"lea rax, [rax+8]", 1, 1},
+		{"lea rax, [rax+rbx]", 1, 1},
+	} {
+		if r := simulate(t, plain, c.src); !near(r.Cycles, c.plain) {
+			t.Errorf("%q: %v cycles/iteration, want %v", c.src, r.Cycles, c.plain)
+		}
+		if r := simulate(t, s, c.src); !near(r.Cycles, c.cplex) {
+			t.Errorf("%q with complex lea 2: %v cycles/iteration, want %v", c.src, r.Cycles, c.cplex)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/portlab/portlab/lib/block"
@@ -71,6 +72,9 @@ type Simulator struct {
 	invUPC   float64   // issue cycles per µop (0: no bound)
 	invRet   float64   // retire cycles per µop (0: no bound)
 	rob      int
+	// chainOf maps a form to its chain in the machine's Chains (the
+	// first that names it).
+	chainOf map[string]int
 }
 
 // New returns a simulator of m. m needs a mapping of the forms of the
@@ -114,6 +118,16 @@ func New(m *machine.Machine, opt Options) (*Simulator, error) {
 	}
 	if m.RetireWidth > 0 {
 		s.invRet = 1 / float64(m.RetireWidth)
+	}
+	for i, c := range m.Chains {
+		for _, f := range c.Forms {
+			if _, ok := s.chainOf[f]; !ok {
+				if s.chainOf == nil {
+					s.chainOf = map[string]int{}
+				}
+				s.chainOf[f] = i
+			}
+		}
 	}
 	for _, c := range opt.Changes {
 		if err := s.applyThroughput(c); err != nil {
@@ -314,6 +328,16 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	// owner: the instruction that writes each value slot (for chains).
+	var owner []int32
+	if s.chainOf != nil {
+		owner = make([]int32, slot)
+		for i := range p.ops {
+			for w := p.ops[i].writes0; w < p.ops[i].writes1; w++ {
+				owner[w] = int32(i)
+			}
+		}
+	}
 	depsTo := make([][]block.Dep, len(b.Insns))
 	for _, d := range deps {
 		depsTo[d.To] = append(depsTo[d.To], d)
@@ -423,6 +447,33 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 				}
 			}
 		}
+		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				if rd.Kind == block.Mem {
+					continue
+				}
+				for w := 0; w < nw; w++ {
+					lat[k*nw+w] = s.scaleLatency(keys[i], s.m.ComplexLEALatency)
+				}
+			}
+		}
+		if ch, ok := s.chainOf[keys[i]]; ok {
+			// An input another form of the chain wrote arrives faster.
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				src := regReads[i][k]
+				if rd.Kind == block.Mem || src == 0 {
+					continue
+				}
+				if c, ok := s.chainOf[keys[owner[src]]]; !ok || c != ch {
+					continue
+				}
+				for w := 0; w < nw; w++ {
+					lat[k*nw+w] = s.scaleLatency(keys[i], s.m.Chains[ch].Cycles)
+				}
+			}
+		}
 		if merge >= 0 {
 			for range len(in.Writes) + 1 {
 				lat = append(lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
@@ -475,6 +526,22 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	}
 	slices.Sort(p.defaulted)
 	return p, nil
+}
+
+// complexLEA reports whether in is an x86 lea whose address adds base,
+// index and displacement.
+func complexLEA(in *block.Insn) bool {
+	if in.Form.ISA != isa.X86 || in.Form.Mnemonic != "lea" {
+		return false
+	}
+	for _, o := range in.Operands {
+		if o.Kind != isa.KindMem {
+			continue
+		}
+		m := o.Mem
+		return m.Base != "" && m.Index != "" && (m.Disp != 0 || m.Symbol != "")
+	}
+	return false
 }
 
 // resourceNames describes the resources the instruction of form key
@@ -886,7 +953,7 @@ func (s *Simulator) run(p *program) *Result {
 		last := len(st.retired) - 1
 		res.Cycles = (st.retired[last] - st.retired[last-per]) / float64(per)
 		res.Iterations, res.Period, res.Window, res.Converged = n+1, per, win, true
-		res.Detection = fmt.Sprintf("period %d over the last %d of %d iterations", per, win, n+1)
+		res.Detection = "period " + strconv.Itoa(per) + " over the last " + strconv.Itoa(win) + " of " + strconv.Itoa(n+1) + " iterations"
 		return res
 	}
 	half := maxIt / 2
