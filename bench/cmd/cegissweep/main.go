@@ -174,6 +174,7 @@ var variants = map[string]func(*cegis.Config){
 	"strat":     func(c *cegis.Config) { c.Stratified = true },
 	"nosubsets": func(c *cegis.Config) { c.NoSubsets = true },
 	"noenum":    func(c *cegis.Config) { c.NoEnumeration = true },
+	"nocover":   func(c *cegis.Config) { c.NoCover = true },
 }
 
 // applyVariant applies the variants named in v, separated by '+'.
@@ -300,7 +301,7 @@ func main() {
 	instances := flag.Bool("instances", false, "after the summary, one line per run: outcome, times and whether the answer is the truth up to renaming")
 	noise := flag.Float64("noise", 0, "multiplicative noise of the simulated measurements (0.01: 1 %)")
 	epsilon := flag.Float64("epsilon", -1, "tolerance ε (default: the configuration's, 0.02)")
-	variant := flag.String("variant", "", "settings changed from the encoding's defaults, names joined by '+': pairs, nosym, nosim, strat, nosubsets, noenum")
+	variant := flag.String("variant", "", "settings changed from the encoding's defaults, names joined by '+': pairs, nosym, nosim, strat, nosubsets, noenum, nocover")
 	flag.BoolVar(&verbose, "v", false, "print every iteration of every run")
 	validate := flag.Int("validate", 0, "random length-5 experiments measured after convergence (cegis.Config.Validation)")
 	flag.Parse()
