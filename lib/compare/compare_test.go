@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/portlab/portlab/lib/design"
 	"github.com/portlab/portlab/lib/infer"
 	_ "github.com/portlab/portlab/lib/infer/explainable"
+	"github.com/portlab/portlab/lib/infer/pmevo"
 	_ "github.com/portlab/portlab/lib/infer/uopsinfo"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -267,5 +269,31 @@ func TestLimitWithoutResult(t *testing.T) {
 	}
 	if s := tab.String(); !strings.Contains(s, "no result: stopped at the query limit (3)") || strings.Contains(s, "not run") {
 		t.Errorf("table:\n%s", s)
+	}
+}
+
+// The time limit is every method's too: PMEvo with a population whose
+// first evaluation alone takes many times the budget stops within the
+// budget and a grace, with a result, and its row says it stopped at the
+// time limit.
+func TestTimeLimit(t *testing.T) {
+	truth := toy()
+	o := &Oracle{Name: "toy", Oracle: oracle.Simulate(truth, 0, 1), Instructions: truth.Instructions(), Ports: 4}
+	pm := pmevo.New()
+	pm.Config.Population = 1 << 20
+	b := Budget{TimeLimit: time.Second, Workers: 1, Seed: 1}
+	tab, err := SideBySide(context.Background(), o, []Method{{Name: "pmevo", Method: pm}}, b, heldOut(t, truth, truth.Instructions(), 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := tab.Row("pmevo")
+	if r.Result == nil {
+		t.Fatalf("no result: %v", r.Err)
+	}
+	if grace := 2 * time.Second; r.Result.Elapsed > b.TimeLimit+grace {
+		t.Errorf("ran %v with a budget of %v", r.Result.Elapsed, b.TimeLimit)
+	}
+	if r.Result.Status != infer.TimeLimit || !strings.Contains(r.Budget, "stopped at the time limit") {
+		t.Errorf("status %v, budget note %q", r.Result.Status, r.Budget)
 	}
 }

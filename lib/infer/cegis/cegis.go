@@ -112,6 +112,14 @@ type Config struct {
 	// question) and the simulator for an experiment that tells it from
 	// the first.
 	NoEnumeration bool `flag:"no-enumeration" help:"no cheap search for a second consistent mapping before findOtherMapping"`
+	// NoCover asks the distinguishing question without a size bound over
+	// real-valued experiments and schedules, with a constraint per port
+	// set closed under the first mapping, even where its Boolean form
+	// applies (two-level mappings without a front-end bound): some set of
+	// instructions whose port sets under the two mappings unite to a and
+	// b ports with 1/a − 1/b > 2ε (see the bottleneck formula, thesis
+	// Thm 5.2).
+	NoCover bool `flag:"no-cover" help:"no Boolean form (port counts of unions) of the unbounded distinguishing question"`
 	// NoSymmetryBreaking leaves out the lex-leader constraints that make
 	// the solver consider one mapping per port renaming.
 	NoSymmetryBreaking bool `flag:"no-symmetry" help:"no symmetry breaking over port renamings"`
@@ -796,8 +804,16 @@ func (r *run) measure(ctx context.Context, e exp) error {
 // most bound instructions (any number when bound is 0) that tells it from
 // m1; nil when there is none.
 func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool) (candidate, exp, error) {
-	var base []string
-	cmds := r.sp.otherCommands(r.ss, m1, bound, relax, &base)
+	// Without a size bound the question is scale-invariant, and for
+	// two-level mappings without a front-end bound it has a Boolean
+	// form (see coverCommands).
+	cover := bound == 0 && !r.cfg.NoCover && r.sp.coverApplies()
+	var base, cmds []string
+	if cover {
+		cmds = r.sp.coverCommands(m1)
+	} else {
+		cmds = r.sp.otherCommands(r.ss, m1, bound, relax, &base)
+	}
 	if len(base) > 0 {
 		if err := r.sess.Assert(ctx, base...); err != nil {
 			return nil, nil, r.stop(err, "findOtherMapping")
@@ -831,6 +847,10 @@ func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool
 	if err != nil {
 		return nil, nil, err
 	}
+	if cover {
+		e, err := r.coverResult(ctx, m1, m2)
+		return m2, e, err
+	}
 	names := make([]string, len(r.sp.insns))
 	for i := range names {
 		names[i] = fmt.Sprintf("e_%d", i)
@@ -857,6 +877,51 @@ func (r *run) findOther(ctx context.Context, m1 candidate, bound int, relax bool
 		}
 	}
 	return m2, e, nil
+}
+
+// coverResult reads the units of the Boolean distinguishing question's
+// model and returns the experiment they make that tells m1 and m2 apart
+// (checked with the simulator).
+func (r *run) coverResult(ctx context.Context, m1, m2 candidate) (exp, error) {
+	names := make([]string, len(r.sp.owner))
+	for u := range names {
+		names[u] = coverIn(u)
+	}
+	vals, err := r.sess.Values(ctx, names...)
+	if err != nil {
+		return nil, r.stop(err, "findOtherMapping")
+	}
+	var U uint64
+	for u, v := range vals {
+		b, err := z3.ParseBool(v)
+		if err != nil {
+			return nil, err
+		}
+		if b {
+			U |= 1 << u
+		}
+	}
+	e, ok := r.sp.coverExperiment(m1, m2, U)
+	if ok {
+		ts := terms(e)
+		d := math.Abs(r.model(m1).Evaluate(ts).Cycles - r.model(m2).Evaluate(ts).Cycles)
+		ok = d > separation*r.sp.eps*float64(e.size())
+	}
+	if !ok {
+		return nil, fmt.Errorf("cegis: findOtherMapping: the instructions %v of the solver's answer do not tell %v from %v", r.unitNames(U), r.toMapping(m1), r.toMapping(m2))
+	}
+	return e, nil
+}
+
+// unitNames names the instructions of the units in U.
+func (r *run) unitNames(U uint64) []string {
+	var out []string
+	for u, i := range r.sp.owner {
+		if U&(1<<u) != 0 {
+			out = append(out, r.sp.insns[i])
+		}
+	}
+	return out
 }
 
 // maxScale bounds the largest count shortDirection tries.
@@ -1066,6 +1131,13 @@ func (r *run) enumerate(ctx context.Context, m1 candidate, limit int) (m2 candid
 		}
 		if e, ok := r.distinguish(md1, r.model(c), limit); ok {
 			return c, e, false, nil
+		}
+		if !r.cfg.NoCover {
+			// No small experiment tells them apart: the union counts
+			// decide whether any does.
+			if e, ok := r.sp.coverDistinguish(m1, c); ok && (r.cfg.MaxSize == 0 || e.size() <= r.cfg.MaxSize) {
+				return c, e, false, nil
+			}
 		}
 		block = c
 	}

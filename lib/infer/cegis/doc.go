@@ -41,7 +41,16 @@
 // at a fraction of the cost (on five random truths of 8 ports × 10
 // instructions, in one run, the median processor time fell from 25.6 s to
 // 5.4 s with the subsets and to 1.6 s with both; bench/results has that
-// comparison and the sweeps at 10 × 20 and 12 × 16). BenchmarkInfer
+// comparison and the sweeps at 10 × 20 and 12 × 16). For two-level
+// mappings without a front-end bound, the question without a size bound
+// is asked in a Boolean form: by the bottleneck formula two mappings
+// differ by more than 2ε·|e| on some experiment exactly when some set of
+// instructions has port unions of a and b ports with 1/a − 1/b > 2ε, so
+// one literal per instruction and per port and cardinality constraints
+// replace the real-valued schedule and the constraint per port set (4,095
+// of them on 12 ports); the same union counts, over every instruction
+// set, let the simulator decide whether an enumerated second mapping can
+// be told apart at all. BenchmarkInfer
 // compares the thesis's and portlab's settings.
 //
 // On a real machine, Config.NoiseEpsilon takes ε from the benchmarker's

@@ -49,6 +49,12 @@ type SweepRun struct {
 	// tells the result from the truth beyond the tolerance (an equally
 	// valid answer, thesis §4.3), above 1 a wrong one.
 	MaxDiffRatio float64 `json:"max_diff_ratio"`
+	// Distinct, for a two-level result that is not a renaming of the
+	// truth, names a set of instructions whose port unions under the
+	// two tell them apart beyond the tolerance on some experiment (an
+	// exact check; the random experiments may miss it): the run is then
+	// wrong. Empty when there is none.
+	Distinct string `json:"distinct,omitempty"`
 	// Mapping is the result, one "insn=usage" per instruction.
 	Mapping string  `json:"mapping,omitempty"`
 	Pearson float64 `json:"pearson"`

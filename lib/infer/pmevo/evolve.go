@@ -41,25 +41,55 @@ type individual struct {
 // returns the final population sorted by fitness, the history and why it
 // stopped.
 func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]individual, []Generation, string) {
+	// The evolution's share of the time limit bounds every evaluation,
+	// not only the start of a generation: on a large training set one
+	// generation (or the first population) takes longer than the whole
+	// budget.
+	ectx := ctx
+	if cfg.TimeLimit > 0 {
+		var cancel context.CancelFunc
+		ectx, cancel = context.WithDeadline(ctx, start.Add(cfg.evolutionLimit()))
+		defer cancel()
+	}
+	why := func() string {
+		if ctx.Err() != nil {
+			return "interrupted"
+		}
+		return "time limit"
+	}
 	n := cfg.Population
 	pop := make([]individual, n)
-	parallel(cfg.workers(), n, func(k int) {
+	evaluated := make([]bool, n)
+	// The first individual is always made: a result needs one.
+	parallelUntil(ectx, 1, cfg.workers(), n, func(k int) {
 		r := rand.New(rand.NewPCG(cfg.Seed, uint64(k)))
 		g := p.randomGenome(r, cfg.InitialUops)
 		pop[k] = individual{g: g, err: p.errorOf(g), vol: volume(g)}
+		evaluated[k] = true
 	})
+	if ectx.Err() != nil {
+		// Stopped while making the first population: go on with the
+		// individuals made so far.
+		kept := pop[:0]
+		for k := range pop {
+			if evaluated[k] {
+				kept = append(kept, pop[k])
+			}
+		}
+		pop = kept
+	}
 	scalarise(pop, cfg.VolumeFitness)
 	sortByFitness(pop)
 	var history []Generation
 	bestEver, stall := math.Inf(1), 0
 	stopped := "generation limit"
 	for gen := 1; gen <= cfg.Generations; gen++ {
-		if ctx.Err() != nil {
-			stopped = "interrupted"
+		if ectx.Err() != nil {
+			stopped = why()
 			break
 		}
 		children := make([]individual, n+n%2)
-		parallel(cfg.workers(), len(children)/2, func(k int) {
+		parallelUntil(ectx, 0, cfg.workers(), len(children)/2, func(k int) {
 			r := rand.New(rand.NewPCG(cfg.Seed, uint64(gen)<<32|uint64(k)))
 			a, b := pop[r.IntN(n)].g, pop[r.IntN(n)].g
 			c1, c2 := recombine(r, a, b)
@@ -71,6 +101,11 @@ func (p *problem) evolve(ctx context.Context, cfg *Config, start time.Time) ([]i
 			children[2*k] = individual{g: c1, err: p.errorOf(c1), vol: volume(c1)}
 			children[2*k+1] = individual{g: c2, err: p.errorOf(c2), vol: volume(c2)}
 		})
+		if ectx.Err() != nil {
+			// A generation cut short is dropped.
+			stopped = why()
+			break
+		}
 		all := append(pop, children...)
 		scalarise(all, cfg.VolumeFitness)
 		sortByFitness(all)
@@ -198,6 +233,46 @@ func parallel(workers, n int, f func(int)) {
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= n {
+					return
+				}
+				f(k)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// parallelUntil is parallel that hands out no index beyond the first
+// once ctx is done: f runs for indices 0 to first−1, and for the others
+// until ctx is done.
+func parallelUntil(ctx context.Context, first, workers, n int, f func(int)) {
+	done := ctx.Done()
+	stop := func(k int) bool {
+		if k < first {
+			return false
+		}
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
+	if workers <= 1 || n <= 1 {
+		for k := 0; k < n && !stop(k); k++ {
+			f(k)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= n || stop(k) {
 					return
 				}
 				f(k)

@@ -137,7 +137,7 @@ func (s *searcher) polish(ctx context.Context, rounds int) {
 			if ctx.Err() != nil {
 				return
 			}
-			for s.improve(i, vocab) {
+			for ctx.Err() == nil && s.improve(i, vocab) {
 				improved = true
 			}
 		}
@@ -236,14 +236,14 @@ func (s *searcher) deepPolish(ctx context.Context, rounds, workers int) {
 				return
 			}
 			vocab := s.vocabulary()
-			for s.improve(i, vocab) {
+			for ctx.Err() == nil && s.improve(i, vocab) {
 				improved = true
 			}
-			if es, d := s.bestReplacement(i, vocab, workers); d < -tol {
+			if es, d := s.bestReplacement(ctx, i, vocab, workers); d < -tol {
 				s.try(i, es)
 				s.accept(i, es)
 				improved = true
-				for s.improve(i, vocab) {
+				for ctx.Err() == nil && s.improve(i, vocab) {
 				}
 			}
 		}
@@ -282,12 +282,16 @@ func (s *searcher) largeMoves(i int, vocab []portmap.PortSet) [][]entry {
 }
 
 // bestReplacement returns the large move for instruction i with the
-// smallest score change, and that change.
-func (s *searcher) bestReplacement(i int, vocab []portmap.PortSet, workers int) ([]entry, float64) {
+// smallest score change, and that change; when ctx is done midway, the
+// best of the moves evaluated (the others count as no change).
+func (s *searcher) bestReplacement(ctx context.Context, i int, vocab []portmap.PortSet, workers int) ([]entry, float64) {
 	moves := s.largeMoves(i, vocab)
 	deltas := make([]float64, len(moves))
 	const chunk = 64
 	parallel(workers, (len(moves)+chunk-1)/chunk, func(c int) {
+		if ctx.Err() != nil {
+			return
+		}
 		g := slices.Clone(s.g)
 		for k := c * chunk; k < min(len(moves), (c+1)*chunk); k++ {
 			es := compact(moves[k])

@@ -352,3 +352,62 @@ func TestTimeLimitCutsLocalSearches(t *testing.T) {
 		t.Errorf("no local search progress: %v", stages)
 	}
 }
+
+// TestTimeLimitBoundsTheFirstPopulation: the time budget also stops the
+// making of the first population, not only the evolution between
+// generations (a population of 2^18 individuals takes seconds to
+// evaluate, far beyond the budget): the run goes on with the individuals
+// made so far, runs no generation and ends within the budget and a
+// grace, with a mapping.
+func TestTimeLimitBoundsTheFirstPopulation(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0)
+	cfg := smallConfig()
+	cfg.Population, cfg.Workers = 1<<18, 1
+	cfg.TimeLimit = 200 * time.Millisecond
+	res, err := Infer(context.Background(), s, cfg)
+	if err != nil || res == nil {
+		t.Fatalf("%v, %v", res, err)
+	}
+	if res.Report.Generations != 0 || !strings.HasPrefix(res.Report.Stopped, "time limit") {
+		t.Errorf("stopped %q after %d generations, want the time limit before the first", res.Report.Stopped, res.Report.Generations)
+	}
+	if grace := 2 * time.Second; res.Report.Elapsed > cfg.TimeLimit+grace {
+		t.Errorf("ran %v with a budget of %v", res.Report.Elapsed, cfg.TimeLimit)
+	}
+	if res.Mapping == nil || res.Mapping.Len() != truth.Len() {
+		t.Errorf("mapping %v", res.Mapping)
+	}
+}
+
+// TestInterruptStopsAGeneration: a context cancelled while a generation
+// is evaluated stops it there (the generation is dropped), not after it.
+func TestInterruptStopsAGeneration(t *testing.T) {
+	truth := toyTruth(t)
+	s := training(t, truth, 0)
+	cfg := smallConfig()
+	cfg.Population, cfg.Workers, cfg.Generations, cfg.Stall = 1<<13, 1, 1000, 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var cancelled time.Time
+	cfg.Progress = func(g Generation) {
+		if g.Index == 1 {
+			// The next generation starts now; cancel while it is under way.
+			go func() {
+				time.Sleep(20 * time.Millisecond)
+				cancelled = time.Now()
+				cancel()
+			}()
+		}
+	}
+	res, err := Infer(ctx, s, cfg)
+	if !errors.Is(err, context.Canceled) || res == nil {
+		t.Fatalf("err %v, result %v", err, res)
+	}
+	if res.Report.Stopped != "interrupted" || res.Report.Generations != 1 {
+		t.Errorf("report %+v, want interrupted after one generation", res.Report)
+	}
+	if d := time.Since(cancelled); d > interruptGrace+2*time.Second {
+		t.Errorf("the run ended %v after the interrupt", d)
+	}
+}
