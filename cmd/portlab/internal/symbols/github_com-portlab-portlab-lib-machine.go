@@ -25,6 +25,7 @@ func init() {
 		"ZenPlusLikeName": reflect.ValueOf(constant.MakeFromLiteral("\"portlab:zenplus-like\"", token.STRING, 0)),
 
 		// type definitions
+		"Chain":          reflect.ValueOf((*machine.Chain)(nil)),
 		"Counters":       reflect.ValueOf((*machine.Counters)(nil)),
 		"FrontEnd":       reflect.ValueOf((*machine.FrontEnd)(nil)),
 		"Latency":        reflect.ValueOf((*machine.Latency)(nil)),
