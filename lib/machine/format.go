@@ -667,7 +667,7 @@ func Encode(m *Machine) ([]byte, error) {
 		}
 		list := make([]chain, len(m.Chains))
 		for i, c := range m.Chains {
-			list[i] = chain{c.Forms, c.Cycles}
+			list[i] = chain(c)
 		}
 		field("chains", list)
 	}
