@@ -3,6 +3,7 @@ package classes_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -310,5 +311,40 @@ func TestClassesFrontEndOnly(t *testing.T) {
 		if d := got[i] - want; d > 1e-6*want || d < -1e-6*want {
 			t.Errorf("%v: %v cycles predicted, %v true", e, got[i], want)
 		}
+	}
+}
+
+// misfitting stands for an inner method whose model comes with an error
+// (PALMED's misfit kernels): it maps every representative as the truth
+// does and returns infer.ErrNoFit beside that result.
+type misfitting struct{ truth *portmap.Mapping }
+
+func (*misfitting) Name() string      { return "misfitting-test" }
+func (*misfitting) Uses() infer.Needs { return infer.Needs{Queries: true} }
+func (m *misfitting) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings) (*infer.Result, error) {
+	out := portmap.MustMapping("misfit", m.truth.Ports()...)
+	for _, f := range p.Instructions {
+		if u := m.truth.Usage(f); m.truth.NumUops(f) > 0 {
+			out.MustSetUsage(f, u)
+		} else if err := out.Set(f); err != nil {
+			return nil, err
+		}
+	}
+	return &infer.Result{Mapping: out}, fmt.Errorf("%w: 3 kernels sub-saturated", infer.ErrNoFit)
+}
+
+func init() {
+	infer.Register("misfitting-test", func() infer.Method { return &misfitting{truth: small()} })
+}
+
+// An error of the inner method's model is the pipeline's too: the result
+// is given with the inner method's status and the error, never as
+// converged.
+func TestInnerErrorIsKept(t *testing.T) {
+	m := classes.New()
+	m.Config.Method = "misfitting-test"
+	res, _, err := run(t, oracle.Simulate(small(), 0, 1), small().Instructions(), m, 0)
+	if res == nil || !errors.Is(err, infer.ErrNoFit) || res.Status != infer.NoFit || !strings.Contains(err.Error(), "3 kernels sub-saturated") {
+		t.Fatalf("result %v, error %v; want the mapping with status no fit and the inner error", res, err)
 	}
 }

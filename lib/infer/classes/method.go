@@ -348,6 +348,7 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 	bestMAPE := math.Inf(1)
 	var tried []PortFit
 	results := map[int]*infer.Result{}
+	errs := map[int]error{}
 	for k := lo; k <= hi; k++ {
 		inner, _ := newInner(r.cfg)
 		settings := &infer.Settings{Seed: r.s.Seed, Workers: r.s.Workers, Progress: func(pr infer.Progress) {
@@ -368,7 +369,7 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 		}
 		mape := ev.Summary.MAPE
 		tried = append(tried, PortFit{Ports: k, MAPE: mape, Elapsed: res.Elapsed})
-		results[k] = res
+		results[k], errs[k] = res, err
 		r.m.notef("classes: %s: training MAPE %.2f %% (%s)", portText(k, k), mape, res.Elapsed.Round(time.Second))
 		bestMAPE = min(bestMAPE, mape)
 		if ctx.Err() != nil {
@@ -378,9 +379,10 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 	r.rep.PortFits = tried
 	// The smallest count within noise of the best fit.
 	var best *infer.Result
+	var bestErr error
 	for _, t := range tried {
 		if t.Error == "" && t.MAPE <= bestMAPE*1.1+30*r.tol {
-			best = results[t.Ports]
+			best, bestErr = results[t.Ports], errs[t.Ports]
 			r.rep.Ports = t.Ports
 			break
 		}
@@ -488,6 +490,12 @@ func (r *run) pipeline(ctx context.Context) (*infer.Result, error) {
 	r.rep.Mapped = len(r.rep.RepresentativeOf)
 	r.rep.Experiments = len(r.all.Measurements)
 	r.rep.Mapping = out
+	if bestErr != nil {
+		// The model of the representatives came with an error (PALMED's
+		// misfit kernels, a time limit): the result is given, with it.
+		return &infer.Result{Mapping: out, Predictor: pred, Report: r.rep, Status: infer.StatusOf(bestErr)},
+			fmt.Errorf("classes: %s on the representatives: %w", r.cfg.Method, bestErr)
+	}
 	return &infer.Result{Mapping: out, Predictor: pred, Report: r.rep, Status: infer.Converged}, nil
 }
 
