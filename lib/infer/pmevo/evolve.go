@@ -218,28 +218,7 @@ func stats(pop []individual, gen int, elapsed time.Duration) Generation {
 // parallel calls f(0), …, f(n−1) on workers goroutines. Each call must
 // write only its own results, so the outcome does not depend on workers.
 func parallel(workers, n int, f func(int)) {
-	if workers <= 1 || n <= 1 {
-		for k := 0; k < n; k++ {
-			f(k)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= n {
-					return
-				}
-				f(k)
-			}
-		}()
-	}
-	wg.Wait()
+	parallelUntil(context.Background(), n, workers, n, f)
 }
 
 // parallelUntil is parallel that hands out no index beyond the first
