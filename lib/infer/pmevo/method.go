@@ -111,15 +111,6 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 		}
 		s.Notify(stage, done, total, fmt.Sprintf("%s: %d/%d candidates, %s", stage, done, total, time.Since(start).Round(time.Second)))
 	}
-	// A deadline of the run (Settings.TimeLimit) is PMEvo's time limit
-	// too, when it is the earlier: the evolution then takes its share of
-	// it and the local searches the rest, instead of evolving until the
-	// deadline and searching past it.
-	if dl, ok := ctx.Deadline(); ok {
-		if left := time.Until(dl); cfg.TimeLimit == 0 || left < cfg.TimeLimit {
-			cfg.TimeLimit = max(left, time.Millisecond)
-		}
-	}
 	res, err := Infer(ctx, train, cfg)
 	if res == nil {
 		return nil, err
