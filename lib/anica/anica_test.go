@@ -3,6 +3,7 @@ package anica_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -450,5 +451,48 @@ func TestCacheTimeout(t *testing.T) {
 	}
 	if camp.Sampled != 30 || !found {
 		t.Errorf("campaign against a hanging predictor: %d sampled, discoveries %v", camp.Sampled, texts(camp.Discoveries))
+	}
+}
+
+// brokenMachinery is a predictor whose machinery fails on every batch,
+// as the host's does when its measurement worker cannot start.
+type brokenMachinery struct{ calls int }
+
+type machineryError struct{}
+
+func (machineryError) Error() string        { return "worker did not start" }
+func (machineryError) Infrastructure() bool { return true }
+
+func (p *brokenMachinery) Name() string { return "broken" }
+
+func (p *brokenMachinery) PredictBlocks(ctx context.Context, bs []*block.Block) ([]float64, error) {
+	p.calls++
+	return nil, fmt.Errorf("calibration: %w", machineryError{})
+}
+
+// TestCacheInfrastructure: an infrastructure failure of the predictor is
+// no answer about any block. Predict ends with it after one call, instead
+// of asking each block alone and caching the failure as the block's crash
+// (which made every block interesting and took 10 s a block on the host).
+func TestCacheInfrastructure(t *testing.T) {
+	var blocks []*block.Block
+	for _, src := range []string{"add rax, rbx", "vpaddd xmm4, xmm5, xmm6"} {
+		b, err := block.Parse(src, block.Intel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks = append(blocks, b)
+	}
+	p := &brokenMachinery{}
+	c := anica.NewCache(p)
+	got, err := c.Predict(t.Context(), blocks)
+	if !oracle.IsInfrastructure(err) || got != nil {
+		t.Fatalf("Predict = %v, %v; want no predictions and the infrastructure error", got, err)
+	}
+	if !strings.Contains(err.Error(), "broken") || !strings.Contains(err.Error(), "worker did not start") {
+		t.Errorf("error %q does not name the predictor and the cause", err)
+	}
+	if p.calls != 1 || c.Len() != 0 {
+		t.Errorf("%d calls, %d answers cached; want 1 call and none cached", p.calls, c.Len())
 	}
 }

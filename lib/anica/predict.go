@@ -93,8 +93,11 @@ func (c *Cache) Len() int {
 // Predict returns the predictions for blocks, asking the predictor once,
 // in one batch, for the blocks not cached. A block the predictor cannot
 // predict gets its failure message. When the batch fails as a whole, each
-// block is asked alone, and a block that fails alone gets the error; only
-// a cancelled ctx ends Predict with an error.
+// block is asked alone, and a block that fails alone gets the error. Only
+// a cancelled ctx or an infrastructure failure of the predictor
+// (oracle.IsInfrastructure: the host's measurement worker does not start,
+// say) ends Predict with an error: that is no answer about any block, and
+// is never cached as one.
 func (c *Cache) Predict(ctx context.Context, blocks []*block.Block) ([]Prediction, error) {
 	out := make([]Prediction, len(blocks))
 	keys := make([]string, len(blocks))
@@ -144,6 +147,12 @@ func (c *Cache) ask(ctx context.Context, blocks []*block.Block) ([]Prediction, e
 	vals, err := c.predict(ctx, blocks)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
+	}
+	if oracle.IsInfrastructure(err) {
+		// The machinery failed (a measurement worker that does not
+		// start, a CPU it cannot be pinned to): no property of any
+		// block, and every other block would fail alike.
+		return nil, fmt.Errorf("anica: %s: %w", c.p.Name(), err)
 	}
 	var te *timeoutError
 	if errors.As(err, &te) && len(blocks) == 1 {
