@@ -45,13 +45,16 @@ the blocks of a batch that timed out are asked again alone; llvm-mca
 has its own bound of 5 min a run), the host's worker faulting on it (a
 signal inside the buffer, e.g. SIGFPE of a division) — makes the block
 interesting with the predictor's message: a crash, as the thesis counts
-them (§8.1.1).
-It never ends the campaign. A block the host's harness cannot run (an address register holding what
-the block computed, a rip-relative address, ...) is the harness's limit,
-not a disagreement: it is left out of the campaign — neither interesting
-nor a counter-example, as the thesis leaves out what a predictor does
-not support (§8.2.2) — and forms whose lone instruction cannot be run
-are left out of the domain. Every measurement is in the journal, so a
+them (§8.1.1); it never ends the campaign. A failure of the measuring
+machinery itself (the host's worker cannot start or be pinned to its
+CPU) is no answer about any block: the run stops with it and exits
+non-zero; the same command run again goes on from the journal. A block
+the host's harness cannot run (an address register holding what the
+block computed, a rip-relative address, ...) is the harness's limit,
+not a disagreement: it is left out of the campaign — neither
+interesting nor a counter-example, as the thesis leaves out what a
+predictor does not support (§8.2.2) — and forms whose lone instruction
+cannot be run are left out of the domain. Every measurement is in the journal, so a
 resumed campaign measures no block again.
 
 The instruction forms are those every simulated machine maps (the curated
