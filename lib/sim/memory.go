@@ -61,9 +61,16 @@ type memSource struct {
 // ByExpression decides.
 func sameBufferSources(b *block.Block) (src [][]memSource, ok [][]bool) {
 	n := len(b.Insns)
-	// Address registers: bases start at B, indexes at 0.
+	// Address registers: bases start at B, indexes at 0. The operands of
+	// lea, nops and prefetches are not set up as addresses (package
+	// measure's Blocks leaves them as they are): a register that only
+	// they take as a base is no base, and an index of the block's
+	// accesses stays 0 when a lea adds to it.
 	vals := map[string]affine{}
 	for _, in := range b.Insns {
+		if m := in.Form.Mnemonic; m == "lea" || strings.HasPrefix(m, "nop") || strings.HasPrefix(m, "prefetch") {
+			continue
+		}
 		for _, o := range in.Operands {
 			if o.Kind != isa.KindMem {
 				continue

@@ -95,6 +95,15 @@ func TestSameBufferAliasing(t *testing.T) {
 	if r := simulate(t, memSim(t, false, SameBuffer), walk); !near(r.Cycles, 6) {
 		t.Errorf("%s in one buffer: %v cycles/iteration, want 6", walk, r.Cycles)
 	}
+	// An lea reading the index register (a loop's next index, computed
+	// beside it) does not make it a base: the harness sets up only the
+	// registers of accesses, so [rsi+rax] and [rdx+rax] stay one location
+	// and the store feeds the next iteration's load (a compiled loop body
+	// measured at the chain's length).
+	leaIndex := "mov rax, [rsi+rbx+3]\nadd rax, 1\nmov [rdx+rbx+3], rax\nlea rcx, [rbx+4]\nadd rcx, rdi"
+	if r := simulate(t, memSim(t, false, SameBuffer), leaIndex); !near(r.Cycles, 6) {
+		t.Errorf("%s in one buffer: %v cycles/iteration, want 6 (forwarding 5 + add 1)", leaIndex, r.Cycles)
+	}
 	// Reading ahead of the stores meets none of them.
 	ahead := "mov rax, [rdi+8]\nadd rax, 1\nmov [rdi], rax\nadd rdi, 8"
 	if r := simulate(t, memSim(t, false, SameBuffer), ahead); r.Cycles > 2 {
