@@ -21,18 +21,19 @@ import (
 // .csv), an assembly file (one block), or a directory of assembly files
 // (*.s, *.asm, one block each, in name order). Every line that cannot be
 // read or matched is an error naming file and line, before anything is
-// measured.
-func readBlocks(ctx context.Context, path string) ([]*block.Block, error) {
+// measured. For a CSV file, hexes holds each block's code as written
+// (nil otherwise).
+func readBlocks(ctx context.Context, path string) (blocks []*block.Block, hexes []string, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("-blocks: %w", err)
+		return nil, nil, fmt.Errorf("-blocks: %w", err)
 	}
 	var files []string
 	switch {
 	case st.IsDir():
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			return nil, fmt.Errorf("-blocks: %w", err)
+			return nil, nil, fmt.Errorf("-blocks: %w", err)
 		}
 		for _, e := range entries {
 			if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".s" || ext == ".asm" || ext == ".S") {
@@ -41,29 +42,30 @@ func readBlocks(ctx context.Context, path string) ([]*block.Block, error) {
 		}
 		slices.Sort(files)
 		if len(files) == 0 {
-			return nil, fmt.Errorf("-blocks %s: a directory without assembly files (*.s, *.asm)", path)
+			return nil, nil, fmt.Errorf("-blocks %s: a directory without assembly files (*.s, *.asm)", path)
 		}
 	case strings.HasSuffix(path, ".csv"):
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("-blocks: %w", err)
+			return nil, nil, fmt.Errorf("-blocks: %w", err)
 		}
 		defer f.Close()
 		rows, err := block.ReadBHiveCSV(ctx, f)
 		var pe *block.ParseError
 		if errors.As(err, &pe) {
 			pe.Source = path
-			return nil, pe
+			return nil, nil, pe
 		}
 		if err != nil {
-			return nil, fmt.Errorf("-blocks %s: %w", path, err)
+			return nil, nil, fmt.Errorf("-blocks %s: %w", path, err)
 		}
 		var out []*block.Block
 		for _, r := range rows {
 			r.Block.Source = fmt.Sprintf("%s:%d", path, r.Line)
 			out = append(out, r.Block)
+			hexes = append(hexes, r.Hex)
 		}
-		return out, nil
+		return out, hexes, nil
 	default:
 		files = []string{path}
 	}
@@ -82,18 +84,23 @@ func readBlocks(ctx context.Context, path string) ([]*block.Block, error) {
 		out = append(out, b)
 	}
 	if len(bad) > 0 {
-		return nil, errors.Join(bad...)
+		return nil, nil, errors.Join(bad...)
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // measureBlocks times the blocks of path on this machine, journalled in
 // out, and prints each block's cycles per iteration or why it is not
-// measurable.
-func measureBlocks(ctx context.Context, path, out string, cpus []int, stdout, stderr io.Writer) error {
-	blocks, err := readBlocks(ctx, path)
+// measurable. With csvOut, the measured blocks of a CSV file are also
+// written there as hex,cycles lines, cycles per iteration, in the file's
+// order.
+func measureBlocks(ctx context.Context, path, out, csvOut string, cpus []int, stdout, stderr io.Writer) error {
+	blocks, hexes, err := readBlocks(ctx, path)
 	if err != nil {
 		return err
+	}
+	if csvOut != "" && hexes == nil {
+		return fmt.Errorf("-csv: %s is not a CSV file of blocks; -csv writes the measured lines of one", path)
 	}
 	hw, err := source.OpenHardware(ctx, cpus, stderr)
 	if err != nil {
@@ -118,6 +125,7 @@ func measureBlocks(ctx context.Context, path, out string, cpus []int, stdout, st
 		}
 	}
 	measured := 0
+	var csv strings.Builder
 	for i, b := range blocks {
 		name := b.Source
 		if name == "" {
@@ -129,6 +137,15 @@ func measureBlocks(ctx context.Context, path, out string, cpus []int, stdout, st
 		}
 		measured++
 		fmt.Fprintf(stdout, "%s: %.3f cycles per iteration\n", name, values[i])
+		if hexes != nil {
+			fmt.Fprintf(&csv, "%s,%.3f\n", hexes[i], values[i])
+		}
+	}
+	if csvOut != "" && measured > 0 {
+		if err := os.WriteFile(csvOut, []byte(csv.String()), 0o644); err != nil {
+			return fmt.Errorf("-csv: %w", err)
+		}
+		fmt.Fprintf(stdout, "measured blocks: %s (hex,cycles per iteration)\n", csvOut)
 	}
 	fmt.Fprintf(stdout, "blocks: %d measured (%d from earlier runs), %d not measurable; journal %s\n", measured, camp.Resumed(), len(blocks)-measured, out)
 	if measured == 0 {

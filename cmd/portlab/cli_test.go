@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -318,6 +319,36 @@ func TestMeasureBlocks(t *testing.T) {
 	out := buf.String()
 	if !strings.Contains(out, "a.s: ") || !strings.Contains(out, "cycles per iteration") || !strings.Contains(out, "b.s: not measurable") || !strings.Contains(out, "1 measured") {
 		t.Errorf("output:\n%s", out)
+	}
+	// -csv writes the measured lines of a CSV file, in its order, with
+	// the cycles printed; the block that cannot run is left out. It is
+	// refused for anything but a CSV file, before anything is measured.
+	err = run(t.Context(), []string{"measure", "-blocks", good, "-out", journal, "-csv", filepath.Join(dir, "m.csv")}, &buf, &buf)
+	if err == nil || !strings.Contains(err.Error(), "-csv") {
+		t.Errorf("-csv with a directory of assembly files: %v, want an error naming -csv", err)
+	}
+	in := filepath.Join(dir, "in.csv")
+	os.WriteFile(in, []byte("4801d8480fafdb,\n488b05ffffffff,\n4801c3,\n"), 0o644)
+	measured := filepath.Join(dir, "m.csv")
+	buf.Reset()
+	if err := run(t.Context(), []string{"measure", "-blocks", in, "-out", filepath.Join(dir, "c.jsonl"), "-csv", measured}, &buf, &buf); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	data, err := os.ReadFile(measured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "4801d8480fafdb,") || !strings.HasPrefix(lines[1], "4801c3,") {
+		t.Fatalf("-csv wrote:\n%s", data)
+	}
+	for i, l := range lines {
+		_, c, _ := strings.Cut(l, ",")
+		v, err := strconv.ParseFloat(c, 64)
+		want := fmt.Sprintf("%s:%d: %s cycles per iteration", in, 2*i+1, c)
+		if err != nil || !(v > 0) || !strings.Contains(buf.String(), want) {
+			t.Errorf("line %q: want positive cycles, printed as %q in:\n%s", l, want, buf.String())
+		}
 	}
 }
 

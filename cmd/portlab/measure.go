@@ -23,7 +23,7 @@ const measureUsage = `portlab measure — measure instruction throughput on this
   portlab measure -insns FILE|curated[:N] -design D -out FILE.jsonl [flags]
   portlab measure -insns … -design D -shard i/n -out SHARD.jsonl [flags]
   portlab measure -insns FILE|curated[:N] -check [-layout L]
-  portlab measure -blocks FILE|DIR -out FILE.jsonl [-cpu N]
+  portlab measure -blocks FILE|DIR -out FILE.jsonl [-csv FILE.csv] [-cpu N]
 
   -insns     instruction forms, one per line (iwho schemes such as
              "add RW:GPR:64, R:GPR:64", or PMEvo names); "curated" takes the
@@ -82,6 +82,9 @@ const measureUsage = `portlab measure — measure instruction throughput on this
              not measurable with the reason, as is one that faults; the
              others are measured. A line that cannot be read is an error naming
              file and line before anything is measured
+  -csv       with -blocks FILE.csv: also write the measured blocks there,
+             hex,cycles a line with cycles per iteration (read with
+             -per 1 by portlab predict -blocks)
   -layout    default | as-declared (write-only operands taken as declared,
              the allocation of earlier portlab versions) | one-line
 
@@ -107,6 +110,7 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	shardArg := fs.String("shard", "", "i/n: measure the i-th of n parts")
 	planOnly := fs.Bool("plan", false, "print the shard's plan, measure nothing")
 	blocksArg := fs.String("blocks", "", "blocks to time as written")
+	csvOut := fs.String("csv", "", "with -blocks FILE.csv: write the measured blocks here as hex,cycles")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -128,11 +132,14 @@ func cmdMeasure(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if *out == "" {
 			return fmt.Errorf("-blocks needs -out, the journal of the measurements")
 		}
+		if *csvOut != "" && !strings.HasSuffix(*blocksArg, ".csv") {
+			return fmt.Errorf("-csv: -blocks %s is not a CSV file; -csv writes the measured lines of one", *blocksArg)
+		}
 		cpus, err := source.ParseCPUs(*cpu)
 		if err != nil {
 			return flagError("cpu", err)
 		}
-		return measureBlocks(ctx, *blocksArg, *out, cpus, stdout, stderr)
+		return measureBlocks(ctx, *blocksArg, *out, *csvOut, cpus, stdout, stderr)
 	}
 	var layout operands.Layout
 	switch *layoutArg {

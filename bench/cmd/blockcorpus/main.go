@@ -6,16 +6,23 @@
 // Usage:
 //
 //	go run ./bench/cmd/blockcorpus [-out bench/blocks] [-src bench/blocks/src]
+//	    [-seed N] [-exclude a.csv,b.csv] [-all-heldout]
+//
+// A later corpus that is to evaluate a description tuned on an earlier one
+// takes new sources, another -seed for its generated blocks, -exclude with
+// the earlier corpus's CSV files (a block with the same bytes as one of
+// them is rejected) and -all-heldout (every block goes to heldout.csv).
 //
 // Sources of blocks, in this order:
 //
 //   - the C files of -src (*.c), each compiled with gcc -c under every flag
 //     set of CFlags;
-//   - the Go program of -src/go, built with go build -trimpath, functions
-//     of package main only;
+//   - the Go program of -src/go, when there is one, built with go build
+//     -trimpath, functions of package main only;
 //   - generated blocks (Generate): latency-bound chains, independent
 //     port-bound mixes, mixes with memory operands and chains with
-//     independent work beside them, from a fixed seed, assembled with GNU as.
+//     independent work beside them, from a fixed seed (-seed, default
+//     Seed), assembled with GNU as.
 //
 // Every object is disassembled with binutils' objdump -d -M intel. A
 // function is split into basic blocks at branch targets and after jumps,
@@ -96,14 +103,63 @@ type reject struct {
 func main() {
 	out := flag.String("out", "bench/blocks", "directory to write the corpus to")
 	src := flag.String("src", "bench/blocks/src", "directory of the C and Go sources")
+	seed := flag.Uint64("seed", Seed, "seed of the generated blocks")
+	exclude := flag.String("exclude", "", "comma-separated BHive CSV files of an earlier corpus: blocks with their bytes are rejected")
+	allHeld := flag.Bool("all-heldout", false, "put every block into heldout.csv (a corpus for evaluation only)")
 	flag.Parse()
-	if err := run(context.Background(), *src, *out); err != nil {
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "blockcorpus: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	earlier, err := readExcluded(*exclude)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "blockcorpus: -exclude:", err)
+		os.Exit(2)
+	}
+	opts := options{seed: *seed, earlier: earlier, allHeldOut: *allHeld}
+	if err := run(context.Background(), *src, *out, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "blockcorpus:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, src, out string) error {
+// options are the choices of a corpus beyond its sources.
+type options struct {
+	seed       uint64
+	earlier    map[string]string // hex → the file of an earlier corpus holding it
+	allHeldOut bool
+}
+
+// readExcluded reads the blocks of comma-separated BHive CSV files: hex →
+// file.
+func readExcluded(list string) (map[string]string, error) {
+	m := map[string]string{}
+	if list == "" {
+		return m, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			h, _, ok := strings.Cut(line, ",")
+			if !ok || h == "" {
+				return nil, fmt.Errorf("%s:%d: want hex,cycles", f, i+1)
+			}
+			if _, dup := m[h]; !dup {
+				m[h] = f
+			}
+		}
+	}
+	return m, nil
+}
+
+func run(ctx context.Context, src, out string, opts options) error {
 	for _, tool := range []string{"gcc", "go", "as", block.Objdump} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("%s is needed: %w", tool, err)
@@ -144,19 +200,23 @@ func run(ctx context.Context, src, out string) error {
 		}
 	}
 	goDir := filepath.Join(src, "go")
-	bin := filepath.Join(tmp, "gokernels")
 	goVersion := firstLine(ctx, "go", "version")
-	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, ".")
-	build.Dir = goDir
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build in %s: %v\n%s", goDir, err, out)
+	if _, err := os.Stat(goDir); err == nil {
+		bin := filepath.Join(tmp, "gokernels")
+		build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", bin, ".")
+		build.Dir = goDir
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build in %s: %v\n%s", goDir, err, out)
+		}
+		fns, err := disassemble(ctx, bin, func(name string) bool { return strings.HasPrefix(name, "main.") })
+		if err != nil {
+			return err
+		}
+		add(split(fns, "go/kernels.go", "go", "go build -trimpath"))
+	} else {
+		fmt.Fprintf(os.Stderr, "blockcorpus: no Go program in %s: none compiled\n", goDir)
 	}
-	fns, err := disassemble(ctx, bin, func(name string) bool { return strings.HasPrefix(name, "main.") })
-	if err != nil {
-		return err
-	}
-	add(split(fns, "go/kernels.go", "go", "go build -trimpath"))
-	gen := Generate(Seed)
+	gen := Generate(opts.seed)
 	asm := filepath.Join(tmp, "gen.s")
 	if err := os.WriteFile(asm, []byte(Assembly(gen)), 0o644); err != nil {
 		return err
@@ -165,7 +225,7 @@ func run(ctx context.Context, src, out string) error {
 	if out, err := exec.CommandContext(ctx, "as", "--64", "-o", genObj, asm).CombinedOutput(); err != nil {
 		return fmt.Errorf("as: %v\n%s", err, out)
 	}
-	fns, err = disassemble(ctx, genObj, nil)
+	fns, err := disassemble(ctx, genObj, nil)
 	if err != nil {
 		return err
 	}
@@ -178,7 +238,7 @@ func run(ctx context.Context, src, out string) error {
 		if f == nil || len(f.insns) == 0 {
 			return fmt.Errorf("generated block %s not found in the assembled object", g.Name)
 		}
-		c := &candidate{program: "generated", compiler: "as", flags: fmt.Sprintf("seed %d", Seed), function: g.Name, offset: -1,
+		c := &candidate{program: "generated", compiler: "as", flags: fmt.Sprintf("seed %d", opts.seed), function: g.Name, offset: -1,
 			kind: g.Kind, insns: len(f.insns), note: g.Note}
 		for _, in := range f.insns {
 			c.hex += hex(in.bytes)
@@ -192,6 +252,10 @@ func run(ctx context.Context, src, out string) error {
 	seen := map[string]*candidate{}
 	var uniq []*candidate
 	for _, c := range cands {
+		if f, ok := opts.earlier[c.hex]; ok {
+			rejects = append(rejects, reject{c, "in an earlier corpus: " + f})
+			continue
+		}
 		if first, ok := seen[c.hex]; ok {
 			rejects = append(rejects, reject{c, "same bytes as " + first.program + " " + first.flags + " " + first.function})
 			continue
@@ -226,7 +290,7 @@ func run(ctx context.Context, src, out string) error {
 	if len(rows) != len(good) {
 		return fmt.Errorf("lib/block read %d blocks, expected %d", len(rows), len(good))
 	}
-	return write(out, good, rejects, []string{gccVersion, goVersion, asVersion, objdumpVersion})
+	return write(out, good, rejects, []string{gccVersion, goVersion, asVersion, objdumpVersion}, opts.allHeldOut)
 }
 
 // HeldOut reports whether a block (by its hex) belongs to the held-out
@@ -237,7 +301,7 @@ func HeldOut(hexCode string) bool {
 	return h.Sum64()%5 == 0
 }
 
-func write(dir string, good []*candidate, rejects []reject, versions []string) error {
+func write(dir string, good []*candidate, rejects []reject, versions []string, allHeldOut bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -248,7 +312,7 @@ func write(dir string, good []*candidate, rejects []reject, versions []string) e
 	count := map[key][2]int{}
 	for _, c := range good {
 		file, line := "tune.csv", 0
-		if HeldOut(c.hex) {
+		if allHeldOut || HeldOut(c.hex) {
 			held.WriteString(c.hex + ",\n")
 			nHeld++
 			file, line = "heldout.csv", nHeld
@@ -323,6 +387,8 @@ func reasonClass(r string) string {
 	switch {
 	case strings.HasPrefix(r, "same bytes as"):
 		return "duplicate (same bytes as an earlier block)"
+	case strings.HasPrefix(r, "in an earlier corpus: "):
+		return r
 	case strings.HasPrefix(r, "lib/block: "):
 		m := reInsnMsg.FindStringSubmatch(r)
 		if m != nil {
