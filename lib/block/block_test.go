@@ -806,3 +806,34 @@ func TestCallClobbers(t *testing.T) {
 		t.Errorf("%s writes %d locations: %v", in.Form.Key(), len(in.Writes), in.Writes)
 	}
 }
+
+// TestComparePseudoOps: objdump writes cmpps and its kin with the
+// predicate in the mnemonic (cmpltps, vcmpneq_oqpd); they are the forms
+// with the predicate's immediate, in Intel and AT&T syntax alike.
+func TestComparePseudoOps(t *testing.T) {
+	requireTools(t, "objdump")
+	b, err := DecodeHex(context.Background(), "0fc2c101 f30fc2c101 c5f8c2c101 c5fdc2c10c c5fbc2c11f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Parse("cmpps xmm0, xmm1, 1\ncmpss xmm0, xmm1, 1\nvcmpps xmm0, xmm0, xmm1, 1\nvcmppd ymm0, ymm0, ymm1, 12\nvcmpsd xmm0, xmm0, xmm1, 31", Intel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	att, err := Parse("cmpltps %xmm1, %xmm0\ncmpltss %xmm1, %xmm0\nvcmpltps %xmm1, %xmm0, %xmm0\nvcmpneq_oqpd %ymm1, %ymm0, %ymm0\nvcmptrue_ussd %xmm1, %xmm0, %xmm0", ATT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Insns {
+		w := want.Insns[i]
+		for _, got := range []Insn{b.Insns[i], att.Insns[i]} {
+			if got.Form.Key() != w.Form.Key() || fmt.Sprint(got.Operands) != fmt.Sprint(w.Operands) {
+				t.Errorf("%q: %s %v, want %s %v", got.Text, got.Form.Key(), got.Operands, w.Form.Key(), w.Operands)
+			}
+		}
+	}
+	// The legacy-SSE instructions have 8 predicates only.
+	if _, err := Parse("cmpneq_oqps xmm0, xmm1", Intel); err == nil {
+		t.Error("cmpneq_oqps: want an error, the predicate needs VEX")
+	}
+}

@@ -143,6 +143,37 @@ var repMeaning = map[string]string{"rep ret": "ret", "rep bsf": "tzcnt", "rep no
 // QWORD PTR es:[rdi],rax") lacks the size letter of the uops.info name.
 var stringOps = words("movs stos lods cmps scas")
 
+// cmpPredicates are the comparison predicates of cmpps and its kin, by
+// their immediate (Intel SDM, CMPPS: the pseudo-ops): the legacy-SSE
+// instructions take the first 8, the VEX ones all 32.
+var cmpPredicates = strings.Fields("eq lt le unord neq nlt nle ord eq_uq nge ngt false neq_oq ge gt true " +
+	"eq_os lt_oq le_oq unord_s neq_us nlt_uq nle_uq ord_s eq_us nge_uq ngt_uq false_os neq_os ge_oq gt_oq true_us")
+
+// cmpPredicate reads a comparison pseudo-op as objdump and GNU as write
+// it (cmpltps, vcmpneq_oqpd): the instruction and the immediate.
+func cmpPredicate(mnem string) (string, int64, bool) {
+	vex := strings.HasPrefix(mnem, "v")
+	rest := strings.TrimPrefix(mnem, "v")
+	if !strings.HasPrefix(rest, "cmp") || len(rest) < 6 {
+		return "", 0, false
+	}
+	suffix := rest[len(rest)-2:]
+	if suffix != "ps" && suffix != "pd" && suffix != "ss" && suffix != "sd" {
+		return "", 0, false
+	}
+	pred := rest[3 : len(rest)-2]
+	n := 8
+	if vex {
+		n = len(cmpPredicates)
+	}
+	for i, p := range cmpPredicates[:n] {
+		if p == pred {
+			return strings.TrimSuffix(mnem, pred+suffix) + suffix, int64(i), true
+		}
+	}
+	return "", 0, false
+}
+
 func words(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(s) {
@@ -181,6 +212,11 @@ func (t *Forms) match(prefix, mnem string, ops []Operand, att bool, enc []byte) 
 	if mnem == "movsx" && len(ops) == 2 && ((ops[1].Kind == isa.KindReg && regWidth(ops[1].Reg) == 32) ||
 		(ops[1].Kind == isa.KindMem && ops[1].Mem.Width == 32)) {
 		mnem = "movsxd" // GNU as takes movsx for the 32-bit source too
+	}
+	if m, imm, ok := cmpPredicate(canonical(mnem)); ok {
+		// objdump's cmpltps xmm0, xmm1 is cmpps xmm0, xmm1, 1.
+		mnem = m
+		ops = append(ops[:len(ops):len(ops)], Operand{Kind: isa.KindImm, Imm: imm})
 	}
 	var tries []attempt
 	add := func(m string, ops []Operand, hint int) {

@@ -55,7 +55,7 @@ var (
 	aarch64RE      = regexp.MustCompile(`(?i)(^|[\s,\[{])([xw]([12]?[0-9]|30)|v[0-9]+\.[0-9]*[bhsdq]|wzr|xzr)\b|^(b\.[a-z]{2}|cbn?z|tbn?z)\s|elf64-littleaarch64`)
 	labelRE        = regexp.MustCompile(`^([A-Za-z_.$@][\w.$@]*|[0-9]+):`)
 	objdumpFuncRE  = regexp.MustCompile(`^[0-9a-f]+ <(.*)>:\s*$`)
-	mnemonicRE     = regexp.MustCompile(`^[a-z][a-z0-9.]*$`)
+	mnemonicRE     = regexp.MustCompile(`^[a-z][a-z0-9._]*$`)
 )
 
 // prefixes that select another form; ignored are the ones that do not.
