@@ -42,7 +42,12 @@
 //     solved in closed form (with the core frozen every constraint has one
 //     unknown); class members get their representative's loads. An
 //     instruction whose alone cycles are still under-predicted by more
-//     than Config.PrivateTol gets a private resource (the divider).
+//     than Config.PrivateTol gets a resource of its own for them, shared
+//     with the other such instructions whose pair kernels (from step 2)
+//     show the same extra unit: two divisions on one divider take the sum
+//     of their cycles, not the larger (the paper's LPAUX can only load
+//     the core's resources; a private resource each would let them run in
+//     parallel).
 //
 // # The front end
 //
@@ -133,9 +138,11 @@
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
 // measures about 49,000 kernels and its mapping predicts PMEvo's measured
-// pmevo:SKL/eval_small with a MAPE of 9.69 % and Kendall τ-b 0.754 (the
+// pmevo:SKL/eval_small with a MAPE of 9.60 % and Kendall τ-b 0.754 (the
 // uops.info mapping itself: 9.55 %, 0.758) and random length-5
-// experiments of the truth within 1.66 % (τ-b 0.976). The alternating LP2
+// experiments of the truth within 1.52 % (τ-b 0.977; 9.69 % and 1.66 %
+// with a private resource for each of the six divider forms instead of
+// one shared by them). The alternating LP2
 // still leaves a few core kernels sub-saturated by 20–33 %, so such runs
 // end with ErrNoFit (Config.PersistentGrowth fits the core better and
 // predicts worse). notebooks/11-palmed.ipynb compares it with PMEvo and
