@@ -18,7 +18,7 @@ const RationalTol = 1e-6
 // LPAUX in closed form for every representative that is not basic, with a
 // private resource for instructions whose alone cycles the result
 // under-predicts by more than PrivateTol.
-func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []string, t map[string]float64) error {
+func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []string, t map[string]float64, pair func(a, b string) portmap.Experiment) error {
 	cfg := r.cfg
 	names := make([]string, len(core.res))
 	for k := range core.res {
@@ -195,21 +195,95 @@ func (r *run) complete(ctx context.Context, core *coreModel, basic, reps []strin
 			}
 		}
 	}
-	// Instructions that use a unit no basic instruction uses: a private
-	// resource carrying the unexplained cycles.
+	// Instructions that use a unit no basic instruction uses: a resource
+	// carrying the unexplained cycles, shared by the instructions whose
+	// pair kernels show that they use the same such unit (see
+	// extraGroups), private to the others.
+	var extra []string
 	for _, a := range others {
 		pred, _, _ := m.Cycles(single(a))
 		pred = max(pred, r.frontEnd(single(a)))
 		if pred < t[a]*(1-cfg.PrivateTol) {
-			k, err := m.AddResource("R:" + a)
-			if err != nil {
-				return err
-			}
+			extra = append(extra, a)
+		}
+	}
+	groups := r.extraGroups(m, extra, t, pair)
+	shared := 0
+	for _, g := range groups {
+		name := "R:" + g[0]
+		if len(g) > 1 {
+			name = fmt.Sprintf("R:%s (+%d)", g[0], len(g)-1)
+			shared++
+		}
+		k, err := m.AddResource(name)
+		if err != nil {
+			return err
+		}
+		for _, a := range g {
 			m.SetLoadAt(a, k, resource.Rational(t[a], RationalTol))
 			private++
 		}
 	}
-	r.step("LPAUX", "%d instructions mapped from %d K_sat kernels; %d negative upper bounds clamped to 0; %d private resources added",
-		len(others), len(exps), clamped, private)
+	r.step("LPAUX", "%d instructions mapped from %d K_sat kernels; %d negative upper bounds clamped to 0; %d instructions given %d resources of their own (%d of them shared)",
+		len(others), len(exps), clamped, private, len(groups), shared)
 	return nil
+}
+
+// extraGroups groups the instructions of extra, which the resources so far
+// leave under-predicted alone, by the units they use beyond those: a and
+// b use the same one when their measured pair kernel a^ā·b^b̄ (from the
+// quadratic benchmarks) is closer to the cycles predicted with one
+// resource carrying both their alone cycles than to the prediction with
+// two, and slower than the latter by more than DisjointTol. Groups are
+// formed greedily in the order of extra: an instruction joins the first
+// group with whose members it shares a unit (with all of them when the
+// group has at most two, else with more than half, so that one noisy
+// pair neither splits nor chains groups), or founds a group. Units no
+// basic instruction uses are typically not pipelined (dividers, square
+// roots, microcoded sequences); the PALMED paper's LPAUX can only load the
+// core's resources, and a resource per instruction would let two
+// divisions run in parallel.
+func (r *run) extraGroups(m *resource.Mapping, extra []string, t map[string]float64, pair func(a, b string) portmap.Experiment) [][]string {
+	shares := func(a, b string) bool {
+		if pair == nil {
+			return false
+		}
+		e := pair(a, b)
+		c, ok := r.b.get(e)
+		if !ok {
+			return false
+		}
+		sep, _, err := m.Cycles(e)
+		if err != nil {
+			return false
+		}
+		sep = max(sep, r.frontEnd(e))
+		// Without a's and b's own resources (not added yet): add their
+		// alone cycles, separately or together.
+		sa, sb := float64(e.Count(a))*t[a], float64(e.Count(b))*t[b]
+		two := max(sep, sa, sb)
+		one := max(sep, sa+sb)
+		return c > two*(1+r.cfg.DisjointTol) && math.Abs(c-one) < math.Abs(c-two)
+	}
+	var groups [][]string
+	for _, a := range extra {
+		placed := false
+		for g := range groups {
+			n := 0
+			for _, b := range groups[g] {
+				if shares(a, b) {
+					n++
+				}
+			}
+			if k := len(groups[g]); k <= 2 && n == k || k > 2 && 2*n > k {
+				groups[g] = append(groups[g], a)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			groups = append(groups, []string{a})
+		}
+	}
+	return groups
 }

@@ -42,7 +42,12 @@
 //     solved in closed form (with the core frozen every constraint has one
 //     unknown); class members get their representative's loads. An
 //     instruction whose alone cycles are still under-predicted by more
-//     than Config.PrivateTol gets a private resource (the divider).
+//     than Config.PrivateTol gets a resource of its own for them, shared
+//     with the other such instructions whose pair kernels (from step 2)
+//     show the same extra unit: two divisions on one divider take the sum
+//     of their cycles, not the larger (the paper's LPAUX can only load
+//     the core's resources; a private resource each would let them run in
+//     parallel).
 //
 // # The front end
 //
@@ -116,7 +121,8 @@
 // tolerance, 3.2–7.3 %
 // without the repeated core kernels, 6.0–12.7 % with hard LP2 caps), with
 // 5 % 5.0 % (5.7 %, 13.7 %, 19.3 %); bench/results/README.md has the
-// tables.
+// tables. The sweep predates the shared resources of step 5; with them,
+// seed 1 with 2 % noise gives 3.72 % (3.85 % before).
 //
 // # Failures
 //
@@ -133,9 +139,11 @@
 // On simulated Skylake (pmevo:SKL/uops_info, exact oracle; TestSkylake
 // with PORTLAB_PALMED_SKL=1, or portlab infer palmed -simulate) a run
 // measures about 49,000 kernels and its mapping predicts PMEvo's measured
-// pmevo:SKL/eval_small with a MAPE of 9.69 % and Kendall τ-b 0.754 (the
+// pmevo:SKL/eval_small with a MAPE of 9.60 % and Kendall τ-b 0.754 (the
 // uops.info mapping itself: 9.55 %, 0.758) and random length-5
-// experiments of the truth within 1.66 % (τ-b 0.976). The alternating LP2
+// experiments of the truth within 1.52 % (τ-b 0.977; 9.69 % and 1.66 %
+// with a private resource for each of the six divider forms instead of
+// one shared by them). The alternating LP2
 // still leaves a few core kernels sub-saturated by 20–33 %, so such runs
 // end with ErrNoFit (Config.PersistentGrowth fits the core better and
 // predicts worse). notebooks/11-palmed.ipynb compares it with PMEvo and

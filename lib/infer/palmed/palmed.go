@@ -380,7 +380,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, cfg Config, pro
 	fitErr := err
 	r.cfg = r.res.Config // LPAUX's tolerances are those of kernels measured once
 	// 5. Saturating kernels and LPAUX for the other classes.
-	if err := r.complete(ctx, core, basic, reps, t); err != nil {
+	if err := r.complete(ctx, core, basic, reps, t, pair); err != nil {
 		return r.res, err
 	}
 	// Members of a class get the representative's loads.

@@ -386,7 +386,7 @@ func TestNoLoadWithoutSaturatingKernel(t *testing.T) {
 	core := &coreModel{basic: []string{"A", "B"}, res: []users{1, 2}, w: [][]float64{{1, 0}, {0, 1}}}
 	r.res.Core = []Kernel{{Experiment: single("A"), Cycles: 1, Origin: "single"}}
 	tAlone := map[string]float64{"A": 1, "B": 1, "C": 1}
-	if err := r.complete(t.Context(), core, []string{"A", "B"}, []string{"A", "B", "C"}, tAlone); err != nil {
+	if err := r.complete(t.Context(), core, []string{"A", "B"}, []string{"A", "B", "C"}, tAlone, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := r.res.Saturating["R1"]; ok {
@@ -405,5 +405,44 @@ func TestNoLoadWithoutSaturatingKernel(t *testing.T) {
 	}
 	if c, _, _ := r.res.Mapping.Cycles(single("C")); math.Abs(c-1) > 1e-9 {
 		t.Errorf("C alone: %v cycles, want 1 (its private resource)", c)
+	}
+}
+
+// Instructions on units no basic instruction uses get resources of their
+// own; two that share such a unit (a divider and a square root on one
+// unpipelined unit) share one resource, which the pair kernel of the
+// quadratic benchmarks shows, and one on another such unit stays apart.
+func TestSharedExtraResource(t *testing.T) {
+	truth := toy()
+	m := portmap.MustMapping("fig1+div", "0", "1", "6", "7", "8")
+	for _, insn := range truth.Instructions() {
+		m.MustSetUsage(insn, truth.Usage(insn))
+	}
+	m.MustSetUsage("DIV", "1*p0+3*p7").MustSetUsage("SQRT", "1*p1+4*p7").MustSetUsage("CRC", "2*p8")
+	sim := oracle.Simulate(m, 0, 1)
+	res, err := Infer(context.Background(), sim, m.Instructions(), toyConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1, ok1 := res.Mapping.Resource("R:DIV (+1)")
+	k2, ok2 := res.Mapping.Resource("R:CRC")
+	if !ok1 || !ok2 {
+		t.Fatalf("want a resource shared by DIV and SQRT and one of CRC's own, got:\n%v", res.Mapping)
+	}
+	for insn, k := range map[string]int{"DIV": k1, "SQRT": k1, "CRC": k2} {
+		if l, _ := res.Mapping.Loads(insn); !(l[k] > 0) {
+			t.Errorf("%s has no load on resource %d:\n%v", insn, k, res.Mapping)
+		}
+	}
+	for _, e := range []portmap.Experiment{
+		portmap.NewExperiment("DIV", "SQRT"),
+		portmap.NewExperiment("DIV", "CRC"),
+		portmap.NewExperiment("SQRT", "SQRT", "CRC", "DIVPS"),
+	} {
+		want, _ := oracle.Cycles(context.Background(), sim, e)
+		got, _, _ := res.Mapping.Cycles(e)
+		if math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%v: predicted %v, true %v", e, got, want)
+		}
 	}
 }
