@@ -208,8 +208,11 @@ type Iteration struct {
 	// current size; the bound grows), "unbounded" (one found only beyond
 	// the bound and measured), "validation" (a validation experiment
 	// contradicted the result), "remeasured" (no mapping explained the
-	// measurements, and those of the conflict were measured again), "no
-	// mapping" (findMapping found none) or "done".
+	// measurements, and those of the conflict were measured again), "new
+	// solver" (the search would end, or findMapping found nothing, and a
+	// new solver process is to answer the same questions without the
+	// history of the run's queries), "no mapping" (findMapping found none)
+	// or "done".
 	Step string
 	// Bound is the size bound of the pass's bounded query.
 	Bound int
@@ -324,6 +327,24 @@ func (e *NoMappingError) Is(target error) bool {
 	return target == ErrNoMapping || target == infer.ErrNoFit
 }
 
+// UnexplainedError reports that the mapping the search ended with does
+// not reproduce one of the measurements it was found for (the
+// bottleneck simulator's prediction is not within ε·|e| of it): the
+// solver's answer and the simulator disagree, and Infer returns no
+// result.
+type UnexplainedError struct {
+	Mapping     *portmap.Mapping
+	Measurement portmap.Measurement
+	// Predicted is the mapping's inverse throughput for the experiment.
+	Predicted float64
+	Epsilon   float64
+}
+
+func (e *UnexplainedError) Error() string {
+	return fmt.Sprintf("cegis: the mapping found predicts %.4g cycles for %v, measured at %.4g, beyond ε = %g cycles per instruction: the solver's answer does not explain its measurements",
+		e.Predicted, e.Measurement.Experiment, e.Measurement.Cycles, e.Epsilon)
+}
+
 // Undecided is a measurement of an experiment on which two candidate
 // mappings differ by more than 2ε·|e| that is nevertheless consistent with
 // both (within ε·|e| of each prediction): it rules out neither.
@@ -395,13 +416,19 @@ type run struct {
 	res     *Result
 	start   time.Time
 	portIDs []string
+	// fresh reports that the solver process was started (rebuild) after
+	// the last measurement: its answers do not depend on the history of
+	// the queries asked before.
+	fresh bool
 }
 
 // Infer runs counter-example-guided inference (thesis Algorithm 4.1) for
 // the instructions insns on the given number of ports, asking o for every
 // measurement. It returns the mapping and how it was found, or an error
 // wrapping ErrNoMapping (a *NoMappingError naming conflicting
-// measurements) when no mapping of the searched shape explains them. When
+// measurements) when no mapping of the searched shape explains them, or
+// an *UnexplainedError (and no result) when the solver's mapping does
+// not reproduce one of them with the bottleneck simulator. When
 // ctx is cancelled, z3 is stopped and Infer returns the latest consistent
 // mapping (if any; Complete false) together with ctx's error.
 func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg Config) (*Result, error) {
@@ -493,7 +520,7 @@ func Infer(ctx context.Context, o oracle.Oracle, insns []string, ports int, cfg 
 	}
 	err = r.loop(ctx)
 	r.res.Elapsed = time.Since(r.start)
-	if r.res.Mapping == nil || errors.Is(err, ErrNoMapping) {
+	if r.res.Mapping == nil || errors.Is(err, ErrNoMapping) || errors.As(err, new(*UnexplainedError)) {
 		return nil, err
 	}
 	return r.res, err
@@ -586,7 +613,20 @@ func (r *run) loop(ctx context.Context) error {
 				return r.stop(err, "findMapping")
 			}
 			if st == z3.Unsat {
-				nm, idx := r.diagnose(ctx)
+				nm, idx, sat := r.diagnose(ctx)
+				if sat {
+					// A new solver process finds a mapping for the same
+					// measurements: the answer came from the session's
+					// history (see converged), not from the measurements.
+					if r.fresh {
+						return fmt.Errorf("cegis: findMapping: two new solver processes disagree on whether a mapping explains the %d measurements", len(r.meas))
+					}
+					if err := r.rebuild(ctx); err != nil {
+						return err
+					}
+					finish("new solver")
+					continue
+				}
 				again, err := r.remeasure(ctx, nm, idx)
 				if err != nil {
 					return err
@@ -625,6 +665,23 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		// converged reports the end of the search, after validation.
 		converged := func(complete bool) (bool, error) {
+			if err := r.reproduces(m1); err != nil {
+				return true, err
+			}
+			if !r.fresh {
+				// The search ends on an unsatisfiable query: no second
+				// mapping. A solver that has answered the whole run's
+				// queries incrementally can answer that wrongly (z3
+				// 4.8.12 did, after many push/check/pop rounds over
+				// cardinality constraints: a renaming of the truth was
+				// consistent with every assertion in force), so the
+				// same questions are asked again of a new process.
+				if err := r.rebuild(ctx); err != nil {
+					return true, err
+				}
+				finish("new solver")
+				return false, nil
+			}
 			r.res.Complete = complete
 			if r.cfg.Validation > 0 {
 				// Three rounds of new validation experiments; after them
@@ -797,6 +854,7 @@ func (r *run) measure(ctx context.Context, e exp) error {
 	}
 	r.meas = append(r.meas, x)
 	r.res.Measurements.Measurements = append(r.res.Measurements.Measurements, m)
+	r.fresh = false
 	return nil
 }
 
@@ -1269,13 +1327,15 @@ func (r *run) recheck(ctx context.Context, m1 candidate) (bool, error) {
 }
 
 // diagnose finds a small set of conflicting measurements with an unsat
-// core and returns the *NoMappingError and their indices.
-func (r *run) diagnose(ctx context.Context) (nm *NoMappingError, idx []int) {
+// core, in a new solver process, and returns the *NoMappingError and
+// their indices; sat reports that the new process found the measurements
+// consistent after all.
+func (r *run) diagnose(ctx context.Context) (nm *NoMappingError, idx []int, sat bool) {
 	nm = &NoMappingError{Measured: len(r.meas), Epsilon: r.cfg.Epsilon}
 	sess, err := z3.Start(ctx, z3.Options{Path: r.cfg.Z3, Timeout: r.cfg.Timeout,
 		Options: [][2]string{{"produce-unsat-cores", "true"}, {"smt.core.minimize", "true"}}})
 	if err != nil {
-		return nm, nil
+		return nm, nil, false
 	}
 	defer sess.Close()
 	ss := newSubsets()
@@ -1296,15 +1356,15 @@ func (r *run) diagnose(ctx context.Context) (nm *NoMappingError, idx []int) {
 		}
 	}
 	if err := sess.Assert(ctx, cmds...); err != nil {
-		return nm, nil
+		return nm, nil, false
 	}
 	st, err := sess.Check(ctx, tracks...)
 	if err != nil || st != z3.Unsat {
-		return nm, nil
+		return nm, nil, err == nil && st == z3.Sat
 	}
 	core, err := sess.UnsatCore(ctx)
 	if err != nil {
-		return nm, nil
+		return nm, nil, false
 	}
 	for _, name := range core {
 		var j int
@@ -1314,7 +1374,7 @@ func (r *run) diagnose(ctx context.Context) (nm *NoMappingError, idx []int) {
 			idx = append(idx, j)
 		}
 	}
-	return nm, idx
+	return nm, idx, false
 }
 
 // remeasure measures the conflicting measurements idx once more, those
@@ -1371,7 +1431,9 @@ func median(xs []float64) float64 {
 
 // rebuild starts a new solver session with the base constraints and every
 // measurement: the values of measurements changed (remeasure) or the
-// tolerance widened (widen), and a solver cannot take back an assertion.
+// tolerance widened (widen), and a solver cannot take back an assertion;
+// or the answer that ends the search is to be asked again without the
+// session's history (see converged).
 func (r *run) rebuild(ctx context.Context) error {
 	r.sess.Close()
 	sess, err := z3.Start(ctx, z3.Options{Path: r.cfg.Z3, Timeout: r.cfg.Timeout, Options: r.cfg.solverSeed()})
@@ -1387,6 +1449,20 @@ func (r *run) rebuild(ctx context.Context) error {
 	}
 	if err := r.sess.Assert(ctx, cmds...); err != nil {
 		return r.stop(err, "asserting the measurements")
+	}
+	r.fresh = true
+	return nil
+}
+
+// reproduces checks that m1 predicts every measurement within ε with the
+// bottleneck simulator, as the solver's constraints say it does; an
+// *UnexplainedError names the first it does not.
+func (r *run) reproduces(m1 candidate) error {
+	md := r.model(m1)
+	for _, x := range r.meas {
+		if p := md.Evaluate(terms(x.e)).Cycles; !r.within(p, x) {
+			return &UnexplainedError{Mapping: r.toMapping(m1), Measurement: x.m, Predicted: p, Epsilon: r.cfg.Epsilon}
+		}
 	}
 	return nil
 }

@@ -53,6 +53,16 @@
 // be told apart at all. BenchmarkInfer
 // compares the thesis's and portlab's settings.
 //
+// The answer that ends the search (no second mapping) is trusted only from
+// a solver process started after the last measurement: otherwise the same
+// questions are asked again of a new process holding the same
+// assertions, without the history of the run's incremental queries (z3
+// 4.8.12 once answered unsat there although a renaming of the truth
+// satisfied every assertion in force, and the run ended complete with a
+// wrong mapping). Before a mapping is returned, the bottleneck simulator
+// checks that it reproduces every measurement within ε; an
+// *UnexplainedError names the one it does not.
+//
 // On a real machine, Config.NoiseEpsilon takes ε from the benchmarker's
 // own dispersion, and the measurements of a conflict are measured again
 // (Config.Remeasure, the median kept) before the conflict is reported. Method puts the algorithm behind the
