@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/portlab/portlab/lib/block"
+	"github.com/portlab/portlab/lib/dataset/datasettest"
+	"github.com/portlab/portlab/lib/machine"
+)
+
+// corpusBlocks returns the blocks of the block corpus in bench/blocks,
+// both parts.
+func corpusBlocks(t testing.TB) []*block.Block {
+	t.Helper()
+	if _, err := exec.LookPath("objdump"); err != nil {
+		t.Skip("needs binutils' objdump")
+	}
+	var out []*block.Block
+	for _, file := range []string{"tune.csv", "heldout.csv"} {
+		f, err := os.Open(filepath.Join("..", "..", "bench", "blocks", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := ReadBHive(context.Background(), f, file, 1)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, set.Blocks...)
+	}
+	return out
+}
+
+// TestSameAsReference: on every block of the corpus, on the machine
+// descriptions committed with the host block benchmark and on the test
+// machine, with the options that take the other paths of the model
+// (same-buffer aliasing, sensitivity changes, an iteration limit that
+// stops before the steady state), the simulator compiles the same
+// program, to the bit, as the reference copy of it before it was made
+// faster (reference_test.go), and simulates the same result.
+func TestSameAsReference(t *testing.T) {
+	datasettest.Need(t)
+	blocks := corpusBlocks(t)
+	type machineCase struct {
+		name string
+		m    *machine.Machine
+	}
+	var machines []machineCase
+	for _, f := range []string{
+		"../../bench/results/host-blocks-zen5-20261127/host101.json",
+		"../../bench/results/host-blocks-zen5-20261127-sse-zero/host101-tuned.json",
+	} {
+		m, err := machine.Lookup(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		machines = append(machines, machineCase{filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f), m})
+	}
+	machines = append(machines, machineCase{"test-icl", corpusMachine(t).Machine()})
+	options := []Options{
+		{},
+		{Aliasing: SameBuffer},
+		{Changes: []Change{{Form: "*", Latency: 1.5}, {Form: "*", LatencyAdd: -1}}, MaxIterations: 300, MaxPeriod: 8},
+		{MaxIterations: 24},
+	}
+	if testing.Short() {
+		blocks = blocks[:len(blocks)/8]
+		options = options[:2]
+	}
+	for _, mc := range machines {
+		for oi, opt := range options {
+			if oi == 2 {
+				opt.Changes = append(opt.Changes, Change{Resources: mc.m.Mapping.Ports()[:2], Throughput: 0.5})
+			}
+			s, err := New(mc.m, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			simulated, bad := 0, 0
+			for k, b := range blocks {
+				if err := sameAsReference(s, b); err != nil {
+					if bad < 3 {
+						t.Errorf("%s, options %d, block %d:\n%s\n%v", mc.name, oi, k+1, b, err)
+					}
+					bad++
+				} else if _, err := s.compile(b); err == nil {
+					simulated++
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%s, options %d: %d of %d blocks differ", mc.name, oi, bad, len(blocks))
+			}
+			if simulated < len(blocks)/3 {
+				t.Errorf("%s, options %d: only %d of %d blocks simulated", mc.name, oi, simulated, len(blocks))
+			}
+		}
+	}
+}
+
+// sameAsReference compares s's program and result on b with the
+// reference's.
+func sameAsReference(s *Simulator, b *block.Block) error {
+	p, err := s.compile(b)
+	rp, rerr := s.refCompile(b)
+	if err != nil || rerr != nil {
+		if fmt.Sprint(err) != fmt.Sprint(rerr) {
+			return fmt.Errorf("compile: error %v, reference %v", err, rerr)
+		}
+		return nil
+	}
+	if want := fromRef(rp); !reflect.DeepEqual(p, want) {
+		return fmt.Errorf("compiled\n%+v\nreference\n%+v", *p, *want)
+	}
+	r, want := s.run(p), s.refRun(rp)
+	if math.Float64bits(r.Cycles) != math.Float64bits(want.Cycles) || math.Float64bits(r.FirstPass) != math.Float64bits(want.FirstPass) ||
+		!reflect.DeepEqual(r, want) {
+		return fmt.Errorf("result %+v, reference %+v", *r, *want)
+	}
+	return nil
+}
+
+// fromRef converts the reference's program to a program.
+func fromRef(rp *refProgram) *program {
+	p := &program{uses: make([]use, len(rp.uses)), choices: rp.choices, reads: rp.reads, lat: rp.lat, base: rp.base,
+		nslots: rp.nslots, uops: rp.uops, nres: rp.nres, defaulted: rp.defaulted}
+	for i, u := range rp.uses {
+		p.uses[i] = use(u)
+	}
+	for _, o := range rp.ops {
+		p.ops = append(p.ops, op(o))
+	}
+	return p
+}
