@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,16 +250,10 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, errors.New("sim: empty block")
 	}
 	n := len(b.Insns)
-	p := &program{nres: len(s.resNames), ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 8*n),
-		reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 12*n), base: make([]float64, 0, 3*n)}
+	p := &program{nres: len(s.resNames), ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 4*n),
+		reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 8*n), base: make([]float64, 0, 3*n)}
 	deps := b.Deps(true)
 	slot := 1
-	type wkey struct {
-		insn int
-		name string
-	}
-	slotOf := make(map[wkey]int32, 2*n)
-	firstMem := map[int]int32{}
 	var missing []string
 	keys := make([]string, len(b.Insns))
 	for i := range b.Insns {
@@ -288,8 +283,8 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 			for _, u := range uops {
 				lo := int32(len(p.choices))
-				for _, q := range u.Ports.Indices() {
-					p.choices = append(p.choices, int32(q))
+				for x := uint64(u.Ports); x != 0; x &= x - 1 {
+					p.choices = append(p.choices, int32(bits.TrailingZeros64(x)))
 				}
 				for range u.Count {
 					p.uses = append(p.uses, use{lo: lo, hi: int32(len(p.choices)), cost: 1})
@@ -305,18 +300,10 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		o.feUopCost = s.feScale * float64(o.uops) * s.invUPC
 		o.retCost = float64(o.uops) * s.invRet
 		p.uops += int(o.uops)
-		// Writes: the completion slot, then one per written location.
+		// Writes: the completion slot, then one per written location, in
+		// the order of in.Writes (see slotOf).
 		o.writes0 = int32(slot)
-		slot++
-		for _, w := range in.Writes {
-			slotOf[wkey{i, w.Name}] = int32(slot)
-			if w.Kind == block.Mem {
-				if _, ok := firstMem[i]; !ok {
-					firstMem[i] = int32(slot)
-				}
-			}
-			slot++
-		}
+		slot += 1 + len(in.Writes)
 		o.writes1 = int32(slot)
 		p.ops = append(p.ops, o)
 	}
@@ -328,6 +315,26 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	// slotOf returns the slot in which instruction i writes location
+	// name, 0 when it does not write it; firstMem the slot of its first
+	// memory write.
+	slotOf := func(i int, name string) int32 {
+		ws := b.Insns[i].Writes
+		for w := len(ws) - 1; w >= 0; w-- {
+			if ws[w].Name == name {
+				return p.ops[i].writes0 + 1 + int32(w)
+			}
+		}
+		return 0
+	}
+	firstMem := func(i int) (int32, bool) {
+		for w, x := range b.Insns[i].Writes {
+			if x.Kind == block.Mem {
+				return p.ops[i].writes0 + 1 + int32(w), true
+			}
+		}
+		return 0, false
+	}
 	// owner: the instruction that writes each value slot (for chains).
 	var owner []int32
 	if s.chainOf != nil {
@@ -338,27 +345,25 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 	}
-	depsTo := make([][]block.Dep, len(b.Insns))
-	for _, d := range deps {
-		depsTo[d.To] = append(depsTo[d.To], d)
-	}
 	var bufSrc [][]memSource
 	var bufOK [][]bool
 	if s.opt.Aliasing == SameBuffer {
 		bufSrc, bufOK = sameBufferSources(b)
 	}
-	// The last writer's slot of each register over the whole block: what
-	// an instruction reads before the block writes it again (the
-	// previous iteration's value).
-	final := map[string]int32{}
-	for i := range b.Insns {
-		for _, w := range b.Insns[i].Writes {
-			if w.Kind != block.Mem {
-				final[w.Name] = slotOf[wkey{i, w.Name}]
+	// For the merges: the last writer's slot of each register over the
+	// whole block, what an instruction reads before the block writes it
+	// again (the previous iteration's value), and the current writer's.
+	var final, cur map[string]int32
+	if s.m.MergeLatency > 0 {
+		final, cur = map[string]int32{}, map[string]int32{}
+		for i := range b.Insns {
+			for _, w := range b.Insns[i].Writes {
+				if w.Kind != block.Mem {
+					final[w.Name] = slotOf(i, w.Name)
+				}
 			}
 		}
 	}
-	cur := map[string]int32{}
 	regSlot := func(name string) int32 {
 		if sl, ok := cur[name]; ok {
 			return sl
@@ -374,12 +379,22 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	var fwds []fwd
 	mem := s.m.Memory
 	forwarding := mem.LoadLatency > 0 && (mem.StoreForwardLatency > 0 || mem.Renaming)
-	regReads := make([][]int32, len(b.Insns)) // the register slots each instruction reads, per read
+	// regRead returns the slot instruction i's read k of a register
+	// takes its value from.
+	regRead := func(i, k int) int32 { return p.reads[p.ops[i].reads0+int32(k)] }
+	d0 := 0 // deps[d0:d1] are the dependencies of instruction i (Deps sorts them by reader)
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		o := &p.ops[i]
+		for d0 < len(deps) && deps[d0].To < i {
+			d0++
+		}
+		d1 := d0
+		for d1 < len(deps) && deps[d1].To == i {
+			d1++
+		}
+		depsTo := deps[d0:d1]
 		o.reads0 = int32(len(p.reads))
-		regReads[i] = make([]int32, len(in.Reads))
 		for k, r := range in.Reads {
 			var src int32 // 0: nobody writes it
 			store := -1
@@ -387,16 +402,16 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			if r.Kind == block.Mem && bufOK != nil && bufOK[i][k] {
 				if ms := bufSrc[i][k]; ms.store >= 0 {
 					store, renamed = ms.store, ms.renamed
-					src = firstMem[store]
+					src, _ = firstMem(store)
 				}
 			} else {
-				for _, d := range depsTo[i] {
+				for _, d := range depsTo {
 					if d.Via != r.Name {
 						continue
 					}
-					if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
+					if sl := slotOf(d.From, r.Name); sl != 0 {
 						src = sl
-					} else if sl, ok := firstMem[d.From]; ok && r.Kind == block.Mem {
+					} else if sl, ok := firstMem(d.From); ok && r.Kind == block.Mem {
 						src = sl // a store of another width that overlaps
 					}
 					if r.Kind == block.Mem && !r.Stack {
@@ -404,9 +419,6 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 						renamed = sameAddress(b.Insns[d.From], r.Mem)
 					}
 				}
-			}
-			if r.Kind != block.Mem {
-				regReads[i][k] = src
 			}
 			if forwarding && store >= 0 {
 				fwds = append(fwds, fwd{i, k, store, renamed && mem.Renaming})
@@ -422,33 +434,39 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 		o.reads1 = int32(len(p.reads))
-		for _, w := range in.Writes {
-			if w.Kind != block.Mem {
-				cur[w.Name] = slotOf[wkey{i, w.Name}]
+		if cur != nil {
+			for _, w := range in.Writes {
+				if w.Kind != block.Mem {
+					cur[w.Name] = slotOf(i, w.Name)
+				}
 			}
 		}
 		if _, ok := s.m.Latencies[keys[i]]; !ok && !slices.Contains(p.defaulted, keys[i]) {
 			p.defaulted = append(p.defaulted, keys[i])
 		}
-		lat, base, err := s.latencies(in, keys[i])
+		lat0, base0 := len(p.lat), len(p.base)
+		var err error
+		p.lat, p.base, err = s.appendLatencies(p.lat, p.base, in, keys[i])
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
-		if r, ok := addressIncrement(b, in); ok && s.m.AddressIncrementLatency > 0 {
-			nw := len(in.Writes) + 1
-			for k, rd := range in.Reads {
-				if rd.Name != r {
-					continue
-				}
-				for w := 0; w < nw; w++ {
-					if w == 0 || in.Writes[w-1].Name == r {
-						lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
+		lat := p.lat[lat0:]
+		nw := len(in.Writes) + 1
+		if s.m.AddressIncrementLatency > 0 {
+			if r, ok := addressIncrement(b, in); ok {
+				for k, rd := range in.Reads {
+					if rd.Name != r {
+						continue
+					}
+					for w := 0; w < nw; w++ {
+						if w == 0 || in.Writes[w-1].Name == r {
+							lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
+						}
 					}
 				}
 			}
 		}
 		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
-			nw := len(in.Writes) + 1
 			for k, rd := range in.Reads {
 				if rd.Kind == block.Mem {
 					continue
@@ -460,10 +478,12 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		}
 		if ch, ok := s.chainOf[keys[i]]; ok {
 			// An input another form of the chain wrote arrives faster.
-			nw := len(in.Writes) + 1
 			for k, rd := range in.Reads {
-				src := regReads[i][k]
-				if rd.Kind == block.Mem || src == 0 {
+				if rd.Kind == block.Mem {
+					continue
+				}
+				src := regRead(i, k)
+				if src == 0 {
 					continue
 				}
 				if c, ok := s.chainOf[keys[owner[src]]]; !ok || c != ch {
@@ -475,14 +495,12 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 		if merge >= 0 {
-			for range len(in.Writes) + 1 {
-				lat = append(lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
+			for range nw {
+				p.lat = append(p.lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
 			}
 		}
-		o.lat0 = int32(len(p.lat))
-		p.lat = append(p.lat, lat...)
-		o.base0 = int32(len(p.base))
-		p.base = append(p.base, base...)
+		o.lat0 = int32(lat0)
+		o.base0 = int32(base0)
 	}
 	// A load of a stored value takes it from the store's data register:
 	// the load's latency less the load-to-use latency, plus the
@@ -494,7 +512,7 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		vector := false
 		for k, r := range st.Reads {
 			if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
-				data = regReads[f.store][k]
+				data = regRead(f.store, k)
 				vector = isVectorRegister(r.Name)
 				break
 			}
@@ -569,22 +587,45 @@ func (s *Simulator) resourceNames(key string) string {
 	return strings.Join(names, "+")
 }
 
-// operandIndex returns, for each of in's reads and writes, the index of
-// the form operands it belongs to (explicit operands in order, then
-// implicit ones, as isa.ParseScheme lists them), none when it belongs to
-// none. An address register belongs to its memory operand; a register
-// that is also an explicit operand (add rax, [rax]) belongs to both.
-func operandIndex(in *block.Insn) (reads, writes [][]int) {
+// maxOperands is the most operands a form may have for the simulator: the
+// sets of operands a location belongs to are bit masks.
+const maxOperands = 64
+
+// regOperands are the form operands that read and that write a register
+// (bit i: operand i).
+type regOperands struct {
+	name        string
+	read, write uint64
+}
+
+// operandMasks fills reads and writes, one a read and one a write of in,
+// with the set of form operands (explicit operands in order, then
+// implicit ones, as isa.ParseScheme lists them) each belongs to, as a bit
+// mask: 0 when it belongs to none. An address register belongs to its
+// memory operand; a register that is also an explicit operand (add rax,
+// [rax]) belongs to both.
+func operandMasks(in *block.Insn, reads, writes []uint64) error {
 	f := in.Form
+	if len(f.Operands) > maxOperands {
+		return fmt.Errorf("form %q has %d operands, more than the %d the simulator handles", f.Key(), len(f.Operands), maxOperands)
+	}
 	// By register: the operands that read it and those that write it (a
 	// write-only destination is no input, a read-only source no output).
-	readBy, writeBy := map[string][]int{}, map[string][]int{}
+	var buf [8]regOperands
+	regs := buf[:0]
 	add := func(name string, idx int, acc isa.Access) {
+		k := 0
+		for k < len(regs) && regs[k].name != name {
+			k++
+		}
+		if k == len(regs) {
+			regs = append(regs, regOperands{name: name})
+		}
 		if acc.Reads() {
-			readBy[name] = append(readBy[name], idx)
+			regs[k].read |= 1 << idx
 		}
 		if acc&isa.W != 0 {
-			writeBy[name] = append(writeBy[name], idx)
+			regs[k].write |= 1 << idx
 		}
 	}
 	memIdx := -1
@@ -602,7 +643,7 @@ func operandIndex(in *block.Insn) (reads, writes [][]int) {
 		if k >= len(in.Operands) {
 			continue
 		}
-		c := in.Operands[k]
+		c := &in.Operands[k]
 		k++
 		switch c.Kind {
 		case isa.KindReg:
@@ -612,34 +653,44 @@ func operandIndex(in *block.Insn) (reads, writes [][]int) {
 			}
 		case isa.KindMem:
 			memIdx = idx
-			for _, r := range []string{c.Mem.Base, c.Mem.Index} {
-				if r != "" {
-					add(alias(r), idx, isa.R)
-				}
+			if c.Mem.Base != "" {
+				add(alias(c.Mem.Base), idx, isa.R)
+			}
+			if c.Mem.Index != "" {
+				add(alias(c.Mem.Index), idx, isa.R)
 			}
 		}
 	}
-	find := func(l block.Location, by map[string][]int) []int {
+	find := func(l *block.Location, write bool) uint64 {
 		if l.Kind == block.Mem {
 			if l.Stack || memIdx < 0 {
-				return nil
+				return 0
 			}
-			return []int{memIdx}
+			return 1 << memIdx
 		}
-		if x := by[l.Name]; len(x) > 0 {
-			return x
+		for _, r := range regs {
+			if r.name != l.Name {
+				continue
+			}
+			if write && r.write != 0 {
+				return r.write
+			}
+			if !write && r.read != 0 {
+				return r.read
+			}
+			// A read the form does not declare (a merge): every operand
+			// of the register.
+			return r.read | r.write
 		}
-		// A read the form does not declare (a merge): every operand of
-		// the register.
-		return append(append([]int(nil), readBy[l.Name]...), writeBy[l.Name]...)
+		return 0
 	}
-	for _, r := range in.Reads {
-		reads = append(reads, find(r, readBy))
+	for i := range in.Reads {
+		reads[i] = find(&in.Reads[i], false)
 	}
-	for _, w := range in.Writes {
-		writes = append(writes, find(w, writeBy))
+	for i := range in.Writes {
+		writes[i] = find(&in.Writes[i], true)
 	}
-	return reads, writes
+	return nil
 }
 
 func alias(reg string) string {
@@ -653,15 +704,16 @@ func alias(reg string) string {
 	return r.Alias
 }
 
-// latencies returns the latency table of in: a row per read, a column
-// per written slot (the completion first), and the latency of each slot
-// when the instruction reads nothing.
+// appendLatencies appends the latency table of in to lat: a row per read,
+// a column per written slot (the completion first); and to base the
+// latency of each slot when the instruction reads nothing.
 //
 // A form the machine gives a latency for: the operand pair's cycles where
 // given, the form's Cycles otherwise. A form it gives none for:
 // DefaultLatency, plus LoadLatency from a memory input and its address
-// registers, and StoreLatency into a memory output.
-func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, err error) {
+// registers, and StoreLatency into a memory output. A read or write that
+// belongs to several operands takes the largest of their pairs'.
+func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key string) ([]float64, []float64, error) {
 	def := s.opt.DefaultLatency
 	if def == 0 {
 		def = DefaultLatency
@@ -675,16 +727,23 @@ func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, 
 		store = DefaultStoreLatency
 	}
 	l, known := s.m.Latencies[key]
-	rIdx, wIdx := operandIndex(in)
-	memRead := map[int]bool{}
+	var buf [16]uint64
+	masks := buf[:0]
+	if nm := len(in.Reads) + len(in.Writes); nm > len(buf) {
+		masks = make([]uint64, nm)
+	} else {
+		masks = buf[:nm]
+	}
+	rMask, wMask := masks[:len(in.Reads)], masks[len(in.Reads):]
+	if err := operandMasks(in, rMask, wMask); err != nil {
+		return lat, base, err
+	}
+	var memRead uint64
 	for k, r := range in.Reads {
 		if r.Kind == block.Mem {
-			for _, i := range rIdx[k] {
-				memRead[i] = true
-			}
+			memRead |= rMask[k]
 		}
 	}
-	nw := len(in.Writes) + 1
 	pair := func(from, to int, toMem bool) float64 {
 		if known {
 			for _, o := range l.Operands {
@@ -697,36 +756,47 @@ func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, 
 		if toMem {
 			return store
 		}
-		if memRead[from] {
+		if from >= 0 && memRead&(1<<from) != 0 {
 			return def + load
 		}
 		return def
 	}
+	// first returns the lowest operand of mask; an empty mask stands for
+	// operand -1, which no operand latency names.
+	first := func(mask uint64) int {
+		if mask == 0 {
+			return -1
+		}
+		return bits.TrailingZeros64(mask)
+	}
 	// one is the latency from a read to a write: the largest over the
 	// operands each belongs to.
-	one := func(from, to []int, toMem bool) float64 {
-		if len(from) == 0 {
-			from = []int{-1}
-		}
-		if len(to) == 0 {
-			to = []int{-1}
-		}
+	one := func(from, to uint64, toMem bool) float64 {
 		best := math.Inf(-1)
-		for _, f := range from {
-			for _, t := range to {
+		for fm, f := from, first(from); ; {
+			for tm, t := to, first(to); ; {
 				best = math.Max(best, pair(f, t, toMem))
+				if tm &= tm - 1; tm == 0 {
+					break
+				}
+				t = bits.TrailingZeros64(tm)
 			}
+			if fm &= fm - 1; fm == 0 {
+				break
+			}
+			f = bits.TrailingZeros64(fm)
 		}
 		return best
 	}
+	nw := len(in.Writes) + 1
 	for k := range in.Reads {
 		for w := 0; w < nw; w++ {
 			toMem := w > 0 && in.Writes[w-1].Kind == block.Mem
-			var to []int
+			var to uint64
 			if w > 0 {
-				to = wIdx[w-1]
+				to = wMask[w-1]
 			}
-			lat = append(lat, s.scaleLatency(key, one(rIdx[k], to, toMem)))
+			lat = append(lat, s.scaleLatency(key, one(rMask[k], to, toMem)))
 		}
 	}
 	for w := 0; w < nw; w++ {
