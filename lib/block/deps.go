@@ -2,7 +2,6 @@ package block
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/portlab/portlab/lib/isa"
@@ -408,31 +407,29 @@ type memWrite struct {
 // new address in every iteration. The implicit stack accesses of push,
 // pop, call and ret are one location, "stack".
 func (b *Block) Deps(loop bool) []Dep {
-	type key struct {
-		from, to int
-		via      string
-		carried  bool
-	}
-	seen := map[key]bool{}
 	var deps []Dep
+	seg := 0 // deps[seg:] are the current reader's, for the repeats
 	add := func(from, to int, l Location, carried bool) {
-		k := key{from, to, l.Name, carried}
-		if !seen[k] {
-			seen[k] = true
-			deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
+		for _, d := range deps[seg:] {
+			if d.From == from && d.Via == l.Name && d.LoopCarried == carried {
+				return
+			}
 		}
+		deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
 	}
-	writtenAnywhere := map[string]bool{}
-	lastWriter := map[string]int{} // by register alias, "flags", "stack": the final writer after one pass
+	lastWriter := make(map[string]int, 2*len(b.Insns)) // by register alias, "flags", "stack": the final writer after one pass
 	for i, in := range b.Insns {
 		for _, w := range in.Writes {
 			if w.Kind != Mem || w.Stack {
-				writtenAnywhere[w.Name] = true
 				lastWriter[w.Name] = i
 			}
 		}
 	}
-	cur := map[string]int{}
+	writtenAnywhere := func(r string) bool {
+		_, ok := lastWriter[r]
+		return ok
+	}
+	cur := make(map[string]int, len(lastWriter))
 	ver := func(r string) int {
 		if r == "" || r == "rip" || r == "eip" {
 			return -1
@@ -443,24 +440,27 @@ func (b *Block) Deps(loop bool) []Dep {
 		return -1
 	}
 	invariant := func(m MemRef) bool {
-		return (m.Base == "" || !writtenAnywhere[regLoc(m.Base).Name] || m.Base == "rip") &&
-			(m.Index == "" || !writtenAnywhere[regLoc(m.Index).Name])
+		return (m.Base == "" || !writtenAnywhere(regLoc(m.Base).Name) || m.Base == "rip") &&
+			(m.Index == "" || !writtenAnywhere(regLoc(m.Index).Name))
 	}
 	// Stores by address expression (without displacement and width), so
 	// that a load looks only at the stores it may alias.
-	stores := map[addrID][]memWrite{}
-	invariantStores := map[addrID][]memWrite{} // the whole block's, for loop-carried edges
+	var stores, invariantStores map[addrID][]memWrite // invariantStores: the whole block's, for loop-carried edges
 	if loop {
 		for k, in := range b.Insns {
 			for _, w := range in.Writes {
 				if w.Kind == Mem && !w.Stack && invariant(w.Mem) {
 					key := addrKey(w.Mem, -1, -1)
+					if invariantStores == nil {
+						invariantStores = map[addrID][]memWrite{}
+					}
 					invariantStores[key] = append(invariantStores[key], memWrite{k, w.Mem, -1, -1})
 				}
 			}
 		}
 	}
 	for j, in := range b.Insns {
+		seg = len(deps)
 		for _, r := range in.Reads {
 			if r.Kind != Mem || r.Stack {
 				if w, ok := cur[r.Name]; ok {
@@ -492,10 +492,20 @@ func (b *Block) Deps(loop bool) []Dep {
 				}
 			}
 		}
+		// The reader's dependencies by writer, in the order found among
+		// equal writers (a stable insertion sort: there are few).
+		for a := seg + 1; a < len(deps); a++ {
+			for c := a; c > seg && deps[c].From < deps[c-1].From; c-- {
+				deps[c], deps[c-1] = deps[c-1], deps[c]
+			}
+		}
 		for _, w := range in.Writes {
 			if w.Kind == Mem && !w.Stack {
 				bv, iv := ver(w.Mem.Base), ver(w.Mem.Index)
 				key := addrKey(w.Mem, bv, iv)
+				if stores == nil {
+					stores = map[addrID][]memWrite{}
+				}
 				stores[key] = append(stores[key], memWrite{j, w.Mem, bv, iv})
 			}
 		}
@@ -505,12 +515,6 @@ func (b *Block) Deps(loop bool) []Dep {
 			}
 		}
 	}
-	sort.SliceStable(deps, func(a, c int) bool {
-		if deps[a].To != deps[c].To {
-			return deps[a].To < deps[c].To
-		}
-		return deps[a].From < deps[c].From
-	})
 	return deps
 }
 
