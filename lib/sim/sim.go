@@ -775,7 +775,9 @@ func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key str
 		best := math.Inf(-1)
 		for fm, f := from, first(from); ; {
 			for tm, t := to, first(to); ; {
-				best = math.Max(best, pair(f, t, toMem))
+				if x := pair(f, t, toMem); x > best {
+					best = x // math.Max's result: latencies are never NaN or −0
+				}
 				if tm &= tm - 1; tm == 0 {
 					break
 				}
@@ -822,8 +824,10 @@ type state struct {
 	feI, feU float64   // front end: next instruction, next µop issue
 	ret      float64   // retirement: next retire
 	uopCount int
+	robAt    int       // uopCount modulo len(rob): the ring's next entry
 	retired  []float64 // per iteration: retirement of its last instruction
 	tmp      []float64 // an instruction's outputs before they are stored
+	ins      []float64 // an instruction's inputs, each at least its start
 }
 
 func newState(p *program, rob, iterations int) *state {
@@ -832,11 +836,13 @@ func newState(p *program, rob, iterations int) *state {
 		vals:    make([]float64, p.nslots),
 		retired: make([]float64, 0, min(iterations, 256)), // grows when needed
 	}
-	most := 0
+	most, reads := 0, 0
 	for _, o := range p.ops {
 		most = max(most, int(o.writes1-o.writes0))
+		reads = max(reads, int(o.reads1-o.reads0))
 	}
 	st.tmp = make([]float64, most)
+	st.ins = make([]float64, reads)
 	if rob > 0 {
 		st.rob = make([]float64, rob)
 	}
@@ -846,25 +852,30 @@ func newState(p *program, rob, iterations int) *state {
 // iterate simulates one iteration of p on st and returns the retirement
 // time of its last instruction. It allocates nothing.
 func (s *Simulator) iterate(p *program, st *state) float64 {
-	res, vals, choices, uses, reads, lat, base, tmp := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp
+	res, vals, choices, uses, reads, lat, base, tmp, ins := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp, st.ins
 	resScale := s.resScale
 	rob := st.rob
 	nrob := len(rob)
+	robAt := st.robAt
 	var retire float64
 	for k := range p.ops {
 		o := &p.ops[k]
+		uops := int(o.uops)
 		// Issue: in order, limited by the front end and by the reorder
 		// buffer entry of the instruction's last µop.
 		t := st.feI
 		if st.feU > t {
 			t = st.feU
 		}
-		if nrob > 0 {
-			last := st.uopCount + int(o.uops) - 1
+		if nrob > 0 && st.uopCount+uops-1 >= nrob {
+			last := robAt + uops - 1 // no more than one turn ahead: uops ≤ nrob
 			if last >= nrob {
-				if r := rob[last%nrob]; r > t {
-					t = r
-				}
+				last -= nrob
+			} else if last < 0 {
+				last += nrob
+			}
+			if r := rob[last]; r > t {
+				t = r
 			}
 		}
 		st.feI = t + o.feCost
@@ -883,32 +894,40 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 			}
 		}
 		// Values: every written slot is ready at the latest input's
-		// time plus its latency to it.
+		// time (at least the start) plus its latency to it.
 		nw := o.writes1 - o.writes0
-		nr := o.reads1 - o.reads0
 		complete := start
-		for w := int32(0); w < nw; w++ {
-			var ready float64
-			if nr == 0 {
-				ready = start + base[o.base0+w]
-			} else {
-				ready = math.Inf(-1)
+		if o.reads1 == o.reads0 {
+			for w := int32(0); w < nw; w++ {
+				ready := start + base[o.base0+w]
+				if ready > complete {
+					complete = ready
+				}
+				tmp[w] = ready
+			}
+		} else {
+			in := ins[:o.reads1-o.reads0]
+			for r, slot := range reads[o.reads0:o.reads1] {
+				x := vals[slot]
+				if x < start {
+					x = start
+				}
+				in[r] = x
+			}
+			for w := int32(0); w < nw; w++ {
+				ready := math.Inf(-1)
 				row := o.lat0 + w
-				for r := o.reads0; r < o.reads1; r++ {
-					in := vals[reads[r]]
-					if in < start {
-						in = start
-					}
-					if x := in + lat[row]; x > ready {
-						ready = x
+				for _, x := range in {
+					if y := x + lat[row]; y > ready {
+						ready = y
 					}
 					row += nw
 				}
+				if ready > complete {
+					complete = ready
+				}
+				tmp[w] = ready // not vals yet: the instruction may read what it writes
 			}
-			if ready > complete {
-				complete = ready
-			}
-			tmp[w] = ready // not vals yet: the instruction may read what it writes
 		}
 		copy(vals[o.writes0:o.writes1], tmp[:nw])
 		// Retirement: in order, limited by the retire width.
@@ -918,12 +937,16 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 		}
 		st.ret = retire + o.retCost
 		if nrob > 0 {
-			for u := 0; u < int(o.uops); u++ {
-				rob[(st.uopCount+u)%nrob] = retire
+			for range uops {
+				rob[robAt] = retire
+				if robAt++; robAt == nrob {
+					robAt = 0
+				}
 			}
 		}
-		st.uopCount += int(o.uops)
+		st.uopCount += uops
 	}
+	st.robAt = robAt
 	return retire
 }
 
@@ -1037,7 +1060,10 @@ func (s *Simulator) run(p *program) *Result {
 // window is the number of iterations over which a period p must hold: a
 // multiple of p, at least 4p and 16.
 func window(p int) int {
-	return p * max(4, (16+p-1)/p)
+	if p >= 4 {
+		return 4 * p
+	}
+	return p * ((16 + p - 1) / p)
 }
 
 // snapshot copies the state's resources, values and front end into x,
@@ -1107,7 +1133,10 @@ func period(r []float64, maxP int) (int, int, bool) {
 			return 0, 0, false
 		}
 		d := r[n-1] - r[n-1-p]
-		tol := 1e-9 * math.Max(1, math.Abs(d))
+		tol := 1e-9 // 1e-9 · max(1, |d|)
+		if a := math.Abs(d); a > 1 {
+			tol *= a
+		}
 		ok := true
 		for j := n - 2; j >= n-win; j-- {
 			if math.Abs(r[j]-r[j-p]-d) > tol {
