@@ -250,8 +250,8 @@ func (o Operand) Equal(p Operand) bool {
 // register — get " ~ " and their PMEvo name appended.
 func (f Form) Key() string {
 	s := f.Scheme()
-	for _, o := range f.Operands {
-		if o.Reserved || (o.Kind == KindMem && o.Addr != "" && o.Addr != defaultAddr(f.ISA)) {
+	for i := range f.Operands {
+		if o := &f.Operands[i]; o.Reserved || (o.Kind == KindMem && o.Addr != "" && o.Addr != defaultAddr(f.ISA)) {
 			return s + " ~ " + f.PMEvoName()
 		}
 	}
