@@ -407,7 +407,7 @@ type memWrite struct {
 // new address in every iteration. The implicit stack accesses of push,
 // pop, call and ret are one location, "stack".
 func (b *Block) Deps(loop bool) []Dep {
-	var deps []Dep
+	deps := make([]Dep, 0, 2*len(b.Insns))
 	seg := 0 // deps[seg:] are the current reader's, for the repeats
 	add := func(from, to int, l Location, carried bool) {
 		for _, d := range deps[seg:] {
@@ -417,24 +417,23 @@ func (b *Block) Deps(loop bool) []Dep {
 		}
 		deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
 	}
-	lastWriter := make(map[string]int, 2*len(b.Insns)) // by register alias, "flags", "stack": the final writer after one pass
+	var lastWriter, cur writers // by register alias, "flags", "stack": the final writer after one pass, the current one
 	for i, in := range b.Insns {
 		for _, w := range in.Writes {
 			if w.Kind != Mem || w.Stack {
-				lastWriter[w.Name] = i
+				lastWriter.set(w.Name, i)
 			}
 		}
 	}
 	writtenAnywhere := func(r string) bool {
-		_, ok := lastWriter[r]
+		_, ok := lastWriter.get(r)
 		return ok
 	}
-	cur := make(map[string]int, len(lastWriter))
 	ver := func(r string) int {
 		if r == "" || r == "rip" || r == "eip" {
 			return -1
 		}
-		if i, ok := cur[regLoc(r).Name]; ok {
+		if i, ok := cur.get(regLoc(r).Name); ok {
 			return i
 		}
 		return -1
@@ -463,9 +462,9 @@ func (b *Block) Deps(loop bool) []Dep {
 		seg = len(deps)
 		for _, r := range in.Reads {
 			if r.Kind != Mem || r.Stack {
-				if w, ok := cur[r.Name]; ok {
+				if w, ok := cur.get(r.Name); ok {
 					add(w, j, r, false)
-				} else if w, ok := lastWriter[r.Name]; ok && loop {
+				} else if w, ok := lastWriter.get(r.Name); ok && loop {
 					add(w, j, r, true)
 				}
 				continue
@@ -511,11 +510,42 @@ func (b *Block) Deps(loop bool) []Dep {
 		}
 		for _, w := range in.Writes {
 			if w.Kind != Mem || w.Stack {
-				cur[w.Name] = j
+				cur.set(w.Name, j)
 			}
 		}
 	}
+	if len(deps) == 0 {
+		return nil
+	}
 	return deps
+}
+
+// writers maps locations to the instruction that writes them: a list
+// searched from its start, faster than a map for the few registers a
+// block writes.
+type writers struct {
+	names []string
+	insns []int
+}
+
+func (w *writers) get(name string) (int, bool) {
+	for k, n := range w.names {
+		if n == name {
+			return w.insns[k], true
+		}
+	}
+	return 0, false
+}
+
+func (w *writers) set(name string, insn int) {
+	for k, n := range w.names {
+		if n == name {
+			w.insns[k] = insn
+			return
+		}
+	}
+	w.names = append(w.names, name)
+	w.insns = append(w.insns, insn)
 }
 
 // addrID names an address expression with the values of its registers
