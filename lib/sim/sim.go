@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/isa"
@@ -76,6 +77,15 @@ type Simulator struct {
 	// chainOf maps a form to its chain in the machine's Chains (the
 	// first that names it).
 	chainOf map[string]int
+	// scratch holds *scratch: the buffers of a simulation, used again by
+	// the next instead of left to the garbage collector.
+	scratch sync.Pool
+}
+
+// scratch is the memory of one simulation (run).
+type scratch struct {
+	st  state
+	buf []float64
 }
 
 // New returns a simulator of m. m needs a mapping of the forms of the
@@ -831,28 +841,45 @@ type state struct {
 }
 
 func newState(p *program, rob, iterations int) *state {
-	st := &state{
-		res:     make([]float64, p.nres),
-		vals:    make([]float64, p.nslots),
-		retired: make([]float64, 0, min(iterations, 256)), // grows when needed
+	st := &state{}
+	st.init(p, rob, iterations, nil)
+	return st
+}
+
+// init sets st to the start of a simulation of p, its buffers cut from buf
+// (zeroed: from its start) when it is long enough, made otherwise; it
+// returns what is left of buf.
+func (st *state) init(p *program, rob, iterations int, buf []float64) []float64 {
+	take := func(n int) []float64 {
+		if n > len(buf) {
+			return make([]float64, n)
+		}
+		x := buf[:n:n]
+		buf = buf[n:]
+		return x
 	}
 	most, reads := 0, 0
 	for _, o := range p.ops {
 		most = max(most, int(o.writes1-o.writes0))
 		reads = max(reads, int(o.reads1-o.reads0))
 	}
-	st.tmp = make([]float64, most)
-	st.ins = make([]float64, reads)
-	if rob > 0 {
-		st.rob = make([]float64, rob)
+	*st = state{
+		res:     take(p.nres),
+		vals:    take(p.nslots),
+		tmp:     take(most),
+		ins:     take(reads),
+		retired: take(min(iterations, 256))[:0], // grows when needed
 	}
-	return st
+	if rob > 0 {
+		st.rob = take(rob)
+	}
+	return buf
 }
 
 // iterate simulates one iteration of p on st and returns the retirement
 // time of its last instruction. It allocates nothing.
 func (s *Simulator) iterate(p *program, st *state) float64 {
-	res, vals, choices, uses, reads, lat, base, tmp, ins := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp, st.ins
+	res, vals, choices, uses, reads, lat, base, ins := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.ins
 	resScale := s.resScale
 	rob := st.rob
 	nrob := len(rob)
@@ -897,13 +924,14 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 		// time (at least the start) plus its latency to it.
 		nw := o.writes1 - o.writes0
 		complete := start
+		out := vals[o.writes0:o.writes1]
 		if o.reads1 == o.reads0 {
-			for w := int32(0); w < nw; w++ {
-				ready := start + base[o.base0+w]
+			for w := range out {
+				ready := start + base[o.base0+int32(w)]
 				if ready > complete {
 					complete = ready
 				}
-				tmp[w] = ready
+				out[w] = ready
 			}
 		} else {
 			in := ins[:o.reads1-o.reads0]
@@ -914,9 +942,10 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 				}
 				in[r] = x
 			}
-			for w := int32(0); w < nw; w++ {
+			// The inputs are read: the outputs may overwrite them.
+			for w := range out {
 				ready := math.Inf(-1)
-				row := o.lat0 + w
+				row := o.lat0 + int32(w)
 				for _, x := range in {
 					if y := x + lat[row]; y > ready {
 						ready = y
@@ -926,10 +955,9 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 				if ready > complete {
 					complete = ready
 				}
-				tmp[w] = ready // not vals yet: the instruction may read what it writes
+				out[w] = ready
 			}
 		}
-		copy(vals[o.writes0:o.writes1], tmp[:nw])
 		// Retirement: in order, limited by the retire width.
 		retire = st.ret
 		if complete > retire {
@@ -1012,16 +1040,34 @@ func (s *Simulator) run(p *program) *Result {
 		maxP = DefaultMaxPeriod
 	}
 	minIt := min(s.minIterations(p), maxIt)
-	st := newState(p, s.rob, maxIt)
+	// The state and, after it, checkpoints of the machine's state
+	// (resources, values, front end) at iterations 2^k−1: nothing in it
+	// may grow faster than the retirement since the last but one, or it
+	// would overtake it later.
+	sc, _ := s.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	defer s.scratch.Put(sc)
+	width := p.nres + p.nslots + 2
+	need := p.nres + 2*p.nslots + len(p.reads) + min(maxIt, 256) + s.rob + 4*width // the state's buffers (an instruction's writes and reads at most all) and four of width
+	if cap(sc.buf) < need {
+		sc.buf = make([]float64, need)
+	}
+	buf := sc.buf[:need]
+	clear(buf)
+	st := &sc.st
+	buf = st.init(p, s.rob, maxIt, buf)
 	res := &Result{Defaulted: p.defaulted}
-	// Checkpoints of the machine's state (resources, values, front end)
-	// at iterations 2^k−1: nothing in it may grow faster than the
-	// retirement since the last but one, or it would overtake it later.
-	width := len(st.res) + len(st.vals) + 2
-	cur := make([]float64, width)
-	ckpt := [2][]float64{make([]float64, width), make([]float64, width)}
+	take := func() []float64 {
+		x := buf[:width:width]
+		buf = buf[width:]
+		return x
+	}
+	cur := take()
+	ckpt := [2][]float64{take(), take()}
 	ckptAt := [2]int{-1, -1}
-	slack := s.slack(p, width)
+	slack := s.slack(p, take())
 	for n := 0; n < maxIt; n++ {
 		st.retired = append(st.retired, s.iterate(p, st))
 		if n == 0 {
@@ -1086,8 +1132,8 @@ func (st *state) snapshot(x []float64) {
 // issue front one use can push it: a resource's largest cost, a value's
 // largest latency, the front end's largest cost. A part may jump by that
 // much more than the retirement without growing faster.
-func (s *Simulator) slack(p *program, width int) []float64 {
-	sl := make([]float64, width)
+func (s *Simulator) slack(p *program, sl []float64) []float64 {
+	width := len(sl)
 	for _, u := range p.uses {
 		for c := u.lo; c < u.hi; c++ {
 			r := p.choices[c]
