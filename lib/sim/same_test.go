@@ -122,15 +122,25 @@ func sameAsReference(s *Simulator, b *block.Block) error {
 		if fmt.Sprint(err) != fmt.Sprint(rerr) {
 			return fmt.Errorf("compile: error %v, reference %v", err, rerr)
 		}
+		if _, serr := s.Simulate(b); fmt.Sprint(serr) != fmt.Sprint(rerr) {
+			return fmt.Errorf("Simulate: error %v, reference %v", serr, rerr)
+		}
 		return nil
 	}
 	if want := fromRef(rp); !reflect.DeepEqual(p, want) {
 		return fmt.Errorf("compiled\n%+v\nreference\n%+v", *p, *want)
 	}
-	r, want := s.run(p), s.refRun(rp)
-	if math.Float64bits(r.Cycles) != math.Float64bits(want.Cycles) || math.Float64bits(r.FirstPass) != math.Float64bits(want.FirstPass) ||
-		!reflect.DeepEqual(r, want) {
-		return fmt.Errorf("result %+v, reference %+v", *r, *want)
+	want := s.refRun(rp)
+	// Simulate compiles into the buffers of the blocks before.
+	r, err := s.Simulate(b)
+	if err != nil {
+		return fmt.Errorf("Simulate: %v", err)
+	}
+	for _, r := range []*Result{s.run(p), r} {
+		if math.Float64bits(r.Cycles) != math.Float64bits(want.Cycles) || math.Float64bits(r.FirstPass) != math.Float64bits(want.FirstPass) ||
+			!reflect.DeepEqual(r, want) {
+			return fmt.Errorf("result %+v, reference %+v", *r, *want)
+		}
 	}
 	return nil
 }

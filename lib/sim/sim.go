@@ -80,6 +80,9 @@ type Simulator struct {
 	// scratch holds *scratch: the buffers of a simulation, used again by
 	// the next instead of left to the garbage collector.
 	scratch sync.Pool
+	// programs holds *program: Simulate compiles into the buffers of an
+	// earlier block's program.
+	programs sync.Pool
 }
 
 // scratch is the memory of one simulation (run).
@@ -256,12 +259,23 @@ type program struct {
 // completion slot and one per written location, and the latency from
 // every read to every written slot.
 func (s *Simulator) compile(b *block.Block) (*program, error) {
+	return s.compileInto(b, nil)
+}
+
+// compileInto is compile into the buffers of p, a program compiled
+// before and no longer used (nil: new buffers).
+func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	if b == nil || len(b.Insns) == 0 {
 		return nil, errors.New("sim: empty block")
 	}
 	n := len(b.Insns)
-	p := &program{nres: len(s.resNames), ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 4*n),
-		reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 8*n), base: make([]float64, 0, 3*n)}
+	if p == nil {
+		p = &program{ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 4*n),
+			reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 8*n), base: make([]float64, 0, 3*n)}
+	} else {
+		*p = program{ops: p.ops[:0], uses: p.uses[:0], choices: p.choices[:0], reads: p.reads[:0], lat: p.lat[:0], base: p.base[:0]}
+	}
+	p.nres = len(s.resNames)
 	deps := b.Deps(true)
 	slot := 1
 	var missing []string
@@ -994,11 +1008,17 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 // When MaxIterations pass without one, Cycles is the average of the
 // second half and Result.Converged is false.
 func (s *Simulator) Simulate(b *block.Block) (*Result, error) {
-	p, err := s.compile(b)
+	old, _ := s.programs.Get().(*program)
+	p, err := s.compileInto(b, old)
 	if err != nil {
+		if old != nil {
+			s.programs.Put(old)
+		}
 		return nil, err
 	}
-	return s.run(p), nil
+	r := s.run(p)
+	s.programs.Put(p)
+	return r, nil
 }
 
 // Timeline simulates exactly n iterations of b, without looking for a
