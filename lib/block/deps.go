@@ -521,31 +521,54 @@ func (b *Block) Deps(loop bool) []Dep {
 }
 
 // writers maps locations to the instruction that writes them: a list
-// searched from its start, faster than a map for the few registers a
-// block writes.
+// searched from its start, faster than a map for the few registers most
+// blocks write, and a map beside it once there are many.
 type writers struct {
 	names []string
 	insns []int
+	index map[string]int // into names, when there are more than manyWriters
+}
+
+const manyWriters = 16
+
+func (w *writers) find(name string) int {
+	if w.index != nil {
+		if k, ok := w.index[name]; ok {
+			return k
+		}
+		return -1
+	}
+	for k, n := range w.names {
+		if n == name {
+			return k
+		}
+	}
+	return -1
 }
 
 func (w *writers) get(name string) (int, bool) {
-	for k, n := range w.names {
-		if n == name {
-			return w.insns[k], true
-		}
+	if k := w.find(name); k >= 0 {
+		return w.insns[k], true
 	}
 	return 0, false
 }
 
 func (w *writers) set(name string, insn int) {
-	for k, n := range w.names {
-		if n == name {
-			w.insns[k] = insn
-			return
-		}
+	if k := w.find(name); k >= 0 {
+		w.insns[k] = insn
+		return
 	}
 	w.names = append(w.names, name)
 	w.insns = append(w.insns, insn)
+	switch {
+	case w.index != nil:
+		w.index[name] = len(w.names) - 1
+	case len(w.names) > manyWriters:
+		w.index = make(map[string]int, 2*len(w.names))
+		for k, n := range w.names {
+			w.index[n] = k
+		}
+	}
 }
 
 // addrID names an address expression with the values of its registers

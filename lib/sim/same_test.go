@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/portlab/portlab/lib/block"
@@ -48,6 +49,19 @@ func corpusBlocks(t testing.TB) []*block.Block {
 func TestSameAsReference(t *testing.T) {
 	datasettest.Need(t)
 	blocks := corpusBlocks(t)
+	// Blocks that write many registers (a call, vzeroupper, a long
+	// unrolled body), which the corpus lacks.
+	var long strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&long, "add r%d, r%d\nvaddps ymm%d, ymm%d, ymm%d\nmov [rdi+%d], r%d\nmov rax, [rdi+%d]\n", 8+i%8, 8+(i+3)%8, i%16, (i+5)%16, (i+9)%16, 8*(i%5), 8+i%8, 8*(i%7))
+	}
+	for _, src := range []string{
+		"mov rdi, rbx\nmov r12, 1\ncall foo\nadd rax, r12\nadd rcx, r10\nmov [rsp+8], rax\nmov rdx, [rsp+8]",
+		"vaddps ymm0, ymm1, ymm2\nvzeroupper\nvaddps ymm3, ymm0, ymm4\ndec rcx\njne .L1",
+		long.String(),
+	} {
+		blocks = append(blocks, parse(t, src))
+	}
 	type machineCase struct {
 		name string
 		m    *machine.Machine

@@ -654,7 +654,8 @@ func operandMasks(in *block.Insn, reads, writes []uint64) error {
 	}
 	memIdx := -1
 	k := 0 // concrete operand
-	for idx, o := range f.Operands {
+	for idx := range f.Operands {
+		o := &f.Operands[idx]
 		if o.Implicit {
 			if o.Kind == isa.KindReg && o.Fixed != "" {
 				add(alias(o.Fixed), idx, o.Access)
