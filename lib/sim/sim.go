@@ -1194,18 +1194,27 @@ func bounded(cur, old []float64, grown float64, slack []float64) bool {
 // same for the last window(p) iterations j.
 func period(r []float64, maxP int) (int, int, bool) {
 	n := len(r)
+	if n < 2 {
+		return 0, 0, false
+	}
+	last, prev := r[n-1], r[n-2]
 	for p := 1; p <= maxP; p++ {
 		win := window(p)
 		if n < win+p+1 {
 			return 0, 0, false
 		}
-		d := r[n-1] - r[n-1-p]
-		tol := 1e-9 // 1e-9 · max(1, |d|)
+		d := last - r[n-1-p]
+		// The newest iteration first: most p fail there. Then the
+		// tolerance, 1e-9 · max(1, |d|), when 1e-9 is not enough.
+		if x := math.Abs(prev - r[n-2-p] - d); x > 1e-9 && x > 1e-9*math.Abs(d) {
+			continue
+		}
+		tol := 1e-9
 		if a := math.Abs(d); a > 1 {
 			tol *= a
 		}
 		ok := true
-		for j := n - 2; j >= n-win; j-- {
+		for j := n - 3; j >= n-win; j-- {
 			if math.Abs(r[j]-r[j-p]-d) > tol {
 				ok = false
 				break
