@@ -409,7 +409,7 @@ type memWrite struct {
 func (b *Block) Deps(loop bool) []Dep {
 	deps := make([]Dep, 0, 2*len(b.Insns))
 	seg := 0 // deps[seg:] are the current reader's, for the repeats
-	add := func(from, to int, l Location, carried bool) {
+	add := func(from, to int, l *Location, carried bool) {
 		for _, d := range deps[seg:] {
 			if d.From == from && d.Via == l.Name && d.LoopCarried == carried {
 				return
@@ -418,8 +418,10 @@ func (b *Block) Deps(loop bool) []Dep {
 		deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
 	}
 	var lastWriter, cur writers // by register alias, "flags", "stack": the final writer after one pass, the current one
-	for i, in := range b.Insns {
-		for _, w := range in.Writes {
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind != Mem || w.Stack {
 				lastWriter.set(w.Name, i)
 			}
@@ -446,8 +448,10 @@ func (b *Block) Deps(loop bool) []Dep {
 	// that a load looks only at the stores it may alias.
 	var stores, invariantStores map[addrID][]memWrite // invariantStores: the whole block's, for loop-carried edges
 	if loop {
-		for k, in := range b.Insns {
-			for _, w := range in.Writes {
+		for k := range b.Insns {
+			in := &b.Insns[k]
+			for wi := range in.Writes {
+				w := &in.Writes[wi]
 				if w.Kind == Mem && !w.Stack && invariant(w.Mem) {
 					key := addrKey(w.Mem, -1, -1)
 					if invariantStores == nil {
@@ -458,9 +462,11 @@ func (b *Block) Deps(loop bool) []Dep {
 			}
 		}
 	}
-	for j, in := range b.Insns {
+	for j := range b.Insns {
+		in := &b.Insns[j]
 		seg = len(deps)
-		for _, r := range in.Reads {
+		for ri := range in.Reads {
+			r := &in.Reads[ri]
 			if r.Kind != Mem || r.Stack {
 				if w, ok := cur.get(r.Name); ok {
 					add(w, j, r, false)
@@ -498,7 +504,8 @@ func (b *Block) Deps(loop bool) []Dep {
 				deps[c], deps[c-1] = deps[c-1], deps[c]
 			}
 		}
-		for _, w := range in.Writes {
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind == Mem && !w.Stack {
 				bv, iv := ver(w.Mem.Base), ver(w.Mem.Index)
 				key := addrKey(w.Mem, bv, iv)
@@ -508,7 +515,8 @@ func (b *Block) Deps(loop bool) []Dep {
 				stores[key] = append(stores[key], memWrite{j, w.Mem, bv, iv})
 			}
 		}
-		for _, w := range in.Writes {
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind != Mem || w.Stack {
 				cur.set(w.Name, j)
 			}

@@ -352,8 +352,9 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		return 0
 	}
 	firstMem := func(i int) (int32, bool) {
-		for w, x := range b.Insns[i].Writes {
-			if x.Kind == block.Mem {
+		ws := b.Insns[i].Writes
+		for w := range ws {
+			if ws[w].Kind == block.Mem {
 				return p.ops[i].writes0 + 1 + int32(w), true
 			}
 		}
@@ -381,8 +382,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	if s.m.MergeLatency > 0 {
 		final, cur = map[string]int32{}, map[string]int32{}
 		for i := range b.Insns {
-			for _, w := range b.Insns[i].Writes {
-				if w.Kind != block.Mem {
+			for wi := range b.Insns[i].Writes {
+				if w := &b.Insns[i].Writes[wi]; w.Kind != block.Mem {
 					final[w.Name] = slotOf(i, w.Name)
 				}
 			}
@@ -419,7 +420,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		}
 		depsTo := deps[d0:d1]
 		o.reads0 = int32(len(p.reads))
-		for k, r := range in.Reads {
+		for k := range in.Reads {
+			r := &in.Reads[k]
 			var src int32 // 0: nobody writes it
 			store := -1
 			renamed := false
@@ -429,7 +431,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 					src, _ = firstMem(store)
 				}
 			} else {
-				for _, d := range depsTo {
+				for di := range depsTo {
+					d := &depsTo[di]
 					if d.Via != r.Name {
 						continue
 					}
@@ -440,7 +443,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 					}
 					if r.Kind == block.Mem && !r.Stack {
 						store = d.From
-						renamed = sameAddress(b.Insns[d.From], r.Mem)
+						renamed = sameAddress(&b.Insns[d.From], r.Mem)
 					}
 				}
 			}
@@ -478,7 +481,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		nw := len(in.Writes) + 1
 		if s.m.AddressIncrementLatency > 0 {
 			if r, ok := addressIncrement(b, in); ok {
-				for k, rd := range in.Reads {
+				for k := range in.Reads {
+					rd := &in.Reads[k]
 					if rd.Name != r {
 						continue
 					}
@@ -491,7 +495,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 			}
 		}
 		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
-			for k, rd := range in.Reads {
+			for k := range in.Reads {
+				rd := &in.Reads[k]
 				if rd.Kind == block.Mem {
 					continue
 				}
@@ -502,7 +507,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		}
 		if ch, ok := s.chainOf[keys[i]]; ok {
 			// An input another form of the chain wrote arrives faster.
-			for k, rd := range in.Reads {
+			for k := range in.Reads {
+				rd := &in.Reads[k]
 				if rd.Kind == block.Mem {
 					continue
 				}
