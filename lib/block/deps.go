@@ -535,6 +535,9 @@ type writers struct {
 	names []string
 	insns []int
 	index map[string]int // into names, when there are more than manyWriters
+	// The first manyWriters entries.
+	nameBuf [manyWriters]string
+	insnBuf [manyWriters]int
 }
 
 const manyWriters = 16
@@ -565,6 +568,9 @@ func (w *writers) set(name string, insn int) {
 	if k := w.find(name); k >= 0 {
 		w.insns[k] = insn
 		return
+	}
+	if w.names == nil {
+		w.names, w.insns = w.nameBuf[:0], w.insnBuf[:0]
 	}
 	w.names = append(w.names, name)
 	w.insns = append(w.insns, insn)

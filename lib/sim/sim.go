@@ -468,12 +468,13 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 				}
 			}
 		}
-		if _, ok := s.m.Latencies[keys[i]]; !ok && !slices.Contains(p.defaulted, keys[i]) {
+		l, known := s.m.Latencies[keys[i]]
+		if !known && !slices.Contains(p.defaulted, keys[i]) {
 			p.defaulted = append(p.defaulted, keys[i])
 		}
 		lat0, base0 := len(p.lat), len(p.base)
 		var err error
-		p.lat, p.base, err = s.appendLatencies(p.lat, p.base, in, keys[i])
+		p.lat, p.base, err = s.appendLatencies(p.lat, p.base, in, keys[i], l, known)
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
@@ -737,14 +738,15 @@ func alias(reg string) string {
 
 // appendLatencies appends the latency table of in to lat: a row per read,
 // a column per written slot (the completion first); and to base the
-// latency of each slot when the instruction reads nothing.
+// latency of each slot when the instruction reads nothing. l is the
+// machine's latency of in's form key, when it has one (known).
 //
 // A form the machine gives a latency for: the operand pair's cycles where
 // given, the form's Cycles otherwise. A form it gives none for:
 // DefaultLatency, plus LoadLatency from a memory input and its address
 // registers, and StoreLatency into a memory output. A read or write that
 // belongs to several operands takes the largest of their pairs'.
-func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key string) ([]float64, []float64, error) {
+func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key string, l machine.Latency, known bool) ([]float64, []float64, error) {
 	def := s.opt.DefaultLatency
 	if def == 0 {
 		def = DefaultLatency
@@ -757,7 +759,6 @@ func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key str
 	if store == 0 {
 		store = DefaultStoreLatency
 	}
-	l, known := s.m.Latencies[key]
 	var buf [16]uint64
 	masks := buf[:0]
 	if nm := len(in.Reads) + len(in.Writes); nm > len(buf) {
