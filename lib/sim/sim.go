@@ -906,17 +906,19 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 	rob := st.rob
 	nrob := len(rob)
 	robAt := st.robAt
+	// The front end, retirement and µop count in locals for the loop.
+	feI, feU, ret, uopCount := st.feI, st.feU, st.ret, st.uopCount
 	var retire float64
 	for k := range p.ops {
 		o := &p.ops[k]
 		uops := int(o.uops)
 		// Issue: in order, limited by the front end and by the reorder
 		// buffer entry of the instruction's last µop.
-		t := st.feI
-		if st.feU > t {
-			t = st.feU
+		t := feI
+		if feU > t {
+			t = feU
 		}
-		if nrob > 0 && st.uopCount+uops-1 >= nrob {
+		if nrob > 0 && uopCount+uops-1 >= nrob {
 			last := robAt + uops - 1 // no more than one turn ahead: uops ≤ nrob
 			if last >= nrob {
 				last -= nrob
@@ -927,8 +929,8 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 				t = r
 			}
 		}
-		st.feI = t + o.feCost
-		st.feU = t + o.feUopCost
+		feI = t + o.feCost
+		feU = t + o.feUopCost
 		// Resources: each µop takes the earliest free of its choices.
 		start := t
 		for u := o.uses0; u < o.uses1; u++ {
@@ -981,11 +983,11 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 			}
 		}
 		// Retirement: in order, limited by the retire width.
-		retire = st.ret
+		retire = ret
 		if complete > retire {
 			retire = complete
 		}
-		st.ret = retire + o.retCost
+		ret = retire + o.retCost
 		if nrob > 0 {
 			for range uops {
 				rob[robAt] = retire
@@ -994,9 +996,9 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 				}
 			}
 		}
-		st.uopCount += uops
+		uopCount += uops
 	}
-	st.robAt = robAt
+	st.feI, st.feU, st.ret, st.uopCount, st.robAt = feI, feU, ret, uopCount, robAt
 	return retire
 }
 
