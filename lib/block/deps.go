@@ -31,8 +31,8 @@ var unmodelled = words(`cpuid rdtsc rdtscp rdpmc rdmsr wrmsr syscall sysenter sy
 type locs []Location
 
 func (l *locs) add(x Location) {
-	for _, y := range *l {
-		if y.Name == x.Name {
+	for i := range *l {
+		if (*l)[i].Name == x.Name {
 			return
 		}
 	}
@@ -117,7 +117,7 @@ func pairs(in *Insn) []pair {
 		}
 		in.Operands = ops
 	}
-	var ps []pair
+	ps := make([]pair, 0, len(ops))
 	k := 0
 	for _, c := range ops {
 		if k >= len(explicit) {
