@@ -2,6 +2,7 @@ package sim
 
 import (
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,6 +123,7 @@ func BenchmarkCorpus(b *testing.B) {
 	measure := func(b *testing.B, one func(k int) int) {
 		b.ReportAllocs()
 		insns := 0
+		runtime.GC() // not the garbage of the sub-benchmark before
 		cpu0 := cpuTime()
 		b.ResetTimer()
 		for i := range b.N {
