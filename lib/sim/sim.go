@@ -1203,25 +1203,33 @@ func bounded(cur, old []float64, grown float64, slack []float64) bool {
 // same for the last window(p) iterations j.
 func period(r []float64, maxP int) (int, int, bool) {
 	n := len(r)
-	if n < 2 {
+	// The periods looked at: up to the first without enough iterations,
+	// window(p)+p+1 > n — all of them once n is at least 22 and
+	// 5·maxP+1, the most any needs.
+	if n < 22 || n < 5*maxP+1 {
+		for p := 1; p <= maxP; p++ {
+			if n < window(p)+p+1 {
+				maxP = p - 1
+			}
+		}
+	}
+	if maxP == 0 {
 		return 0, 0, false
 	}
 	last, prev := r[n-1], r[n-2]
+	older, old := r[n-1-maxP:n-1], r[n-2-maxP:n-2] // r[n-1-p] is older[maxP-p]
 	for p := 1; p <= maxP; p++ {
-		win := window(p)
-		if n < win+p+1 {
-			return 0, 0, false
-		}
-		d := last - r[n-1-p]
+		d := last - older[maxP-p]
 		// The newest iteration first: most p fail there. Then the
 		// tolerance, 1e-9 · max(1, |d|), when 1e-9 is not enough.
-		if x := math.Abs(prev - r[n-2-p] - d); x > 1e-9 && x > 1e-9*math.Abs(d) {
+		if x := math.Abs(prev - old[maxP-p] - d); x > 1e-9 && x > 1e-9*math.Abs(d) {
 			continue
 		}
 		tol := 1e-9
 		if a := math.Abs(d); a > 1 {
 			tol *= a
 		}
+		win := window(p)
 		ok := true
 		for j := n - 3; j >= n-win; j-- {
 			if math.Abs(r[j]-r[j-p]-d) > tol {
