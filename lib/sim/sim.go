@@ -760,7 +760,7 @@ func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key str
 		store = DefaultStoreLatency
 	}
 	var buf [16]uint64
-	masks := buf[:0]
+	var masks []uint64
 	if nm := len(in.Reads) + len(in.Writes); nm > len(buf) {
 		masks = make([]uint64, nm)
 	} else {
