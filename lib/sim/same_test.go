@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/portlab/portlab/lib/block"
@@ -170,4 +171,38 @@ func fromRef(rp *refProgram) *program {
 		p.ops = append(p.ops, op(o))
 	}
 	return p
+}
+
+// One Simulator serves several goroutines: the buffers it reuses are
+// never shared by two simulations at once (run with -race).
+func TestConcurrentSimulate(t *testing.T) {
+	s := newSim(t, Options{})
+	srcs := []string{fmaLoop, portMix, memChain, imulChain, imulZero, benchBody}
+	want := make([]*Result, len(srcs))
+	blocks := make([]*block.Block, len(srcs))
+	for i, src := range srcs {
+		blocks[i] = parse(t, src)
+		want[i] = simulate(t, s, src)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*len(srcs))
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 20 * len(srcs) {
+				i := (g + k) % len(srcs)
+				r, err := s.Simulate(blocks[i])
+				if err != nil || !reflect.DeepEqual(r, want[i]) {
+					errs <- fmt.Errorf("goroutine %d, block %d: %+v, %v; alone %+v", g, i, r, err, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
