@@ -2,7 +2,6 @@ package block
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/portlab/portlab/lib/isa"
@@ -32,8 +31,8 @@ var unmodelled = words(`cpuid rdtsc rdtscp rdpmc rdmsr wrmsr syscall sysenter sy
 type locs []Location
 
 func (l *locs) add(x Location) {
-	for _, y := range *l {
-		if y.Name == x.Name {
+	for i := range *l {
+		if (*l)[i].Name == x.Name {
 			return
 		}
 	}
@@ -118,7 +117,7 @@ func pairs(in *Insn) []pair {
 		}
 		in.Operands = ops
 	}
-	var ps []pair
+	ps := make([]pair, 0, len(ops))
 	k := 0
 	for _, c := range ops {
 		if k >= len(explicit) {
@@ -408,64 +407,70 @@ type memWrite struct {
 // new address in every iteration. The implicit stack accesses of push,
 // pop, call and ret are one location, "stack".
 func (b *Block) Deps(loop bool) []Dep {
-	type key struct {
-		from, to int
-		via      string
-		carried  bool
-	}
-	seen := map[key]bool{}
-	var deps []Dep
-	add := func(from, to int, l Location, carried bool) {
-		k := key{from, to, l.Name, carried}
-		if !seen[k] {
-			seen[k] = true
-			deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
+	deps := make([]Dep, 0, 2*len(b.Insns))
+	seg := 0 // deps[seg:] are the current reader's, for the repeats
+	add := func(from, to int, l *Location, carried bool) {
+		for _, d := range deps[seg:] {
+			if d.From == from && d.Via == l.Name && d.LoopCarried == carried {
+				return
+			}
 		}
+		deps = append(deps, Dep{From: from, To: to, Kind: l.Kind, Via: l.Name, LoopCarried: carried})
 	}
-	writtenAnywhere := map[string]bool{}
-	lastWriter := map[string]int{} // by register alias, "flags", "stack": the final writer after one pass
-	for i, in := range b.Insns {
-		for _, w := range in.Writes {
+	var lastWriter, cur writers // by register alias, "flags", "stack": the final writer after one pass, the current one
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind != Mem || w.Stack {
-				writtenAnywhere[w.Name] = true
-				lastWriter[w.Name] = i
+				lastWriter.set(w.Name, i)
 			}
 		}
 	}
-	cur := map[string]int{}
+	writtenAnywhere := func(r string) bool {
+		_, ok := lastWriter.get(r)
+		return ok
+	}
 	ver := func(r string) int {
 		if r == "" || r == "rip" || r == "eip" {
 			return -1
 		}
-		if i, ok := cur[regLoc(r).Name]; ok {
+		if i, ok := cur.get(regLoc(r).Name); ok {
 			return i
 		}
 		return -1
 	}
 	invariant := func(m MemRef) bool {
-		return (m.Base == "" || !writtenAnywhere[regLoc(m.Base).Name] || m.Base == "rip") &&
-			(m.Index == "" || !writtenAnywhere[regLoc(m.Index).Name])
+		return (m.Base == "" || !writtenAnywhere(regLoc(m.Base).Name) || m.Base == "rip") &&
+			(m.Index == "" || !writtenAnywhere(regLoc(m.Index).Name))
 	}
 	// Stores by address expression (without displacement and width), so
 	// that a load looks only at the stores it may alias.
-	stores := map[addrID][]memWrite{}
-	invariantStores := map[addrID][]memWrite{} // the whole block's, for loop-carried edges
+	var stores, invariantStores map[addrID][]memWrite // invariantStores: the whole block's, for loop-carried edges
 	if loop {
-		for k, in := range b.Insns {
-			for _, w := range in.Writes {
+		for k := range b.Insns {
+			in := &b.Insns[k]
+			for wi := range in.Writes {
+				w := &in.Writes[wi]
 				if w.Kind == Mem && !w.Stack && invariant(w.Mem) {
 					key := addrKey(w.Mem, -1, -1)
+					if invariantStores == nil {
+						invariantStores = map[addrID][]memWrite{}
+					}
 					invariantStores[key] = append(invariantStores[key], memWrite{k, w.Mem, -1, -1})
 				}
 			}
 		}
 	}
-	for j, in := range b.Insns {
-		for _, r := range in.Reads {
+	for j := range b.Insns {
+		in := &b.Insns[j]
+		seg = len(deps)
+		for ri := range in.Reads {
+			r := &in.Reads[ri]
 			if r.Kind != Mem || r.Stack {
-				if w, ok := cur[r.Name]; ok {
+				if w, ok := cur.get(r.Name); ok {
 					add(w, j, r, false)
-				} else if w, ok := lastWriter[r.Name]; ok && loop {
+				} else if w, ok := lastWriter.get(r.Name); ok && loop {
 					add(w, j, r, true)
 				}
 				continue
@@ -492,26 +497,92 @@ func (b *Block) Deps(loop bool) []Dep {
 				}
 			}
 		}
-		for _, w := range in.Writes {
+		// The reader's dependencies by writer, in the order found among
+		// equal writers (a stable insertion sort: there are few).
+		for a := seg + 1; a < len(deps); a++ {
+			for c := a; c > seg && deps[c].From < deps[c-1].From; c-- {
+				deps[c], deps[c-1] = deps[c-1], deps[c]
+			}
+		}
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind == Mem && !w.Stack {
 				bv, iv := ver(w.Mem.Base), ver(w.Mem.Index)
 				key := addrKey(w.Mem, bv, iv)
+				if stores == nil {
+					stores = map[addrID][]memWrite{}
+				}
 				stores[key] = append(stores[key], memWrite{j, w.Mem, bv, iv})
 			}
 		}
-		for _, w := range in.Writes {
+		for wi := range in.Writes {
+			w := &in.Writes[wi]
 			if w.Kind != Mem || w.Stack {
-				cur[w.Name] = j
+				cur.set(w.Name, j)
 			}
 		}
 	}
-	sort.SliceStable(deps, func(a, c int) bool {
-		if deps[a].To != deps[c].To {
-			return deps[a].To < deps[c].To
-		}
-		return deps[a].From < deps[c].From
-	})
+	if len(deps) == 0 {
+		return nil
+	}
 	return deps
+}
+
+// writers maps locations to the instruction that writes them: a list
+// searched from its start, faster than a map for the few registers most
+// blocks write, and a map beside it once there are many.
+type writers struct {
+	names []string
+	insns []int
+	index map[string]int // into names, when there are more than manyWriters
+	// The first manyWriters entries.
+	nameBuf [manyWriters]string
+	insnBuf [manyWriters]int
+}
+
+const manyWriters = 16
+
+func (w *writers) find(name string) int {
+	if w.index != nil {
+		if k, ok := w.index[name]; ok {
+			return k
+		}
+		return -1
+	}
+	for k, n := range w.names {
+		if n == name {
+			return k
+		}
+	}
+	return -1
+}
+
+func (w *writers) get(name string) (int, bool) {
+	if k := w.find(name); k >= 0 {
+		return w.insns[k], true
+	}
+	return 0, false
+}
+
+func (w *writers) set(name string, insn int) {
+	if k := w.find(name); k >= 0 {
+		w.insns[k] = insn
+		return
+	}
+	if w.names == nil {
+		w.names, w.insns = w.nameBuf[:0], w.insnBuf[:0]
+	}
+	w.names = append(w.names, name)
+	w.insns = append(w.insns, insn)
+	switch {
+	case w.index != nil:
+		w.index[name] = len(w.names) - 1
+	case len(w.names) > manyWriters:
+		w.index = make(map[string]int, 2*len(w.names))
+		for k, n := range w.names {
+			w.index[n] = k
+		}
+	}
 }
 
 // addrID names an address expression with the values of its registers

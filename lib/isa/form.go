@@ -180,10 +180,24 @@ type Form struct {
 
 // Explicit returns the operands written in assembly, in order.
 func (f Form) Explicit() []Operand {
-	var ops []Operand
-	for _, o := range f.Operands {
-		if !o.Implicit {
-			ops = append(ops, o)
+	return f.operands(false)
+}
+
+// operands returns f's implicit or explicit operands, nil for none.
+func (f Form) operands(implicit bool) []Operand {
+	n := 0
+	for i := range f.Operands {
+		if f.Operands[i].Implicit == implicit {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	ops := make([]Operand, 0, n)
+	for i := range f.Operands {
+		if f.Operands[i].Implicit == implicit {
+			ops = append(ops, f.Operands[i])
 		}
 	}
 	return ops
@@ -191,13 +205,7 @@ func (f Form) Explicit() []Operand {
 
 // Implicit returns the implicit operands.
 func (f Form) Implicit() []Operand {
-	var ops []Operand
-	for _, o := range f.Operands {
-		if o.Implicit {
-			ops = append(ops, o)
-		}
-	}
-	return ops
+	return f.operands(true)
 }
 
 // Clone returns a deep copy of f, so that changing the copy's operands
@@ -250,8 +258,8 @@ func (o Operand) Equal(p Operand) bool {
 // register — get " ~ " and their PMEvo name appended.
 func (f Form) Key() string {
 	s := f.Scheme()
-	for _, o := range f.Operands {
-		if o.Reserved || (o.Kind == KindMem && o.Addr != "" && o.Addr != defaultAddr(f.ISA)) {
+	for i := range f.Operands {
+		if o := &f.Operands[i]; o.Reserved || (o.Kind == KindMem && o.Addr != "" && o.Addr != defaultAddr(f.ISA)) {
 			return s + " ~ " + f.PMEvoName()
 		}
 	}

@@ -435,33 +435,117 @@ func containsInt(xs []int, x int) bool {
 // for x86 forms exactly the iwho/uops.info key. Implicit operands are not
 // shown (see String).
 func (f Form) Scheme() string {
-	var b strings.Builder
+	var buf [96]byte
+	return string(f.appendScheme(buf[:0]))
+}
+
+// appendScheme appends f's Scheme to b: the string built in one buffer
+// (form keys are made often, by simulators for every instruction of a
+// block).
+func (f Form) appendScheme(b []byte) []byte {
 	if f.Prefix != "" {
-		b.WriteString(f.Prefix)
-		b.WriteByte(' ')
+		b = append(b, f.Prefix...)
+		b = append(b, ' ')
 	}
-	b.WriteString(f.Mnemonic)
+	b = append(b, f.Mnemonic...)
 	first := true
-	for _, o := range f.Operands {
+	for i := range f.Operands {
+		o := &f.Operands[i]
 		if o.Implicit {
 			continue
 		}
 		if o.Mask {
-			b.WriteString("{" + o.scheme() + "}")
+			b = append(b, '{')
+			b = o.appendScheme(b)
+			b = append(b, '}')
 			if o.Zeroing {
-				b.WriteString("{z}")
+				b = append(b, "{z}"...)
 			}
 			continue
 		}
 		if first {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		} else {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
 		first = false
-		b.WriteString(o.scheme())
+		b = o.appendScheme(b)
 	}
-	return b.String()
+	return b
+}
+
+// appendScheme appends o's scheme (see scheme) to b.
+func (o *Operand) appendScheme(b []byte) []byte {
+	acc := func(b []byte) []byte {
+		if o.Access != 0 {
+			b = append(b, o.Access.String()...)
+			b = append(b, ':')
+		}
+		return b
+	}
+	switch o.Kind {
+	case KindReg:
+		if o.List {
+			b = append(b, '{')
+		}
+		b = acc(b)
+		switch {
+		case o.Fixed != "":
+			b = append(b, o.Fixed...)
+		case len(o.Regs) > 0:
+			for i, r := range o.Regs {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, r...)
+			}
+		default:
+			switch o.Class {
+			case XMM, YMM, ZMM, K:
+				r := o.effRange()
+				b = append(b, o.Class.String()...)
+				b = strconv.AppendInt(b, int64(r.Lo), 10)
+				b = append(b, ".."...)
+				b = strconv.AppendInt(b, int64(r.Hi), 10)
+			case Vec:
+				b = append(b, "VEC."...)
+				b = append(b, o.Arrangement...)
+			default:
+				b = append(b, o.Class.String()...)
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(o.Width), 10)
+			}
+		}
+		if o.List {
+			b = append(b, '}')
+		}
+		return b
+	case KindMem:
+		if o.Ptr != "" {
+			b = append(b, o.Ptr...)
+			b = append(b, " ptr "...)
+		}
+		if o.Access == 0 && o.Fixed == "" {
+			b = append(b, "MEM("...)
+			b = strconv.AppendInt(b, int64(o.Width), 10)
+			return append(b, ')')
+		}
+		b = acc(b)
+		if o.Fixed != "" {
+			b = append(b, o.Fixed...)
+		} else {
+			b = append(b, "MEM("...)
+			b = strconv.AppendInt(b, int64(o.Width), 10)
+			b = append(b, ')')
+		}
+		if o.Broadcast != 0 {
+			b = append(b, "{1to"...)
+			b = strconv.AppendInt(b, int64(o.Broadcast), 10)
+			b = append(b, '}')
+		}
+		return b
+	}
+	return append(b, o.scheme()...)
 }
 
 // Scheme returns o in scheme syntax ("RW:GPR:64", "qword ptr R:MEM(64)").

@@ -353,6 +353,9 @@ func (s *Simulator) iterateTraced(p *program, st *state, tr *tracer, ev []event)
 			}
 		}
 		st.uopCount += int(o.uops)
+		if nrob > 0 {
+			st.robAt = st.uopCount % nrob
+		}
 		ev = append(ev, e)
 		tr.dyn++
 	}

@@ -365,12 +365,12 @@ func isAddressRegister(in *block.Insn, r string) bool {
 // sameAddress reports whether the store st writes m as a load of m reads
 // it, for renaming: the same base and index registers, scale,
 // displacement and width.
-func sameAddress(st block.Insn, m block.MemRef) bool {
+func sameAddress(st *block.Insn, m block.MemRef) bool {
 	if m.Base == "" || m.Base == "rip" || m.Symbol != "" || m.Segment != "" {
 		return false
 	}
-	for _, w := range st.Writes {
-		if w.Kind == block.Mem && !w.Stack && sameExpression(w.Mem, m) {
+	for k := range st.Writes {
+		if w := &st.Writes[k]; w.Kind == block.Mem && !w.Stack && sameExpression(w.Mem, m) {
 			return true
 		}
 	}

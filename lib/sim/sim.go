@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/portlab/portlab/lib/block"
 	"github.com/portlab/portlab/lib/isa"
@@ -75,6 +77,18 @@ type Simulator struct {
 	// chainOf maps a form to its chain in the machine's Chains (the
 	// first that names it).
 	chainOf map[string]int
+	// scratch holds *scratch: the buffers of a simulation, used again by
+	// the next instead of left to the garbage collector.
+	scratch sync.Pool
+	// programs holds *program: Simulate compiles into the buffers of an
+	// earlier block's program.
+	programs sync.Pool
+}
+
+// scratch is the memory of one simulation (run).
+type scratch struct {
+	st  state
+	buf []float64
 }
 
 // New returns a simulator of m. m needs a mapping of the forms of the
@@ -245,20 +259,25 @@ type program struct {
 // completion slot and one per written location, and the latency from
 // every read to every written slot.
 func (s *Simulator) compile(b *block.Block) (*program, error) {
+	return s.compileInto(b, nil)
+}
+
+// compileInto is compile into the buffers of p, a program compiled
+// before and no longer used (nil: new buffers).
+func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	if b == nil || len(b.Insns) == 0 {
 		return nil, errors.New("sim: empty block")
 	}
 	n := len(b.Insns)
-	p := &program{nres: len(s.resNames), ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 8*n),
-		reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 12*n), base: make([]float64, 0, 3*n)}
+	if p == nil {
+		p = &program{ops: make([]op, 0, n), uses: make([]use, 0, 2*n), choices: make([]int32, 0, 4*n),
+			reads: make([]int32, 0, 4*n), lat: make([]float64, 0, 8*n), base: make([]float64, 0, 3*n)}
+	} else {
+		*p = program{ops: p.ops[:0], uses: p.uses[:0], choices: p.choices[:0], reads: p.reads[:0], lat: p.lat[:0], base: p.base[:0]}
+	}
+	p.nres = len(s.resNames)
 	deps := b.Deps(true)
 	slot := 1
-	type wkey struct {
-		insn int
-		name string
-	}
-	slotOf := make(map[wkey]int32, 2*n)
-	firstMem := map[int]int32{}
 	var missing []string
 	keys := make([]string, len(b.Insns))
 	for i := range b.Insns {
@@ -288,8 +307,8 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 			for _, u := range uops {
 				lo := int32(len(p.choices))
-				for _, q := range u.Ports.Indices() {
-					p.choices = append(p.choices, int32(q))
+				for x := uint64(u.Ports); x != 0; x &= x - 1 {
+					p.choices = append(p.choices, int32(bits.TrailingZeros64(x)))
 				}
 				for range u.Count {
 					p.uses = append(p.uses, use{lo: lo, hi: int32(len(p.choices)), cost: 1})
@@ -305,18 +324,10 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		o.feUopCost = s.feScale * float64(o.uops) * s.invUPC
 		o.retCost = float64(o.uops) * s.invRet
 		p.uops += int(o.uops)
-		// Writes: the completion slot, then one per written location.
+		// Writes: the completion slot, then one per written location, in
+		// the order of in.Writes (see slotOf).
 		o.writes0 = int32(slot)
-		slot++
-		for _, w := range in.Writes {
-			slotOf[wkey{i, w.Name}] = int32(slot)
-			if w.Kind == block.Mem {
-				if _, ok := firstMem[i]; !ok {
-					firstMem[i] = int32(slot)
-				}
-			}
-			slot++
-		}
+		slot += 1 + len(in.Writes)
 		o.writes1 = int32(slot)
 		p.ops = append(p.ops, o)
 	}
@@ -328,6 +339,27 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	// slotOf returns the slot in which instruction i writes location
+	// name, 0 when it does not write it; firstMem the slot of its first
+	// memory write.
+	slotOf := func(i int, name string) int32 {
+		ws := b.Insns[i].Writes
+		for w := len(ws) - 1; w >= 0; w-- {
+			if ws[w].Name == name {
+				return p.ops[i].writes0 + 1 + int32(w)
+			}
+		}
+		return 0
+	}
+	firstMem := func(i int) (int32, bool) {
+		ws := b.Insns[i].Writes
+		for w := range ws {
+			if ws[w].Kind == block.Mem {
+				return p.ops[i].writes0 + 1 + int32(w), true
+			}
+		}
+		return 0, false
+	}
 	// owner: the instruction that writes each value slot (for chains).
 	var owner []int32
 	if s.chainOf != nil {
@@ -338,27 +370,25 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 	}
-	depsTo := make([][]block.Dep, len(b.Insns))
-	for _, d := range deps {
-		depsTo[d.To] = append(depsTo[d.To], d)
-	}
 	var bufSrc [][]memSource
 	var bufOK [][]bool
 	if s.opt.Aliasing == SameBuffer {
 		bufSrc, bufOK = sameBufferSources(b)
 	}
-	// The last writer's slot of each register over the whole block: what
-	// an instruction reads before the block writes it again (the
-	// previous iteration's value).
-	final := map[string]int32{}
-	for i := range b.Insns {
-		for _, w := range b.Insns[i].Writes {
-			if w.Kind != block.Mem {
-				final[w.Name] = slotOf[wkey{i, w.Name}]
+	// For the merges: the last writer's slot of each register over the
+	// whole block, what an instruction reads before the block writes it
+	// again (the previous iteration's value), and the current writer's.
+	var final, cur map[string]int32
+	if s.m.MergeLatency > 0 {
+		final, cur = map[string]int32{}, map[string]int32{}
+		for i := range b.Insns {
+			for wi := range b.Insns[i].Writes {
+				if w := &b.Insns[i].Writes[wi]; w.Kind != block.Mem {
+					final[w.Name] = slotOf(i, w.Name)
+				}
 			}
 		}
 	}
-	cur := map[string]int32{}
 	regSlot := func(name string) int32 {
 		if sl, ok := cur[name]; ok {
 			return sl
@@ -374,39 +404,48 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 	var fwds []fwd
 	mem := s.m.Memory
 	forwarding := mem.LoadLatency > 0 && (mem.StoreForwardLatency > 0 || mem.Renaming)
-	regReads := make([][]int32, len(b.Insns)) // the register slots each instruction reads, per read
+	// regRead returns the slot instruction i's read k of a register
+	// takes its value from.
+	regRead := func(i, k int) int32 { return p.reads[p.ops[i].reads0+int32(k)] }
+	d0 := 0 // deps[d0:d1] are the dependencies of instruction i (Deps sorts them by reader)
 	for i := range b.Insns {
 		in := &b.Insns[i]
 		o := &p.ops[i]
+		for d0 < len(deps) && deps[d0].To < i {
+			d0++
+		}
+		d1 := d0
+		for d1 < len(deps) && deps[d1].To == i {
+			d1++
+		}
+		depsTo := deps[d0:d1]
 		o.reads0 = int32(len(p.reads))
-		regReads[i] = make([]int32, len(in.Reads))
-		for k, r := range in.Reads {
+		for k := range in.Reads {
+			r := &in.Reads[k]
 			var src int32 // 0: nobody writes it
 			store := -1
 			renamed := false
 			if r.Kind == block.Mem && bufOK != nil && bufOK[i][k] {
 				if ms := bufSrc[i][k]; ms.store >= 0 {
 					store, renamed = ms.store, ms.renamed
-					src = firstMem[store]
+					src, _ = firstMem(store)
 				}
 			} else {
-				for _, d := range depsTo[i] {
+				for di := range depsTo {
+					d := &depsTo[di]
 					if d.Via != r.Name {
 						continue
 					}
-					if sl, ok := slotOf[wkey{d.From, r.Name}]; ok {
+					if sl := slotOf(d.From, r.Name); sl != 0 {
 						src = sl
-					} else if sl, ok := firstMem[d.From]; ok && r.Kind == block.Mem {
+					} else if sl, ok := firstMem(d.From); ok && r.Kind == block.Mem {
 						src = sl // a store of another width that overlaps
 					}
 					if r.Kind == block.Mem && !r.Stack {
 						store = d.From
-						renamed = sameAddress(b.Insns[d.From], r.Mem)
+						renamed = sameAddress(&b.Insns[d.From], r.Mem)
 					}
 				}
-			}
-			if r.Kind != block.Mem {
-				regReads[i][k] = src
 			}
 			if forwarding && store >= 0 {
 				fwds = append(fwds, fwd{i, k, store, renamed && mem.Renaming})
@@ -422,34 +461,43 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 		o.reads1 = int32(len(p.reads))
-		for _, w := range in.Writes {
-			if w.Kind != block.Mem {
-				cur[w.Name] = slotOf[wkey{i, w.Name}]
+		if cur != nil {
+			for _, w := range in.Writes {
+				if w.Kind != block.Mem {
+					cur[w.Name] = slotOf(i, w.Name)
+				}
 			}
 		}
-		if _, ok := s.m.Latencies[keys[i]]; !ok && !slices.Contains(p.defaulted, keys[i]) {
+		l, known := s.m.Latencies[keys[i]]
+		if !known && !slices.Contains(p.defaulted, keys[i]) {
 			p.defaulted = append(p.defaulted, keys[i])
 		}
-		lat, base, err := s.latencies(in, keys[i])
+		lat0, base0 := len(p.lat), len(p.base)
+		var err error
+		p.lat, p.base, err = s.appendLatencies(p.lat, p.base, in, keys[i], l, known)
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
-		if r, ok := addressIncrement(b, in); ok && s.m.AddressIncrementLatency > 0 {
-			nw := len(in.Writes) + 1
-			for k, rd := range in.Reads {
-				if rd.Name != r {
-					continue
-				}
-				for w := 0; w < nw; w++ {
-					if w == 0 || in.Writes[w-1].Name == r {
-						lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
+		lat := p.lat[lat0:]
+		nw := len(in.Writes) + 1
+		if s.m.AddressIncrementLatency > 0 {
+			if r, ok := addressIncrement(b, in); ok {
+				for k := range in.Reads {
+					rd := &in.Reads[k]
+					if rd.Name != r {
+						continue
+					}
+					for w := 0; w < nw; w++ {
+						if w == 0 || in.Writes[w-1].Name == r {
+							lat[k*nw+w] = s.scaleLatency(keys[i], s.m.AddressIncrementLatency)
+						}
 					}
 				}
 			}
 		}
 		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
-			nw := len(in.Writes) + 1
-			for k, rd := range in.Reads {
+			for k := range in.Reads {
+				rd := &in.Reads[k]
 				if rd.Kind == block.Mem {
 					continue
 				}
@@ -460,10 +508,13 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		}
 		if ch, ok := s.chainOf[keys[i]]; ok {
 			// An input another form of the chain wrote arrives faster.
-			nw := len(in.Writes) + 1
-			for k, rd := range in.Reads {
-				src := regReads[i][k]
-				if rd.Kind == block.Mem || src == 0 {
+			for k := range in.Reads {
+				rd := &in.Reads[k]
+				if rd.Kind == block.Mem {
+					continue
+				}
+				src := regRead(i, k)
+				if src == 0 {
 					continue
 				}
 				if c, ok := s.chainOf[keys[owner[src]]]; !ok || c != ch {
@@ -475,14 +526,12 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 			}
 		}
 		if merge >= 0 {
-			for range len(in.Writes) + 1 {
-				lat = append(lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
+			for range nw {
+				p.lat = append(p.lat, s.scaleLatency(keys[i], float64(s.m.MergeLatency)))
 			}
 		}
-		o.lat0 = int32(len(p.lat))
-		p.lat = append(p.lat, lat...)
-		o.base0 = int32(len(p.base))
-		p.base = append(p.base, base...)
+		o.lat0 = int32(lat0)
+		o.base0 = int32(base0)
 	}
 	// A load of a stored value takes it from the store's data register:
 	// the load's latency less the load-to-use latency, plus the
@@ -494,7 +543,7 @@ func (s *Simulator) compile(b *block.Block) (*program, error) {
 		vector := false
 		for k, r := range st.Reads {
 			if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
-				data = regReads[f.store][k]
+				data = regRead(f.store, k)
 				vector = isVectorRegister(r.Name)
 				break
 			}
@@ -569,27 +618,51 @@ func (s *Simulator) resourceNames(key string) string {
 	return strings.Join(names, "+")
 }
 
-// operandIndex returns, for each of in's reads and writes, the index of
-// the form operands it belongs to (explicit operands in order, then
-// implicit ones, as isa.ParseScheme lists them), none when it belongs to
-// none. An address register belongs to its memory operand; a register
-// that is also an explicit operand (add rax, [rax]) belongs to both.
-func operandIndex(in *block.Insn) (reads, writes [][]int) {
+// maxOperands is the most operands a form may have for the simulator: the
+// sets of operands a location belongs to are bit masks.
+const maxOperands = 64
+
+// regOperands are the form operands that read and that write a register
+// (bit i: operand i).
+type regOperands struct {
+	name        string
+	read, write uint64
+}
+
+// operandMasks fills reads and writes, one a read and one a write of in,
+// with the set of form operands (explicit operands in order, then
+// implicit ones, as isa.ParseScheme lists them) each belongs to, as a bit
+// mask: 0 when it belongs to none. An address register belongs to its
+// memory operand; a register that is also an explicit operand (add rax,
+// [rax]) belongs to both.
+func operandMasks(in *block.Insn, reads, writes []uint64) error {
 	f := in.Form
+	if len(f.Operands) > maxOperands {
+		return fmt.Errorf("form %q has %d operands, more than the %d the simulator handles", f.Key(), len(f.Operands), maxOperands)
+	}
 	// By register: the operands that read it and those that write it (a
 	// write-only destination is no input, a read-only source no output).
-	readBy, writeBy := map[string][]int{}, map[string][]int{}
+	var buf [8]regOperands
+	regs := buf[:0]
 	add := func(name string, idx int, acc isa.Access) {
+		k := 0
+		for k < len(regs) && regs[k].name != name {
+			k++
+		}
+		if k == len(regs) {
+			regs = append(regs, regOperands{name: name})
+		}
 		if acc.Reads() {
-			readBy[name] = append(readBy[name], idx)
+			regs[k].read |= 1 << idx
 		}
 		if acc&isa.W != 0 {
-			writeBy[name] = append(writeBy[name], idx)
+			regs[k].write |= 1 << idx
 		}
 	}
 	memIdx := -1
 	k := 0 // concrete operand
-	for idx, o := range f.Operands {
+	for idx := range f.Operands {
+		o := &f.Operands[idx]
 		if o.Implicit {
 			if o.Kind == isa.KindReg && o.Fixed != "" {
 				add(alias(o.Fixed), idx, o.Access)
@@ -602,7 +675,7 @@ func operandIndex(in *block.Insn) (reads, writes [][]int) {
 		if k >= len(in.Operands) {
 			continue
 		}
-		c := in.Operands[k]
+		c := &in.Operands[k]
 		k++
 		switch c.Kind {
 		case isa.KindReg:
@@ -612,34 +685,44 @@ func operandIndex(in *block.Insn) (reads, writes [][]int) {
 			}
 		case isa.KindMem:
 			memIdx = idx
-			for _, r := range []string{c.Mem.Base, c.Mem.Index} {
-				if r != "" {
-					add(alias(r), idx, isa.R)
-				}
+			if c.Mem.Base != "" {
+				add(alias(c.Mem.Base), idx, isa.R)
+			}
+			if c.Mem.Index != "" {
+				add(alias(c.Mem.Index), idx, isa.R)
 			}
 		}
 	}
-	find := func(l block.Location, by map[string][]int) []int {
+	find := func(l *block.Location, write bool) uint64 {
 		if l.Kind == block.Mem {
 			if l.Stack || memIdx < 0 {
-				return nil
+				return 0
 			}
-			return []int{memIdx}
+			return 1 << memIdx
 		}
-		if x := by[l.Name]; len(x) > 0 {
-			return x
+		for _, r := range regs {
+			if r.name != l.Name {
+				continue
+			}
+			if write && r.write != 0 {
+				return r.write
+			}
+			if !write && r.read != 0 {
+				return r.read
+			}
+			// A read the form does not declare (a merge): every operand
+			// of the register.
+			return r.read | r.write
 		}
-		// A read the form does not declare (a merge): every operand of
-		// the register.
-		return append(append([]int(nil), readBy[l.Name]...), writeBy[l.Name]...)
+		return 0
 	}
-	for _, r := range in.Reads {
-		reads = append(reads, find(r, readBy))
+	for i := range in.Reads {
+		reads[i] = find(&in.Reads[i], false)
 	}
-	for _, w := range in.Writes {
-		writes = append(writes, find(w, writeBy))
+	for i := range in.Writes {
+		writes[i] = find(&in.Writes[i], true)
 	}
-	return reads, writes
+	return nil
 }
 
 func alias(reg string) string {
@@ -653,15 +736,17 @@ func alias(reg string) string {
 	return r.Alias
 }
 
-// latencies returns the latency table of in: a row per read, a column
-// per written slot (the completion first), and the latency of each slot
-// when the instruction reads nothing.
+// appendLatencies appends the latency table of in to lat: a row per read,
+// a column per written slot (the completion first); and to base the
+// latency of each slot when the instruction reads nothing. l is the
+// machine's latency of in's form key, when it has one (known).
 //
 // A form the machine gives a latency for: the operand pair's cycles where
 // given, the form's Cycles otherwise. A form it gives none for:
 // DefaultLatency, plus LoadLatency from a memory input and its address
-// registers, and StoreLatency into a memory output.
-func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, err error) {
+// registers, and StoreLatency into a memory output. A read or write that
+// belongs to several operands takes the largest of their pairs'.
+func (s *Simulator) appendLatencies(lat, base []float64, in *block.Insn, key string, l machine.Latency, known bool) ([]float64, []float64, error) {
 	def := s.opt.DefaultLatency
 	if def == 0 {
 		def = DefaultLatency
@@ -674,17 +759,23 @@ func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, 
 	if store == 0 {
 		store = DefaultStoreLatency
 	}
-	l, known := s.m.Latencies[key]
-	rIdx, wIdx := operandIndex(in)
-	memRead := map[int]bool{}
+	var buf [16]uint64
+	var masks []uint64
+	if nm := len(in.Reads) + len(in.Writes); nm > len(buf) {
+		masks = make([]uint64, nm)
+	} else {
+		masks = buf[:nm]
+	}
+	rMask, wMask := masks[:len(in.Reads)], masks[len(in.Reads):]
+	if err := operandMasks(in, rMask, wMask); err != nil {
+		return lat, base, err
+	}
+	var memRead uint64
 	for k, r := range in.Reads {
 		if r.Kind == block.Mem {
-			for _, i := range rIdx[k] {
-				memRead[i] = true
-			}
+			memRead |= rMask[k]
 		}
 	}
-	nw := len(in.Writes) + 1
 	pair := func(from, to int, toMem bool) float64 {
 		if known {
 			for _, o := range l.Operands {
@@ -697,36 +788,49 @@ func (s *Simulator) latencies(in *block.Insn, key string) (lat, base []float64, 
 		if toMem {
 			return store
 		}
-		if memRead[from] {
+		if from >= 0 && memRead&(1<<from) != 0 {
 			return def + load
 		}
 		return def
 	}
+	// first returns the lowest operand of mask; an empty mask stands for
+	// operand -1, which no operand latency names.
+	first := func(mask uint64) int {
+		if mask == 0 {
+			return -1
+		}
+		return bits.TrailingZeros64(mask)
+	}
 	// one is the latency from a read to a write: the largest over the
 	// operands each belongs to.
-	one := func(from, to []int, toMem bool) float64 {
-		if len(from) == 0 {
-			from = []int{-1}
-		}
-		if len(to) == 0 {
-			to = []int{-1}
-		}
+	one := func(from, to uint64, toMem bool) float64 {
 		best := math.Inf(-1)
-		for _, f := range from {
-			for _, t := range to {
-				best = math.Max(best, pair(f, t, toMem))
+		for fm, f := from, first(from); ; {
+			for tm, t := to, first(to); ; {
+				if x := pair(f, t, toMem); x > best {
+					best = x // math.Max's result: latencies are never NaN or −0
+				}
+				if tm &= tm - 1; tm == 0 {
+					break
+				}
+				t = bits.TrailingZeros64(tm)
 			}
+			if fm &= fm - 1; fm == 0 {
+				break
+			}
+			f = bits.TrailingZeros64(fm)
 		}
 		return best
 	}
+	nw := len(in.Writes) + 1
 	for k := range in.Reads {
 		for w := 0; w < nw; w++ {
 			toMem := w > 0 && in.Writes[w-1].Kind == block.Mem
-			var to []int
+			var to uint64
 			if w > 0 {
-				to = wIdx[w-1]
+				to = wMask[w-1]
 			}
-			lat = append(lat, s.scaleLatency(key, one(rIdx[k], to, toMem)))
+			lat = append(lat, s.scaleLatency(key, one(rMask[k], to, toMem)))
 		}
 	}
 	for w := 0; w < nw; w++ {
@@ -752,53 +856,81 @@ type state struct {
 	feI, feU float64   // front end: next instruction, next µop issue
 	ret      float64   // retirement: next retire
 	uopCount int
+	robAt    int       // uopCount modulo len(rob): the ring's next entry
 	retired  []float64 // per iteration: retirement of its last instruction
 	tmp      []float64 // an instruction's outputs before they are stored
+	ins      []float64 // an instruction's inputs, each at least its start
 }
 
 func newState(p *program, rob, iterations int) *state {
-	st := &state{
-		res:     make([]float64, p.nres),
-		vals:    make([]float64, p.nslots),
-		retired: make([]float64, 0, min(iterations, 256)), // grows when needed
+	st := &state{}
+	st.init(p, rob, iterations, nil)
+	return st
+}
+
+// init sets st to the start of a simulation of p, its buffers cut from buf
+// (zeroed: from its start) when it is long enough, made otherwise; it
+// returns what is left of buf.
+func (st *state) init(p *program, rob, iterations int, buf []float64) []float64 {
+	take := func(n int) []float64 {
+		if n > len(buf) {
+			return make([]float64, n)
+		}
+		x := buf[:n:n]
+		buf = buf[n:]
+		return x
 	}
-	most := 0
+	most, reads := 0, 0
 	for _, o := range p.ops {
 		most = max(most, int(o.writes1-o.writes0))
+		reads = max(reads, int(o.reads1-o.reads0))
 	}
-	st.tmp = make([]float64, most)
+	*st = state{
+		res:     take(p.nres),
+		vals:    take(p.nslots),
+		tmp:     take(most),
+		ins:     take(reads),
+		retired: take(min(iterations, 256))[:0], // grows when needed
+	}
 	if rob > 0 {
-		st.rob = make([]float64, rob)
+		st.rob = take(rob)
 	}
-	return st
+	return buf
 }
 
 // iterate simulates one iteration of p on st and returns the retirement
 // time of its last instruction. It allocates nothing.
 func (s *Simulator) iterate(p *program, st *state) float64 {
-	res, vals, choices, uses, reads, lat, base, tmp := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.tmp
+	res, vals, choices, uses, reads, lat, base, ins := st.res, st.vals, p.choices, p.uses, p.reads, p.lat, p.base, st.ins
 	resScale := s.resScale
 	rob := st.rob
 	nrob := len(rob)
+	robAt := st.robAt
+	// The front end, retirement and µop count in locals for the loop.
+	feI, feU, ret, uopCount := st.feI, st.feU, st.ret, st.uopCount
 	var retire float64
 	for k := range p.ops {
 		o := &p.ops[k]
+		uops := int(o.uops)
 		// Issue: in order, limited by the front end and by the reorder
 		// buffer entry of the instruction's last µop.
-		t := st.feI
-		if st.feU > t {
-			t = st.feU
+		t := feI
+		if feU > t {
+			t = feU
 		}
-		if nrob > 0 {
-			last := st.uopCount + int(o.uops) - 1
+		if nrob > 0 && uopCount+uops-1 >= nrob {
+			last := robAt + uops - 1 // no more than one turn ahead: uops ≤ nrob
 			if last >= nrob {
-				if r := rob[last%nrob]; r > t {
-					t = r
-				}
+				last -= nrob
+			} else if last < 0 {
+				last += nrob
+			}
+			if r := rob[last]; r > t {
+				t = r
 			}
 		}
-		st.feI = t + o.feCost
-		st.feU = t + o.feUopCost
+		feI = t + o.feCost
+		feU = t + o.feUopCost
 		// Resources: each µop takes the earliest free of its choices.
 		start := t
 		for u := o.uses0; u < o.uses1; u++ {
@@ -813,47 +945,60 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 			}
 		}
 		// Values: every written slot is ready at the latest input's
-		// time plus its latency to it.
+		// time (at least the start) plus its latency to it.
 		nw := o.writes1 - o.writes0
-		nr := o.reads1 - o.reads0
 		complete := start
-		for w := int32(0); w < nw; w++ {
-			var ready float64
-			if nr == 0 {
-				ready = start + base[o.base0+w]
-			} else {
-				ready = math.Inf(-1)
-				row := o.lat0 + w
-				for r := o.reads0; r < o.reads1; r++ {
-					in := vals[reads[r]]
-					if in < start {
-						in = start
-					}
-					if x := in + lat[row]; x > ready {
-						ready = x
+		out := vals[o.writes0:o.writes1]
+		if o.reads1 == o.reads0 {
+			for w := range out {
+				ready := start + base[o.base0+int32(w)]
+				if ready > complete {
+					complete = ready
+				}
+				out[w] = ready
+			}
+		} else {
+			in := ins[:o.reads1-o.reads0]
+			for r, slot := range reads[o.reads0:o.reads1] {
+				x := vals[slot]
+				if x < start {
+					x = start
+				}
+				in[r] = x
+			}
+			// The inputs are read: the outputs may overwrite them.
+			for w := range out {
+				ready := math.Inf(-1)
+				row := o.lat0 + int32(w)
+				for _, x := range in {
+					if y := x + lat[row]; y > ready {
+						ready = y
 					}
 					row += nw
 				}
+				if ready > complete {
+					complete = ready
+				}
+				out[w] = ready
 			}
-			if ready > complete {
-				complete = ready
-			}
-			tmp[w] = ready // not vals yet: the instruction may read what it writes
 		}
-		copy(vals[o.writes0:o.writes1], tmp[:nw])
 		// Retirement: in order, limited by the retire width.
-		retire = st.ret
+		retire = ret
 		if complete > retire {
 			retire = complete
 		}
-		st.ret = retire + o.retCost
+		ret = retire + o.retCost
 		if nrob > 0 {
-			for u := 0; u < int(o.uops); u++ {
-				rob[(st.uopCount+u)%nrob] = retire
+			for range uops {
+				rob[robAt] = retire
+				if robAt++; robAt == nrob {
+					robAt = 0
+				}
 			}
 		}
-		st.uopCount += int(o.uops)
+		uopCount += uops
 	}
+	st.feI, st.feU, st.ret, st.uopCount, st.robAt = feI, feU, ret, uopCount, robAt
 	return retire
 }
 
@@ -873,11 +1018,17 @@ func (s *Simulator) iterate(p *program, st *state) float64 {
 // When MaxIterations pass without one, Cycles is the average of the
 // second half and Result.Converged is false.
 func (s *Simulator) Simulate(b *block.Block) (*Result, error) {
-	p, err := s.compile(b)
+	old, _ := s.programs.Get().(*program)
+	p, err := s.compileInto(b, old)
 	if err != nil {
+		if old != nil {
+			s.programs.Put(old)
+		}
 		return nil, err
 	}
-	return s.run(p), nil
+	r := s.run(p)
+	s.programs.Put(p)
+	return r, nil
 }
 
 // Timeline simulates exactly n iterations of b, without looking for a
@@ -919,16 +1070,34 @@ func (s *Simulator) run(p *program) *Result {
 		maxP = DefaultMaxPeriod
 	}
 	minIt := min(s.minIterations(p), maxIt)
-	st := newState(p, s.rob, maxIt)
+	// The state and, after it, checkpoints of the machine's state
+	// (resources, values, front end) at iterations 2^k−1: nothing in it
+	// may grow faster than the retirement since the last but one, or it
+	// would overtake it later.
+	sc, _ := s.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = new(scratch)
+	}
+	defer s.scratch.Put(sc)
+	width := p.nres + p.nslots + 2
+	need := p.nres + 2*p.nslots + len(p.reads) + min(maxIt, 256) + s.rob + 4*width // the state's buffers (an instruction's writes and reads at most all) and four of width
+	if cap(sc.buf) < need {
+		sc.buf = make([]float64, need)
+	}
+	buf := sc.buf[:need]
+	clear(buf)
+	st := &sc.st
+	buf = st.init(p, s.rob, maxIt, buf)
 	res := &Result{Defaulted: p.defaulted}
-	// Checkpoints of the machine's state (resources, values, front end)
-	// at iterations 2^k−1: nothing in it may grow faster than the
-	// retirement since the last but one, or it would overtake it later.
-	width := len(st.res) + len(st.vals) + 2
-	cur := make([]float64, width)
-	ckpt := [2][]float64{make([]float64, width), make([]float64, width)}
+	take := func() []float64 {
+		x := buf[:width:width]
+		buf = buf[width:]
+		return x
+	}
+	cur := take()
+	ckpt := [2][]float64{take(), take()}
 	ckptAt := [2]int{-1, -1}
-	slack := s.slack(p, width)
+	slack := s.slack(p, take())
 	for n := 0; n < maxIt; n++ {
 		st.retired = append(st.retired, s.iterate(p, st))
 		if n == 0 {
@@ -967,7 +1136,10 @@ func (s *Simulator) run(p *program) *Result {
 // window is the number of iterations over which a period p must hold: a
 // multiple of p, at least 4p and 16.
 func window(p int) int {
-	return p * max(4, (16+p-1)/p)
+	if p >= 4 {
+		return 4 * p
+	}
+	return p * ((16 + p - 1) / p)
 }
 
 // snapshot copies the state's resources, values and front end into x,
@@ -990,8 +1162,8 @@ func (st *state) snapshot(x []float64) {
 // issue front one use can push it: a resource's largest cost, a value's
 // largest latency, the front end's largest cost. A part may jump by that
 // much more than the retirement without growing faster.
-func (s *Simulator) slack(p *program, width int) []float64 {
-	sl := make([]float64, width)
+func (s *Simulator) slack(p *program, sl []float64) []float64 {
+	width := len(sl)
 	for _, u := range p.uses {
 		for c := u.lo; c < u.hi; c++ {
 			r := p.choices[c]
@@ -1031,15 +1203,35 @@ func bounded(cur, old []float64, grown float64, slack []float64) bool {
 // same for the last window(p) iterations j.
 func period(r []float64, maxP int) (int, int, bool) {
 	n := len(r)
-	for p := 1; p <= maxP; p++ {
-		win := window(p)
-		if n < win+p+1 {
-			return 0, 0, false
+	// The periods looked at: up to the first without enough iterations,
+	// window(p)+p+1 > n — all of them once n is at least 22 and
+	// 5·maxP+1, the most any needs.
+	if n < 22 || n < 5*maxP+1 {
+		for p := 1; p <= maxP; p++ {
+			if n < window(p)+p+1 {
+				maxP = p - 1
+			}
 		}
-		d := r[n-1] - r[n-1-p]
-		tol := 1e-9 * math.Max(1, math.Abs(d))
+	}
+	if maxP == 0 {
+		return 0, 0, false
+	}
+	last, prev := r[n-1], r[n-2]
+	older, old := r[n-1-maxP:n-1], r[n-2-maxP:n-2] // r[n-1-p] is older[maxP-p]
+	for p := 1; p <= maxP; p++ {
+		d := last - older[maxP-p]
+		// The newest iteration first: most p fail there. Then the
+		// tolerance, 1e-9 · max(1, |d|), when 1e-9 is not enough.
+		if x := math.Abs(prev - old[maxP-p] - d); x > 1e-9 && x > 1e-9*math.Abs(d) {
+			continue
+		}
+		tol := 1e-9
+		if a := math.Abs(d); a > 1 {
+			tol *= a
+		}
+		win := window(p)
 		ok := true
-		for j := n - 2; j >= n-win; j-- {
+		for j := n - 3; j >= n-win; j-- {
 			if math.Abs(r[j]-r[j-p]-d) > tol {
 				ok = false
 				break

@@ -16,8 +16,10 @@
 // the median, per second of the process's CPU time (user and system, so
 // the garbage collector counts) and of wall-clock time: on a shared
 // machine the first is the simulator's speed, the second also waits for
-// the other processes. Blocks the machine does not
-// map are counted and left out.
+// the other processes, whose load average is printed. Blocks the machine
+// does not map are counted and left out. The steady state alone
+// (without compiling) and parsing included are measured by
+// BenchmarkCorpus of package sim.
 package main
 
 import (
@@ -109,6 +111,7 @@ func run(ctx context.Context, mach string, files []string, rounds int, prof stri
 		}
 		defer pprof.StopCPUProfile()
 	}
+	load0 := loadAverage()
 	var rates, cpuRates []float64
 	var insns, iters int
 	for range rounds {
@@ -134,7 +137,25 @@ func run(ctx context.Context, mach string, files []string, rounds int, prof stri
 		cpuRates[len(cpuRates)-1]/1e6, cpuRates[len(cpuRates)/2]/1e6, rounds)
 	fmt.Printf("per second of wall-clock time: best %.2f M, median %.2f M (lower when the machine is shared)\n",
 		rates[len(rates)-1]/1e6, rates[len(rates)/2]/1e6)
+	if load0 != "" {
+		fmt.Printf("load average (1, 5, 15 min) before the rounds %s, after %s\n", load0, loadAverage())
+	}
 	return nil
+}
+
+// loadAverage returns the machine's load averages over 1, 5 and 15
+// minutes (Linux's /proc/loadavg), "" where it cannot be read: the
+// other processes the rounds shared the machine with.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // lookup returns the machine named, or for "" sim.TestMachine's front
