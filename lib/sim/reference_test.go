@@ -754,6 +754,9 @@ func refSameBufferSources(b *block.Block) (src [][]refMemSource, ok [][]bool) {
 	n := len(b.Insns)
 	vals := map[string]refAffine{}
 	for _, in := range b.Insns {
+		if m := in.Form.Mnemonic; m == "lea" || strings.HasPrefix(m, "nop") || strings.HasPrefix(m, "prefetch") {
+			continue
+		}
 		for _, o := range in.Operands {
 			if o.Kind != isa.KindMem {
 				continue
