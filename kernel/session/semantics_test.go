@@ -357,3 +357,20 @@ func TestAssignmentIndexesEvaluatedFirst(t *testing.T) {
 		t.Errorf("an indexed operand the statement assigns: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestReceiveIntoElement checks x[i] = <-c, s.f = <-c, *p = <-c and
+// several receives at once: the interpreter dropped the received value.
+func TestReceiveIntoElement(t *testing.T) {
+	s := newSession(t)
+	code := "type rs struct{ a int }\n\nfunc h() {\n\tc := make(chan int, 9)\n\tfor i := 1; i <= 6; i++ {\n\t\tc <- i\n\t}\n" +
+		"\txs := []int{0, 0}\n\txs[1] = <-c\n\tvar s rs\n\ts.a = (<-c)\n\tp := new(int)\n\t*p = <-c\n\tvar arr [2]int\n\tarr[0], arr[1] = <-c, 7\n\tvar q int\n\tq, xs[0] = <-c, <-c\n" +
+		"\tfmt.Println(xs, s, *p, arr, q)\n}\nh()\n" +
+		"c := make(chan int, 1)\nc <- 8\nys := []int{0}\nys[0] = <-c\nfmt.Println(ys)\n"
+	if got, want := out(t, s, code), "[6 1] {2} 3 [4 7] 5\n[8]\n"; got != want {
+		t.Errorf("receives into elements: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func idx() int { return 0 }\nc := make(chan int, 1)\nc <- 1\nzs := []int{0}\nzs[idx()] = <-c")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "5:1") || !strings.Contains(e.Value, "operands") {
+		t.Errorf("receive into an element whose index calls a function: %s: %s", e.Name, e.Value)
+	}
+}

@@ -222,6 +222,14 @@
 //     variables defined one by one before the select when one of them
 //     calls a function. No probe: the session's
 //     TestSelectOperandsEvaluatedFirst.
+//  36. Receives into elements. x[i] = <-c, s.f = <-c, *p = <-c and an
+//     assignment of several values with a receive (a, x[0] = <-c, <-d)
+//     leave the element unchanged: the received value is dropped (a map
+//     element and x[i] += <-c work). semanticEdits receives into
+//     temporaries first, { t1 := <-c; x[i] = t1 }; where the left side
+//     calls a function (receiving first would change the order of the
+//     calls) or the statement is not in a statement list, it is refused.
+//     Probe: "receive into an element".
 //
 // # Elsewhere
 //

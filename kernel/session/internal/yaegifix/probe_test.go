@@ -83,6 +83,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "invalid Dir")
 			},
 			"the select rewrite of semanticEdits"},
+		{"receive into an element", []string{"func f() int { c := make(chan int, 1); c <- 4; xs := []int{0}; xs[0] = <-c; return xs[0] }", "f()"},
+			func(v any, err error, out string) bool { return v == 0 },
+			"the receive temporaries of semanticEdits (receiveIntoElement)"},
 		{"labeled break in a select", []string{"func f() int { n := 0\nL:\nfor { n++\nif n > 5 { break }\nselect { default: break L } }\nreturn n }", "f()"},
 			func(v any, err error, out string) bool { return v == 6 },
 			"the select rewrite of loopEdits"},

@@ -103,6 +103,34 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
 			return true
 		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && receiveIntoElement(as) {
+			// x[i] = <-c (or s.f, *p, several values): the interpreter
+			// drops the received value. Receive into temporaries first.
+			if !inList[as] {
+				refuse(as.Pos(), "a receive assigned to %s here (the interpreter drops the value): receive into a variable in a statement before, v := <-c, then assign v",
+					exprText(src, pos, as.Lhs[0]))
+				return true
+			}
+			for _, l := range as.Lhs {
+				if hasCallOrReceive(l) {
+					refuse(l.Pos(), "a receive assigned to %s, whose operands call a function (the interpreter drops the received value, and receiving first would change the order of the calls): "+
+						"evaluate the operands into variables first", exprText(src, pos, l))
+					return true
+				}
+			}
+			var pre strings.Builder
+			pre.WriteString("{ ")
+			for _, r := range as.Rhs {
+				if isConstant(r, consts) {
+					continue // its type comes from the left side
+				}
+				name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, r))
+				edits = append(edits, edit{pos(r.Pos()), pos(r.End()), name})
+			}
+			edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()}, edit{pos(as.End()), pos(as.End()), " }"})
+			return false
+		}
 		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] {
 			if idx, bad := lhsIndexAfterAssign(as); bad != nil {
 				refuse(bad.Pos(), "an assignment of several values whose left side %s uses a variable the same statement assigns "+
@@ -646,4 +674,48 @@ func lhsIndexAfterAssign(as *ast.AssignStmt) (idx []ast.Expr, bad ast.Expr) {
 		return nil, nil
 	}
 	return idx, nil
+}
+
+// receiveIntoElement reports whether as assigns the value of a receive
+// operation (not its comma-ok form) to something other than variables
+// alone: x[i] = <-c, s.f = <-c, *p = <-c, a, x[0] = <-c, <-d. yaegi
+// v0.16.1 drops the received value there (the element keeps its old
+// value), silently; a map element and an operation assignment (x[i] +=
+// <-c) work.
+func receiveIntoElement(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	recv := false
+	for _, r := range as.Rhs {
+		if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			recv = true
+		}
+	}
+	if !recv {
+		return false
+	}
+	if len(as.Lhs) > 1 {
+		return true
+	}
+	_, ident := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	return !ident
+}
+
+// hasCallOrReceive reports whether x calls a function or receives
+// (outside function literals); a conversion counts as a call.
+func hasCallOrReceive(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
 }
