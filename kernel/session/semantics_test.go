@@ -374,3 +374,26 @@ func TestReceiveIntoElement(t *testing.T) {
 		t.Errorf("receive into an element whose index calls a function: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestRangeOverStrings checks range loops with a key over strings: the
+// interpreter counted runes for `for i := range s` and gave other offsets
+// after an invalid byte; the kernel gives Go's offsets where it can and
+// stops the cell with a message where it cannot.
+func TestRangeOverStrings(t *testing.T) {
+	s := newSession(t)
+	code := "func offs(s string) {\n\tfor i := range s {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfmt.Println()\n}\noffs(\"héllo\")\n" +
+		"w := \"añb\"\nfor i, c := range w {\n\tfmt.Print(i, string(c), \" \")\n}\nfor i := range \"abc\" {\n\tfmt.Print(i)\n}\nfor range \"a\\xffb\" {\n\tfmt.Print(\".\")\n}\n" +
+		"for i, v := range []int{5, 6} {\n\tfmt.Print(i, v)\n}\n"
+	if got, want := out(t, s, code), "0 1 3 4 5 \n0a 1ñ 3b 012...0 51 6"; got != want {
+		t.Errorf("range over strings: %q, want %q", got, want)
+	}
+	for _, c := range []struct{ code, line, hint string }{
+		{"var a any = \"x\"\nb := a.(string) + \"ü\"\nfor i := range b {\n\tfmt.Print(i)\n}", "3", "for i, _ := range s"},
+		{"func bad() string { return \"a\\xffb\" }\nfor i, c := range bad() {\n\tfmt.Print(i, c)\n}", "2", "utf8.DecodeRuneInString"},
+	} {
+		e := fails(t, s, c.code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, c.hint) || !strings.Contains(strings.Join(e.Traceback, "\n"), "line "+c.line) {
+			t.Errorf("cell %q: %s: %s %q", c.code, e.Name, e.Value, e.Traceback)
+		}
+	}
+}

@@ -362,6 +362,8 @@ func (s *Session) exports() interp.Exports {
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
+			// Range loops over what may be a string (rangeStringEdits).
+			"RangeString": reflect.ValueOf(yaegifix.RangeString),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,

@@ -230,6 +230,16 @@
 //     calls a function (receiving first would change the order of the
 //     calls) or the statement is not in a statement list, it is refused.
 //     Probe: "receive into an element".
+//  37. Range over a string. yaegi ranges over []rune(s): for i := range s
+//     gives rune counts, not byte offsets, and for i, c := range s gives
+//     other offsets than Go's after a byte that is not valid UTF-8.
+//     rangeStringEdits writes for i, _ := range s where s is a string
+//     the chunk declares (which gives Go's offsets), and calls
+//     _portlab.RangeString with the range expression before every other
+//     range loop with a key over what may be a string (evaluated once
+//     into a temporary when it calls a function); RangeString stops the
+//     cell with an InterpreterError naming the loop to write when the
+//     offsets would differ. Probe: "range over a string".
 //
 // # Elsewhere
 //

@@ -309,6 +309,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
 				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
+				otherEdits = append(otherEdits, rangeStringEdits(fset, f, 10, c.Src, ints)...)
 			}
 			loops, err := loopEdits(fset, f, 10, c.Src)
 			if err != nil {
@@ -425,6 +426,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
+			edits = append(edits, rangeStringEdits(fset, body, off, c.Src, ints)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {
