@@ -364,6 +364,8 @@ func (s *Session) exports() interp.Exports {
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
 			// Range loops over what may be a string (rangeStringEdits).
 			"RangeString": reflect.ValueOf(yaegifix.RangeString),
+			// Type assertions to interfaces (assertEdits).
+			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -451,7 +453,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -919,6 +921,13 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 }
 
 // isGlobalInt reports whether name is a global integer of the session.
+// isInterface reports whether an earlier cell declared name as an
+// interface type with methods.
+func (s *Session) isInterface(name string) bool {
+	d, ok := s.typeSrc[name]
+	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
+}
+
 func (s *Session) isGlobalInt(name string) bool {
 	v, ok := s.interp.Globals()[name]
 	if !ok || !v.IsValid() {

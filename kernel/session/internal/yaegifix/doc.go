@@ -240,6 +240,15 @@
 //     into a temporary when it calls a function); RangeString stops the
 //     cell with an InterpreterError naming the loop to write when the
 //     offsets would differ. Probe: "range over a string".
+//  38. Assertions to interfaces. Inside functions, x.(I) where the value
+//     of x lacks a method of the interface I gives a nil I instead of a
+//     panic. assertEdits checks it first with the comma-ok form, if _, ok
+//     := x.(I); !ok { _portlab.AssertFailed(x, "main.I") }, which panics
+//     with a runtime.Error as Go does (x is evaluated twice: only when it
+//     calls nothing, and when nothing in the statement is called before
+//     the assertion). The interfaces are interface literals, error, the
+//     cell's and the session's interface types (isIface) and those of
+//     the standard library. Probe: "assertion to an interface".
 //
 // # Elsewhere
 //

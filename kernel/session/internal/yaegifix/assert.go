@@ -1,0 +1,214 @@
+package yaegifix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// assertFunc is the interpreted name of AssertFailed.
+const assertFunc = "_portlab.AssertFailed"
+
+// assertEdits makes the type assertions to an interface type panic as in
+// Go when the value does not implement it. Inside functions, yaegi
+// v0.16.1 gives the nil interface instead, silently (var e any = &S{};
+// i := e.(I) runs on with i == nil when *S lacks a method of I; a nil e
+// panics as it should, and the comma-ok form is right). An x.(I) in an
+// assignment, definition, return, send or expression statement of a
+// function is checked first by the comma-ok form:
+//
+//	if _, ok := x.(I); !ok { _portlab.AssertFailed(x, "main.I") }; i := x.(I)
+//
+// when x calls nothing (it is evaluated twice), nothing in the statement
+// is called before it and it is not the right operand of && or || (which
+// may not evaluate it). The comma-ok form that keeps the value, a
+// function literal returning it and any(x) fail in the interpreter for
+// an interface of the cell (reflect.Set: … interp.valueInterface), hence
+// the check with a blank value. The interface types are
+// interface literals with methods, error, the names isIface reports and the
+// interfaces of the standard library (pkg.Name); assertions to other
+// types are left alone (yaegi panics there as Go does), as are assertions
+// at a cell's top level (yaegi panics there).
+func assertEdits(fset *token.FileSet, root ast.Node, off int, src string, isIface func(string) bool) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	var inFunc func(n ast.Node)
+	rewriteList := func(list []ast.Stmt) {
+		for _, st := range list {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				if len(st.Lhs) == 2 && len(st.Rhs) == 1 {
+					continue // comma-ok
+				}
+			case *ast.DeclStmt:
+				if g, ok := st.Decl.(*ast.GenDecl); !ok || g.Tok != token.VAR || len(g.Specs) != 1 ||
+					len(g.Specs[0].(*ast.ValueSpec).Names) == 2 && len(g.Specs[0].(*ast.ValueSpec).Values) == 1 {
+					continue
+				}
+			case *ast.ReturnStmt, *ast.SendStmt, *ast.ExprStmt:
+			default:
+				continue
+			}
+			var found []*ast.TypeAssertExpr
+			called := false // a call or receive before the assertion
+			var walk func(n ast.Node) bool
+			walk = func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.BinaryExpr:
+					if n.Op == token.LAND || n.Op == token.LOR {
+						ast.Inspect(n.X, walk)
+						called = true // the right operand may not run
+						return false
+					}
+				case *ast.TypeAssertExpr:
+					if n.Type != nil && !called && isInterfaceType(n.Type, isIface) && !hasAssert(n.X) && !hasCallOrReceive(n.X) {
+						found = append(found, n)
+						return false
+					}
+				case *ast.CallExpr:
+					ast.Inspect(n.Fun, walk)
+					for _, a := range n.Args {
+						ast.Inspect(a, walk)
+					}
+					called = true
+					return false
+				case *ast.UnaryExpr:
+					if n.Op == token.ARROW {
+						ast.Inspect(n.X, walk)
+						called = true
+						return false
+					}
+				}
+				return true
+			}
+			ast.Inspect(st, walk)
+			if len(found) == 0 {
+				continue
+			}
+			var pre strings.Builder
+			for _, a := range found {
+				typ := exprText(src, pos, a.Type)
+				name := typ
+				if _, ok := a.Type.(*ast.Ident); ok && typ != "error" {
+					name = "main." + typ
+				}
+				x := exprText(src, pos, a.X)
+				fmt.Fprintf(&pre, "if _, _portlabAok := %s.(%s); !_portlabAok { %s(%s, %q) }; ", x, typ, assertFunc, x, name)
+			}
+			edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
+		}
+	}
+	inFunc = func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				rewriteList(n.List)
+			case *ast.CaseClause:
+				rewriteList(n.Body)
+			case *ast.CommClause:
+				rewriteList(n.Body)
+			}
+			return true
+		})
+	}
+	for _, d := range fileDecls(root) {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			inFunc(fd.Body)
+		}
+	}
+	return edits
+}
+
+// hasAssert reports whether x holds a type assertion.
+func hasAssert(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if _, ok := n.(*ast.TypeAssertExpr); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// isInterfaceType reports whether the type expression x is recognisably
+// an interface type with methods.
+func isInterfaceType(x ast.Expr, isIface func(string) bool) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.InterfaceType:
+		return x.Methods != nil && len(x.Methods.List) > 0
+	case *ast.Ident:
+		return x.Name == "error" || isIface != nil && isIface(x.Name)
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok {
+			return stdlibInterfaces()[pkg.Name+"."+x.Sel.Name]
+		}
+	}
+	return false
+}
+
+// interfaceNames returns the names root declares as interface types with
+// methods.
+func interfaceNames(root ast.Node, into map[string]bool) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.TypeParams == nil {
+			into[ts.Name.Name] = isInterfaceType(ts.Type, func(name string) bool { return into[name] })
+		}
+		return true
+	})
+}
+
+// stdlibInterfaces holds the interface types of yaegi's standard library
+// with methods by package name and type name ("io.Reader"); a name that
+// two packages of one name give differently is left out.
+var stdlibInterfaces = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	other := map[string]bool{}
+	for path, syms := range stdlib.Symbols {
+		pkg := path[strings.LastIndex(path, "/")+1:]
+		for name, v := range syms {
+			if v.Kind() != reflect.Pointer || !v.IsNil() {
+				continue // not a type
+			}
+			t := v.Type().Elem()
+			key := pkg + "." + name
+			if t.Kind() == reflect.Interface && t.NumMethod() > 0 {
+				m[key] = true
+			} else {
+				other[key] = true
+			}
+		}
+	}
+	for k := range other {
+		delete(m, k)
+	}
+	return m
+})
+
+// AssertFailed panics as Go does when the value x of an interface does
+// not implement the interface typ of a type assertion (see assertEdits).
+func AssertFailed(x any, typ string) {
+	if x == nil {
+		panic(assertError("interface conversion: interface is nil, not " + typ))
+	}
+	name := reflect.TypeOf(x).String()
+	if strings.HasPrefix(name, "interp.") {
+		name = "a type of the cell" // the interpreter's wrapper hides it
+	}
+	panic(assertError(fmt.Sprintf("interface conversion: %s is not %s: missing method", name, typ)))
+}
+
+// assertError is the runtime.Error of a failed type assertion.
+type assertError string
+
+func (e assertError) Error() string { return string(e) }
+
+// RuntimeError marks it as a runtime.Error.
+func (assertError) RuntimeError() {}
