@@ -416,3 +416,25 @@ func TestAssertionToInterfacePanics(t *testing.T) {
 		t.Errorf("failed assertion: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestSelectCaseVariablesPerRun checks case x := <-c: each run of the
+// select has its own x (the interpreter shared one, so pointers taken in
+// a loop all saw the last value).
+func TestSelectCaseVariablesPerRun(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tch := make(chan int, 1)\n\tvar ptrs [2]*int\n\tfor i := range ptrs {\n\t\tch <- i\n\t\tselect {\n\t\tcase x := <-ch:\n\t\t\tptrs[i] = &x\n\t\t}\n\t}\n\tfmt.Println(*ptrs[0], *ptrs[1])\n}\nh()"
+	if got, want := out(t, s, code), "0 1\n"; got != want {
+		t.Errorf("pointers to select case variables: %q, want %q", got, want)
+	}
+}
+
+// TestBlankOfNilDereferencePanics checks _ = *p and _ = p.f with a nil p
+// inside a function: Go panics; the interpreter did not evaluate them.
+func TestBlankOfNilDereferencePanics(t *testing.T) {
+	s := newSession(t)
+	code := "type bp struct{ f int }\n\nfunc try(f func()) {\n\tdefer func() { fmt.Print(recover() != nil, \" \") }()\n\tf()\n}\n\nfunc h() {\n\tvar m [2]*int\n\tvar p *bp\n" +
+		"\ttry(func() { _ = *m[1] })\n\ttry(func() { _ = p.f })\n\tq := &bp{3}\n\ttry(func() { _ = q.f })\n}\nh()"
+	if got, want := out(t, s, code), "true true false "; got != want {
+		t.Errorf("blank assignments of nil dereferences: %q, want %q", got, want)
+	}
+}

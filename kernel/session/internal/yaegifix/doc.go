@@ -249,6 +249,14 @@
 //     the assertion). The interfaces are interface literals, error, the
 //     cell's and the session's interface types (isIface) and those of
 //     the standard library. Probe: "assertion to an interface".
+//  39. Select case variables. case x := <-c: has one x for every run of
+//     the select, so pointers or closures made in a loop all see the last
+//     value. loopEdits gives a body that captures them copies of its own,
+//     as it does for loop bodies (21). Probe: "select case variables".
+//  40. Blank assignments in functions. _ = *p, _ = p.f and _ = m[i] are
+//     not evaluated beyond their operands: a nil p does not panic.
+//     semanticEdits assigns the value to a temporary first, { t := *p; _
+//     = t } (blankOfOperand). Probe: "blank dereference of nil".
 //
 // # Elsewhere
 //

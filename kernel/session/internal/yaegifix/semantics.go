@@ -54,7 +54,13 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	refuse := func(p token.Pos, format string, args ...any) {
 		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
 	}
-	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	inList := map[ast.Stmt]bool{}   // statements directly in a statement list
+	topLevel := map[ast.Stmt]bool{} // statements of the cell (blankEdits rewrites their _ = x)
+	if b, ok := root.(*ast.BlockStmt); ok {
+		for _, st := range b.List {
+			topLevel[st] = true
+		}
+	}
 	consts := constNames(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
@@ -101,6 +107,17 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				return true
 			}
 			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
+			return true
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && blankOfOperand(as) {
+			// _ = *p, _ = p.f, _ = m[k]: the interpreter evaluates the
+			// operands but not the dereference, the field or the index,
+			// so a nil pointer or an unhashable key does not panic.
+			r := as.Rhs[0]
+			tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(r.Pos()), "{ " + tmp + " := "},
+				edit{pos(as.End()), pos(as.End()), "; _ = " + tmp + " }"})
 			return true
 		}
 		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && receiveIntoElement(as) {
@@ -714,6 +731,27 @@ func hasCallOrReceive(x ast.Expr) bool {
 			found = true
 		case *ast.UnaryExpr:
 			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
+}
+
+// blankOfOperand reports whether as is _ = x where x dereferences a
+// pointer, selects a field or indexes (outside function literals): yaegi
+// v0.16.1 does not do these for the blank identifier, so _ = *p with a nil
+// p or _ = m[k] with an unhashable key did not panic.
+func blankOfOperand(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !isBlank(as.Lhs[0]) {
+		return false
+	}
+	found := false
+	ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.CompositeLit:
+			return false
+		case *ast.StarExpr, *ast.SelectorExpr, *ast.IndexExpr:
+			found = true
 		}
 		return !found
 	})
