@@ -438,3 +438,15 @@ func TestBlankOfNilDereferencePanics(t *testing.T) {
 		t.Errorf("blank assignments of nil dereferences: %q, want %q", got, want)
 	}
 }
+
+// TestAssignedValuesEvaluatedFirst checks a, b = f(), g() where the calls
+// read the variables, and return b, a with named results: Go evaluates
+// every value before assigning; the interpreter assigned each in turn.
+func TestAssignedValuesEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tvar a, b, c int\n\tf := func() int { b--; return -b }\n\ta, b, c = f(), f(), f()\n\tfmt.Println(a, b, c)\n}\nh()\n" +
+		"func swap() (a, b int) {\n\ta, b = 1, 2\n\treturn b, a\n}\nfmt.Println(swap())\n"
+	if got, want := out(t, s, code), "1 2 3\n2 1\n"; got != want {
+		t.Errorf("values of an assignment and a return: %q, want %q", got, want)
+	}
+}

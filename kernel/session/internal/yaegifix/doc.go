@@ -257,6 +257,14 @@
 //     not evaluated beyond their operands: a nil p does not panic.
 //     semanticEdits assigns the value to a temporary first, { t := *p; _
 //     = t } (blankOfOperand). Probe: "blank dereference of nil".
+//  41. Values of an assignment. a, b = f(), g() assigns a before it calls
+//     g (which may read a), and return b, a with named results a, b
+//     assigns a before reading it. semanticEdits evaluates the values
+//     first, in order, into temporaries defined one by one, { t1 := f();
+//     t2 := g(); a, b = t1, t2 }, inside functions where a value calls a
+//     function (return: where a value uses a named result or calls).
+//     Probe: "values assigned in turn" (return b, a: the session's
+//     TestAssignedValuesEvaluatedFirst).
 //
 // # Elsewhere
 //

@@ -54,7 +54,8 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	refuse := func(p token.Pos, format string, args ...any) {
 		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
 	}
-	inList := map[ast.Stmt]bool{}   // statements directly in a statement list
+	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	results := namedResults(root)
 	topLevel := map[ast.Stmt]bool{} // statements of the cell (blankEdits rewrites their _ = x)
 	if b, ok := root.(*ast.BlockStmt); ok {
 		for _, st := range b.List {
@@ -138,7 +139,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			var pre strings.Builder
 			pre.WriteString("{ ")
 			for _, r := range as.Rhs {
-				if isConstant(r, consts) {
+				if isConstant(r, consts) && !hasCallOrReceive(r) {
 					continue // its type comes from the left side
 				}
 				name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
@@ -147,6 +148,22 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			}
 			edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()}, edit{pos(as.End()), pos(as.End()), " }"})
 			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && inList[as] && !topLevel[as] && multiAssignWithCall(as) {
+			if idx, bad := lhsIndexAfterAssign(as); idx == nil && bad == nil {
+				// a, b = f(), g(): the interpreter assigns a before it
+				// calls g, which may read a.
+				edits = append(edits, hoistValues(as.Pos(), as.Rhs, pos, src, consts)...)
+				edits = append(edits, edit{pos(as.End()), pos(as.End()), " }"})
+				return true
+			}
+		}
+		if rs, ok := n.(*ast.ReturnStmt); ok && inList[rs] && len(rs.Results) > 1 && returnMentions(rs, results) {
+			// return b, a with named results a, b: the interpreter
+			// assigns a before it reads a.
+			edits = append(edits, hoistValues(rs.Pos(), rs.Results, pos, src, consts)...)
+			edits = append(edits, edit{pos(rs.End()), pos(rs.End()), " }"})
+			return true
 		}
 		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] {
 			if idx, bad := lhsIndexAfterAssign(as); bad != nil {
@@ -756,4 +773,74 @@ func blankOfOperand(as *ast.AssignStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// multiAssignWithCall reports whether as assigns several values, one of
+// which calls a function, to variables or elements whose operands call
+// nothing.
+func multiAssignWithCall(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if hasCallOrReceive(l) {
+			return false
+		}
+	}
+	for _, r := range as.Rhs {
+		if hasCallOrReceive(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedResults returns the names of the named results of every function
+// in root.
+func namedResults(root ast.Node) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if ft, ok := n.(*ast.FuncType); ok && ft.Results != nil {
+			for _, f := range ft.Results.List {
+				for _, id := range f.Names {
+					names[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// returnMentions reports whether a return statement's values use a name
+// of results (outside function literals).
+func returnMentions(rs *ast.ReturnStmt, results map[string]bool) bool {
+	for _, r := range rs.Results {
+		if hasCallOrReceive(r) {
+			return true
+		}
+		if mentions(r, results) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hoistValues evaluates values in order into temporaries defined one by
+// one in a block opened at at (the caller closes it after the statement),
+// and puts the temporaries in their place; constants stay (their type
+// comes from the other side).
+func hoistValues(at token.Pos, values []ast.Expr, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	var pre strings.Builder
+	pre.WriteString("{ ")
+	var edits []edit
+	for _, x := range values {
+		if isConstant(x, consts) && !hasCallOrReceive(x) {
+			continue
+		}
+		name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+		fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, x))
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+	}
+	return append([]edit{{pos(at), pos(at), pre.String()}}, edits...)
 }
