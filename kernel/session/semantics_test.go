@@ -233,12 +233,18 @@ func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
 		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)", "3:6", "declared after it"},
 		{"import \"runtime\"\nvar st runtime.MemStats\nruntime.ReadMemStats(&st)", "3:1", "runtime.ReadMemStats"},
 		{"m := map[int]int{1: 5}\nv, ok := m[1]", "2:1", "var v T; var ok bool"},
+		{"func nv() *int {\n\tx := 42\n\treturn new(x)\n}", "3:9", "write v := x, then &v"},
+		{"p := new(1 + 2)", "1:6", "new(1 + 2) with a value"},
 	}
 	for _, c := range cases {
 		e := fails(t, s, c.code)
 		if e.Name != "CompileError" || !strings.Contains(e.Value, c.pos) || !strings.Contains(e.Value, c.says) {
 			t.Errorf("cell %q: %s: %s; want a refusal at %s saying %q", c.code, e.Name, e.Value, c.pos, c.says)
 		}
+	}
+	// new of a type still runs.
+	if got := out(t, s, "type nt struct{ a int }\nfunc mk() *nt { return new(nt) }\nfmt.Println(*new(int), mk().a)"); got != "0 0\n" {
+		t.Errorf("new of types: %q", got)
 	}
 	// Comma-ok definitions run inside functions and blocks.
 	if got := out(t, s, "m := map[int]int{1: 5}\nif v, ok := m[1]; ok {\n\tfmt.Println(v)\n}"); got != "5\n" {

@@ -265,6 +265,11 @@
 //     function (return: where a value uses a named result or calls).
 //     Probe: "values assigned in turn" (return b, a: the session's
 //     TestAssignedValuesEvaluatedFirst).
+//  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
+//     variable x) gives a pointer to a zero value. semanticEdits refuses
+//     it with the definition to write. No probe (Go 1.22's parser of the
+//     interpreter accepts it): the session's
+//     TestSilentlyWrongConstructsAreRefused.
 //
 // # Elsewhere
 //

@@ -406,6 +406,51 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			ast.Inspect(v, visit)
 		}
 	}
+	// new(expr) of Go 1.26: the interpreter allocates a zero value.
+	typeNames, varNames := map[string]bool{}, map[string]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			typeNames[n.Name.Name] = true
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				varNames[id.Name] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						varNames[id.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(root, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "new" {
+			return true
+		}
+		isExpr := false
+		switch a := ast.Unparen(call.Args[0]).(type) {
+		case *ast.BasicLit, *ast.BinaryExpr, *ast.CompositeLit, *ast.CallExpr:
+			isExpr = true
+		case *ast.UnaryExpr:
+			isExpr = a.Op != token.MUL
+		case *ast.Ident:
+			isExpr = varNames[a.Name] && !typeNames[a.Name] || a.Name == "true" || a.Name == "false" || a.Name == "nil"
+		}
+		if isExpr {
+			x := exprText(src, pos, call.Args[0])
+			refuse(call.Pos(), "new(%s) with a value (Go 1.26) gives a pointer to a zero value in the interpreter: "+
+				"write v := %s, then &v", x, x)
+		}
+		return true
+	})
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
