@@ -456,3 +456,20 @@ func TestAssignedValuesEvaluatedFirst(t *testing.T) {
 		t.Errorf("values of an assignment and a return: %q, want %q", got, want)
 	}
 }
+
+// TestTypeSwitchOnFunctionTypes checks a type switch with a case of a
+// function type: a function returned as interface{} is the interpreter's
+// internal node, which matched no case, and any in a case type matched no
+// function returning interface{}; the cell stops with a message or runs
+// as in Go.
+func TestTypeSwitchOnFunctionTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func ff(i int) any {\n\tif i == 0 {\n\t\treturn ff\n\t}\n\treturn i\n}\n\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase func(int) any:\n\t\treturn \"func\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}")
+	if got := out(t, s, "var v any = ff\nfmt.Println(kind(v), kind(ff(1)))"); got != "func int\n" {
+		t.Errorf("type switch on a function converted in place and an int: %q", got)
+	}
+	e := fails(t, s, "fmt.Println(kind(ff(0)))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "var v interface{} = f") {
+		t.Errorf("function returned as interface{}: %s: %s", e.Name, e.Value)
+	}
+}

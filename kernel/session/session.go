@@ -366,6 +366,8 @@ func (s *Session) exports() interp.Exports {
 			"RangeString": reflect.ValueOf(yaegifix.RangeString),
 			// Type assertions to interfaces (assertEdits).
 			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
+			// Type switches with function types (funcSwitchEdits).
+			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,

@@ -212,3 +212,93 @@ func (e assertError) Error() string { return string(e) }
 
 // RuntimeError marks it as a runtime.Error.
 func (assertError) RuntimeError() {}
+
+// funcValueFunc is the interpreted name of FuncValue.
+const funcValueFunc = "_portlab.FuncValue"
+
+// funcSwitchEdits guards the type switches with a case of a function type:
+// a function that reached an interface by some conversions (return f from
+// a function whose result is interface{}) is the interpreter's internal
+// node there, which matches no function type, silently (Go's
+// typeswitch.go fell to default). Before such a switch, FuncValue stops
+// the cell with a message when the value is such a node; a guard
+// expression that calls a function is evaluated once, into a temporary.
+// The alias any inside a case type (case func(int) any:) is written out as
+// interface{}: the interpreter's type switch matches no function of
+// func(int) interface{} with it.
+func funcSwitchEdits(fset *token.FileSet, root ast.Node, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	inList := map[ast.Stmt]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			list = n.List
+		case *ast.CaseClause:
+			list = n.Body
+		case *ast.CommClause:
+			list = n.Body
+		}
+		for _, st := range list {
+			inList[st] = true
+		}
+		ts, ok := n.(*ast.TypeSwitchStmt)
+		if !ok || ts.Init != nil || !inList[ts] {
+			return true
+		}
+		funcCase := false
+		for _, c := range ts.Body.List {
+			for _, t := range c.(*ast.CaseClause).List {
+				if _, ok := ast.Unparen(t).(*ast.FuncType); ok {
+					funcCase = true
+				}
+				if id, ok := t.(*ast.Ident); ok && id.Name == "any" {
+					continue
+				}
+				// any inside a case type (func(int) any) matches no
+				// interface{} there; written out it does.
+				ast.Inspect(t, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && id.Name == "any" {
+						edits = append(edits, edit{pos(id.Pos()), pos(id.End()), "interface{}"})
+					}
+					return true
+				})
+			}
+		}
+		if !funcCase {
+			return true
+		}
+		var ta *ast.TypeAssertExpr
+		switch a := ts.Assign.(type) {
+		case *ast.AssignStmt:
+			ta, _ = a.Rhs[0].(*ast.TypeAssertExpr)
+		case *ast.ExprStmt:
+			ta, _ = a.X.(*ast.TypeAssertExpr)
+		}
+		if ta == nil || hasFuncLit(ta.X) {
+			return true
+		}
+		x := exprText(src, pos, ta.X)
+		if hasCallOrReceive(ta.X) {
+			tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+			edits = append(edits,
+				edit{pos(ts.Pos()), pos(ts.Pos()), fmt.Sprintf("%s := %s; %s(%s); ", tmp, x, funcValueFunc, tmp)},
+				edit{pos(ta.X.Pos()), pos(ta.X.End()), tmp})
+			return true
+		}
+		edits = append(edits, edit{pos(ts.Pos()), pos(ts.Pos()), fmt.Sprintf("%s(%s); ", funcValueFunc, x)})
+		return true
+	})
+	return edits
+}
+
+// FuncValue is called by the cells before a type switch with a case of a
+// function type (see funcSwitchEdits): it panics when x is the
+// interpreter's internal node of a function, which matches no case.
+func FuncValue(x any) {
+	if x != nil && reflect.TypeOf(x).String() == "*interp.node" {
+		panic(Refused + "a function value that reached an interface by a conversion the interpreter does not wrap (such as return f from a function whose result is interface{}) " +
+			"cannot match a function type in a type switch: convert it where it is made, var v interface{} = f, and use v")
+	}
+}

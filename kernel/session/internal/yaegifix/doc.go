@@ -270,6 +270,15 @@
 //     it with the definition to write. No probe (Go 1.22's parser of the
 //     interpreter accepts it): the session's
 //     TestSilentlyWrongConstructsAreRefused.
+//  43. Type switches with function types. A function that reached an
+//     interface by some conversions (passed to an interface{} parameter,
+//     returned as interface{}) is the interpreter's internal node, which
+//     matches no case; and any inside a case type (case func(int) any:)
+//     matches no function returning interface{}. funcSwitchEdits writes
+//     any out as interface{} in case types and calls _portlab.FuncValue
+//     with the value before a switch with a function-type case, which
+//     stops the cell with a message for such a node. Probe: "type switch
+//     with any in a function type".
 //
 // # Elsewhere
 //

@@ -329,6 +329,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
 				otherEdits = append(otherEdits, rangeStringEdits(fset, f, 10, c.Src, ints)...)
 				otherEdits = append(otherEdits, assertEdits(fset, f, 10, c.Src, cellIface)...)
+				otherEdits = append(otherEdits, funcSwitchEdits(fset, f, 10, c.Src)...)
 			}
 			loops, err := loopEdits(fset, f, 10, c.Src)
 			if err != nil {
@@ -447,6 +448,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
 			edits = append(edits, rangeStringEdits(fset, body, off, c.Src, ints)...)
 			edits = append(edits, assertEdits(fset, body, off, c.Src, cellIface)...)
+			edits = append(edits, funcSwitchEdits(fset, body, off, c.Src)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {
