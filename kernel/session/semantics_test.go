@@ -473,3 +473,20 @@ func TestTypeSwitchOnFunctionTypes(t *testing.T) {
 		t.Errorf("function returned as interface{}: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestDeclarationsFailingInTheInterpreter checks a cell of declarations
+// only, which runs none of its code in Go, on which the interpreter
+// panics (here in its instantiation of generic types): an
+// InterpreterError, not a panic of the cell.
+func TestDeclarationsFailingInTheInterpreter(t *testing.T) {
+	s := newSession(t)
+	code := "type Iterator[T any] interface {\n\tIterate()\n}\n\ntype IteratorFunc[T any] func(fn func(T) bool)\n\nfunc (f IteratorFunc[T]) Iterate() {\n}\n\n" +
+		"func FromIterator[T any](it Iterator[T]) {\n\tit.Iterate()\n}\n\nfunc Foo[T, R any]() {\n\tFromIterator[R](IteratorFunc[R](nil))\n}\n\nfunc useFoo() {\n\tFoo[int, int]()\n}\n"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "declarations of the cell") {
+		t.Errorf("declarations the interpreter fails on: %s: %s", e.Name, e.Value)
+	}
+	if e := fails(t, s, "var zz []int\nvar vv = zz[3]"); e.Name != "Panic" {
+		t.Errorf("a var initializer's panic: %s: %s", e.Name, e.Value)
+	}
+}

@@ -509,6 +509,14 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		if _, err := s.executeChunk(ctx, prog); err != nil {
 			cellErr = s.cellError(ctx, err, p.Chunks[i])
+			if c := p.Chunks[i]; cellErr.Name == "Panic" && c.Decl && yaegifix.RunsNoCode(c.Src) {
+				// Declarations that run nothing of the cell (no var
+				// initializer, no init): the panic is the interpreter's,
+				// as in its instantiation of generic types.
+				msg := "the interpreter failed on the declarations of the cell (" + cellErr.Value + "), which run no code of the cell in Go: " +
+					"a construct here, often a generic type or function, is beyond what it runs the way Go does"
+				cellErr = &Error{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
+			}
 			break
 		}
 		if c := p.Chunks[i]; !c.Decl && int64(c.LastStep) > s.steps.Load() {

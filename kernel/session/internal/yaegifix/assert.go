@@ -3,6 +3,7 @@ package yaegifix
 import (
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"reflect"
 	"strings"
@@ -301,4 +302,32 @@ func FuncValue(x any) {
 		panic(Refused + "a function value that reached an interface by a conversion the interpreter does not wrap (such as return f from a function whose result is interface{}) " +
 			"cannot match a function type in a type switch: convert it where it is made, var v interface{} = f, and use v")
 	}
+}
+
+// RunsNoCode reports whether a chunk of declarations runs none of the
+// cell's code when evaluated: it declares types, constants, functions and
+// variables without initial values, and no init function.
+func RunsNoCode(src string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+src, 0)
+	if err != nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" {
+				return false
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range d.Specs {
+				if len(sp.(*ast.ValueSpec).Values) > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }

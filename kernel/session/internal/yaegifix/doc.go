@@ -279,6 +279,13 @@
 //     with the value before a switch with a function-type case, which
 //     stops the cell with a message for such a node. Probe: "type switch
 //     with any in a function type".
+//  44. Panics of declarations. A chunk of declarations that runs none of
+//     the cell's code in Go (types, constants, functions, vars without
+//     initial values, no init; RunsNoCode) can still panic in the
+//     interpreter, as in its instantiation of generic functions ("invalid
+//     memory address or nil pointer dereference"). The session reports
+//     such a panic as an InterpreterError. No probe: the session's
+//     TestDeclarationsFailingInTheInterpreter.
 //
 // # Elsewhere
 //
