@@ -490,3 +490,14 @@ func TestDeclarationsFailingInTheInterpreter(t *testing.T) {
 		t.Errorf("a var initializer's panic: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestNegatedConstantZeroIsZero checks -c for a constant c of 0.0: Go's
+// constants have no negative zero; the interpreter negated at run time.
+func TestNegatedConstantZeroIsZero(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	code := "const zero = 0.0\n\nfunc h() (bool, bool, bool) {\n\tx := -zero\n\ty := -float64(zero)\n\tv := 0.0\n\treturn math.Signbit(x), math.Signbit(y), math.Signbit(-v)\n}\nfmt.Println(h())\nfmt.Println(-2.5 * -zero, -3)"
+	if got, want := out(t, s, code), "false false true\n0 -3\n"; got != want {
+		t.Errorf("negated constant zero: %q, want %q", got, want)
+	}
+}

@@ -286,6 +286,11 @@
 //     memory address or nil pointer dereference"). The session reports
 //     such a panic as an InterpreterError. No probe: the session's
 //     TestDeclarationsFailingInTheInterpreter.
+//  45. Negated constants. -c for a constant c is computed at run time, so
+//     that -zero for const zero = 0.0 is negative zero, which Go's
+//     constants do not have. semanticEdits writes (0 - c). A constant too
+//     small for a float64 (-1e-10000) still gives negative zero. No probe:
+//     the session's TestNegatedConstantZeroIsZero.
 //
 // # Elsewhere
 //

@@ -406,6 +406,20 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			ast.Inspect(v, visit)
 		}
 	}
+	// -c of a constant c: the interpreter negates at run time, so that
+	// -zero for a constant zero of 0.0 is negative zero; Go's constants
+	// have no negative zero. 0 - c is the same constant otherwise.
+	ast.Inspect(root, func(n ast.Node) bool {
+		u, ok := n.(*ast.UnaryExpr)
+		if !ok || u.Op != token.SUB || !isConstExpr(u.X, consts) {
+			return true
+		}
+		if lit, ok := ast.Unparen(u.X).(*ast.BasicLit); ok && lit.Kind == token.INT {
+			return true // -1: no zero to sign
+		}
+		edits = append(edits, edit{pos(u.Pos()), pos(u.X.Pos()), "(0 - "}, edit{pos(u.X.End()), pos(u.X.End()), ")"})
+		return false
+	})
 	// new(expr) of Go 1.26: the interpreter allocates a zero value.
 	typeNames, varNames := map[string]bool{}, map[string]bool{}
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -888,4 +902,31 @@ func hoistValues(at token.Pos, values []ast.Expr, pos func(token.Pos) int, src s
 		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
 	}
 	return append([]edit{{pos(at), pos(at), pre.String()}}, edits...)
+}
+
+// numericTypes are the predeclared numeric types, whose conversions of
+// constants are constants.
+var numericTypes = map[string]bool{"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true, "byte": true, "rune": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true}
+
+// isConstExpr reports whether x is a constant expression: literals, the
+// constants consts names, and operations and numeric conversions of them.
+func isConstExpr(x ast.Expr, consts map[string]bool) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return consts[x.Name]
+	case *ast.ParenExpr:
+		return isConstExpr(x.X, consts)
+	case *ast.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD) && isConstExpr(x.X, consts)
+	case *ast.BinaryExpr:
+		return isConstExpr(x.X, consts) && isConstExpr(x.Y, consts)
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && numericTypes[id.Name] && len(x.Args) == 1 && isConstExpr(x.Args[0], consts)
+	}
+	return false
 }
