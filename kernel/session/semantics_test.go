@@ -501,3 +501,14 @@ func TestNegatedConstantZeroIsZero(t *testing.T) {
 		t.Errorf("negated constant zero: %q, want %q", got, want)
 	}
 }
+
+// TestAppendValuesReadFirst checks append(s[:i], x, s[i]) into the same
+// array: Go reads every value before storing; the interpreter stored x
+// before it read s[i].
+func TestAppendValuesReadFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() string {\n\ts := make([]byte, 5, 6)\n\tcopy(s, \"12346\")\n\ts = append(s[:len(s)-1], '5', s[len(s)-1])\n\treturn string(s)\n}\nfmt.Println(h())"
+	if got, want := out(t, s, code), "123456\n"; got != want {
+		t.Errorf("append of values read from the same array: %q, want %q", got, want)
+	}
+}

@@ -291,6 +291,11 @@
 //     constants do not have. semanticEdits writes (0 - c). A constant too
 //     small for a float64 (-1e-10000) still gives negative zero. No probe:
 //     the session's TestNegatedConstantZeroIsZero.
+//  46. Values of append. append(s[:i], x, s[i]) stores x before it reads
+//     s[i] from the same array. Inside functions, semanticEdits reads the
+//     values that are not constants into temporaries first when one of
+//     them indexes or dereferences (appendOfSeveral). No probe: the
+//     session's TestAppendValuesReadFirst.
 //
 // # Elsewhere
 //

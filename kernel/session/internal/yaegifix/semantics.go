@@ -158,6 +158,15 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				return true
 			}
 		}
+		if st, ok := n.(ast.Stmt); ok && inList[st] && !topLevel[st] {
+			if call := appendOfSeveral(st); call != nil {
+				// append(s[:i], x, s[i]): the interpreter stores x
+				// before it reads s[i]. The values are read first.
+				edits = append(edits, hoistValues(st.Pos(), call.Args[1:], pos, src, consts)...)
+				edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+				return true
+			}
+		}
 		if rs, ok := n.(*ast.ReturnStmt); ok && inList[rs] && len(rs.Results) > 1 && returnMentions(rs, results) {
 			// return b, a with named results a, b: the interpreter
 			// assigns a before it reads a.
@@ -929,4 +938,72 @@ func isConstExpr(x ast.Expr, consts map[string]bool) bool {
 		return ok && numericTypes[id.Name] && len(x.Args) == 1 && isConstExpr(x.Args[0], consts)
 	}
 	return false
+}
+
+// appendOfSeveral returns the call append(s, a, b, …) with two or more
+// values, one of which indexes or dereferences, in an assignment or
+// expression statement st where nothing is called before it, or nil.
+func appendOfSeveral(st ast.Stmt) *ast.CallExpr {
+	var exprs []ast.Expr
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if len(st.Rhs) != 1 {
+			return nil
+		}
+		for _, l := range st.Lhs {
+			if hasEffect(l) {
+				return nil
+			}
+		}
+		exprs = st.Rhs
+	case *ast.ExprStmt:
+		exprs = []ast.Expr{st.X}
+	default:
+		return nil
+	}
+	call, ok := ast.Unparen(exprs[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) < 3 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "append" || hasEffect(call.Args[0]) {
+		return nil
+	}
+	reads := false
+	for _, a := range call.Args[1:] {
+		if hasFuncLit(a) {
+			return nil
+		}
+		ast.Inspect(a, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IndexExpr, *ast.StarExpr:
+				reads = true
+			}
+			return !reads
+		})
+	}
+	if !reads {
+		return nil
+	}
+	return call
+}
+
+// hasEffect reports whether x calls a function other than len, cap and
+// numeric or string conversions, or receives.
+func hasEffect(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			found = true
+		case *ast.CallExpr:
+			id, ok := n.Fun.(*ast.Ident)
+			if !ok || id.Name != "len" && id.Name != "cap" && id.Name != "string" && !numericTypes[id.Name] {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
 }
