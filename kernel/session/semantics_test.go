@@ -512,3 +512,17 @@ func TestAppendValuesReadFirst(t *testing.T) {
 		t.Errorf("append of values read from the same array: %q, want %q", got, want)
 	}
 }
+
+// TestRecoveredNilArrayPointerAndAssertion checks the values recovered
+// from p[0] with a nil *[10]int and from a failed assertion to an
+// interface: runtime.Errors with Go's words.
+func TestRecoveredNilArrayPointerAndAssertion(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"runtime\"")
+	code := "type mi interface{ m() }\n\nfunc check(f func()) {\n\tdefer func() {\n\t\tr, ok := recover().(runtime.Error)\n\t\tif ok {\n\t\t\tfmt.Println(r.Error())\n\t\t}\n\t}()\n\tf()\n}\n\n" +
+		"func h() {\n\tvar p *[10]int\n\tcheck(func() { println(p[0]) })\n\tvar inter interface{} = 1\n\tcheck(func() { println(inter.(mi)) })\n}\nh()"
+	got := out(t, s, code)
+	if !strings.Contains(got, "nil pointer dereference") || !strings.Contains(got, "interface conversion: int is not main.mi: missing method m\n") {
+		t.Errorf("recovered runtime errors: %q", got)
+	}
+}

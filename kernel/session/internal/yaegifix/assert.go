@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 
@@ -101,7 +102,7 @@ func assertEdits(fset *token.FileSet, root ast.Node, off int, src string, isIfac
 					name = "main." + typ
 				}
 				x := exprText(src, pos, a.X)
-				fmt.Fprintf(&pre, "if _, _portlabAok := %s.(%s); !_portlabAok { %s(%s, %q) }; ", x, typ, assertFunc, x, name)
+				fmt.Fprintf(&pre, "if _, _portlabAok := %s.(%s); !_portlabAok { %s(%s, %q, %q) }; ", x, typ, assertFunc, x, name, methods(a.Type, root))
 			}
 			edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
 		}
@@ -195,15 +196,54 @@ var stdlibInterfaces = sync.OnceValue(func() map[string]bool {
 
 // AssertFailed panics as Go does when the value x of an interface does
 // not implement the interface typ of a type assertion (see assertEdits).
-func AssertFailed(x any, typ string) {
+func AssertFailed(x any, typ, methods string) {
 	if x == nil {
 		panic(assertError("interface conversion: interface is nil, not " + typ))
 	}
-	name := reflect.TypeOf(x).String()
+	t := reflect.TypeOf(x)
+	name := t.String()
+	missing := ""
 	if strings.HasPrefix(name, "interp.") {
-		name = "a type of the cell" // the interpreter's wrapper hides it
+		name = "a type of the cell" // the interpreter's wrapper hides it and its methods
+	} else {
+		for _, m := range strings.Fields(methods) {
+			if _, ok := t.MethodByName(m); !ok {
+				missing = " " + m
+				break
+			}
+		}
 	}
-	panic(assertError(fmt.Sprintf("interface conversion: %s is not %s: missing method", name, typ)))
+	panic(assertError(fmt.Sprintf("interface conversion: %s is not %s: missing method%s", name, typ, missing)))
+}
+
+// methods returns the method names of the interface type x, sorted and
+// separated by spaces, as far as root or the standard library shows them.
+func methods(x ast.Expr, root ast.Node) string {
+	var names []string
+	var iface *ast.InterfaceType
+	switch x := ast.Unparen(x).(type) {
+	case *ast.InterfaceType:
+		iface = x
+	case *ast.Ident:
+		if x.Name == "error" {
+			return "Error"
+		}
+		ast.Inspect(root, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == x.Name {
+				iface, _ = ts.Type.(*ast.InterfaceType)
+			}
+			return iface == nil
+		})
+	}
+	if iface != nil {
+		for _, f := range iface.Methods.List {
+			for _, n := range f.Names {
+				names = append(names, n.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
 }
 
 // assertError is the runtime.Error of a failed type assertion.
