@@ -526,3 +526,19 @@ func TestRecoveredNilArrayPointerAndAssertion(t *testing.T) {
 		t.Errorf("recovered runtime errors: %q", got)
 	}
 }
+
+// TestTypeSwitchOnInterfaceTypeParameter checks case T: in a generic
+// function instantiated with an interface type: the interpreter matched
+// other values than Go; the cell stops with a message. With a concrete T
+// it runs.
+func TestTypeSwitchOnInterfaceTypeParameter(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func tsw[T any](i interface{}) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}")
+	if got := out(t, s, "fmt.Println(tsw[string](\"a\"), tsw[string](6))"); got != "T int\n" {
+		t.Errorf("case T with concrete types: %q", got)
+	}
+	e := fails(t, s, "fmt.Println(tsw[interface{}](6))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "case T for the type parameter T") {
+		t.Errorf("case T with an interface type: %s: %s", e.Name, e.Value)
+	}
+}

@@ -368,6 +368,8 @@ func (s *Session) exports() interp.Exports {
 			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
+			// case T: in generic functions (semanticEdits).
+			"TypeParamCase": reflect.ValueOf(yaegifix.TypeParamCase),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,

@@ -296,6 +296,12 @@
 //     values that are not constants into temporaries first when one of
 //     them indexes or dereferences (appendOfSeveral). No probe: the
 //     session's TestAppendValuesReadFirst.
+//  47. case T: for a type parameter. In a generic function instantiated
+//     with an interface type, a type switch case of the type parameter
+//     matches other values than Go's. semanticEdits calls
+//     _portlab.TypeParamCase(new(T), "T") before such a switch, which
+//     stops the cell with a message when T is an interface type. No
+//     probe: the session's TestTypeSwitchOnInterfaceTypeParameter.
 //
 // # Elsewhere
 //

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/scanner"
 	"go/token"
+	"reflect"
 	"strings"
 )
 
@@ -265,6 +266,17 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.TypeSwitchStmt:
+				// case T: for a type parameter T: when T is an interface
+				// type, the interpreter matches other values than Go.
+				guarded := map[string]bool{}
+				for _, c := range n.Body.List {
+					for _, t := range c.(*ast.CaseClause).List {
+						if id, ok := t.(*ast.Ident); ok && tparams[id.Name] && !guarded[id.Name] && inList[n] {
+							guarded[id.Name] = true
+							edits = append(edits, edit{pos(n.Pos()), pos(n.Pos()), fmt.Sprintf("%s(new(%s), %q); ", typeParamCaseFunc, id.Name, id.Name)})
+						}
+					}
+				}
 				for _, c := range n.Body.List {
 					for _, t := range c.(*ast.CaseClause).List {
 						// case interface{ M() T }: (case T: and struct
@@ -1006,4 +1018,19 @@ func hasEffect(x ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// typeParamCaseFunc is the interpreted name of TypeParamCase.
+const typeParamCaseFunc = "_portlab.TypeParamCase"
+
+// TypeParamCase is called by the cells before a type switch of a generic
+// function with a case of its type parameter (case T:), with new(T): it
+// stops the cell when T is an interface type, which the interpreter
+// matches against other values than Go (Go's typeparam/typeswitch6.go).
+func TypeParamCase(p any, name string) {
+	t := reflect.TypeOf(p)
+	if t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Interface {
+		panic(fmt.Sprintf(Refused+"a type switch case %s for the type parameter %s, here the interface type %s, matches other values in the interpreter than in Go: "+
+			"test with a type assertion, if v, ok := x.(%s); ok { … }", name, name, t.Elem(), name))
+	}
 }
