@@ -542,3 +542,19 @@ func TestTypeSwitchOnInterfaceTypeParameter(t *testing.T) {
 		t.Errorf("case T with an interface type: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestCallResultsIntoMapElement checks m[k], err = f(): the interpreter
+// left the map unchanged.
+func TestCallResultsIntoMapElement(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"strconv\"")
+	code := "func two() (int, int) { return 3, 4 }\n\nfunc h() {\n\tm := map[string]int{}\n\tvar err error\n\tm[\"a\"], err = strconv.Atoi(\"5\")\n\tm[\"b\"], m[\"c\"] = two()\n\tfmt.Println(m, err)\n}\nh()\n" +
+		"top := map[string]int{}\nvar x int\nx, top[\"d\"] = two()\nfmt.Println(x, top)"
+	if got, want := out(t, s, code), "map[a:5 b:3 c:4] <nil>\n3 map[d:4]\n"; got != want {
+		t.Errorf("call results into map elements: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func key() string { return \"k\" }\nmm := map[string]int{}\nmm[key()], _ = two()")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:1") || !strings.Contains(e.Value, "operands") {
+		t.Errorf("call results into an element whose key calls a function: %s: %s", e.Name, e.Value)
+	}
+}

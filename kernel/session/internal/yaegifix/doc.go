@@ -192,8 +192,8 @@
 //     to fresh variables at the statement, { _a0 := v; defer f(_a0) },
 //     leaving constants in place and f the deferred function (recover in
 //     it works). Probe: "deferred arguments".
-//  31. Comma-ok forms. m[k], ok = x.(T) (or = m2[k], = <-c) leaves the
-//     map unchanged; semanticEdits assigns the results to fresh names
+//  31. Comma-ok forms. m[k], ok = x.(T) (or = m2[k], = <-c), and the
+//     results of a call, m[k], err = f(), leave the map unchanged; semanticEdits assigns the results to fresh names
 //     first, in a function (needsFunction runs such a statement of the
 //     cell in one). v, ok := m[k] as a statement of the cell fails to
 //     compile with "nil type", which reads as a range over an integer:

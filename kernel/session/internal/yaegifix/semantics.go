@@ -203,15 +203,43 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			return true
 		}
 		idx := 0
-		if _, ok := ast.Unparen(as.Lhs[1]).(*ast.IndexExpr); ok {
-			idx = 1
+		for i, l := range as.Lhs {
+			if _, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+				idx = i
+				break
+			}
+		}
+		r := as.Rhs[0]
+		if _, call := ast.Unparen(r).(*ast.CallExpr); call {
+			// m[k], err = f(): the interpreter leaves the map unchanged.
+			if !inList[as] {
+				refuse(as.Pos(), "the results of a call assigned to an indexed element here (the interpreter leaves a map unchanged): "+
+					"assign them to new variables in a statement before, v, err := …, then %s = v", exprText(src, pos, as.Lhs[idx]))
+				return true
+			}
+			for _, l := range as.Lhs {
+				if hasEffect(l) {
+					refuse(l.Pos(), "the results of a call assigned to %s, whose operands call a function (the interpreter leaves a map unchanged, and calling first would change the order of the calls): "+
+						"evaluate the operands into variables first", exprText(src, pos, l))
+					return true
+				}
+			}
+			names := make([]string, len(as.Lhs))
+			for i := range names {
+				names[i] = fmt.Sprintf("_v%d", i)
+			}
+			list := strings.Join(names, ", ")
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(as.Pos()), "{ " + list + " := " + src[pos(r.Pos()):pos(r.End())] + "; "},
+				edit{pos(r.Pos()), pos(r.End()), list},
+				edit{pos(as.End()), pos(as.End()), " }"})
+			return true
 		}
 		if !inList[as] {
 			refuse(as.Pos(), "a comma-ok result assigned to an indexed element here (the interpreter leaves a map unchanged): "+
 				"assign it to new variables in a statement before, v, ok := …, then %s = v", exprText(src, pos, as.Lhs[idx]))
 			return true
 		}
-		r := as.Rhs[0]
 		edits = append(edits,
 			edit{pos(as.Pos()), pos(as.Pos()), "{ _v, _ok := " + src[pos(r.Pos()):pos(r.End())] + "; "},
 			edit{pos(r.Pos()), pos(r.End()), "_v, _ok"},
@@ -585,10 +613,14 @@ func hasCall(vs *ast.ValueSpec) bool {
 	return found
 }
 
-// commaOkIntoIndex reports whether as assigns a comma-ok result to an
-// indexed element: m[k], ok = x.(T).
+// commaOkIntoIndex reports whether as assigns a comma-ok result or the
+// results of a call to an indexed element: m[k], ok = x.(T), m[k], err =
+// f().
 func commaOkIntoIndex(as *ast.AssignStmt) bool {
-	if as.Tok != token.ASSIGN || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !commaOk(as.Rhs[0]) {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call && (len(as.Lhs) != 2 || !commaOk(as.Rhs[0])) {
 		return false
 	}
 	for _, l := range as.Lhs {
