@@ -558,3 +558,18 @@ func TestCallResultsIntoMapElement(t *testing.T) {
 		t.Errorf("call results into an element whose key calls a function: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestAssertionOfAStructFromReflect checks an assertion to an interface of
+// a cell struct value that came back from reflect: the interpreter lost
+// its methods, so the assertion failed where Go's succeeds; the cell
+// stops with a message.
+func TestAssertionOfAStructFromReflect(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"")
+	code := "type Rnd interface{ Render() error }\ntype Zs struct{}\n\nfunc (Zs) Render() error { return nil }\n\ntype Ctr struct {\n\tZs\n\tN int\n}\n\n" +
+		"func render(iface any) {\n\t_ = reflect.ValueOf(iface).Field(0).Interface().(Rnd).Render()\n}\nrender(Ctr{})"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "lost its methods") {
+		t.Errorf("assertion of a struct from reflect: %s: %s", e.Name, e.Value)
+	}
+}

@@ -24,15 +24,18 @@ const assertFunc = "_portlab.AssertFailed"
 // assignment, definition, return, send or expression statement of a
 // function is checked first by the comma-ok form:
 //
-//	if _, ok := x.(I); !ok { _portlab.AssertFailed(x, "main.I") }; i := x.(I)
+//	if _, ok := x.(I); !ok { _portlab.AssertFailed(x, "main.I", "Foo") }; i := x.(I)
 //
-// when x calls nothing (it is evaluated twice), nothing in the statement
-// is called before it and it is not the right operand of && or || (which
-// may not evaluate it). The comma-ok form that keeps the value, a
-// function literal returning it and any(x) fail in the interpreter for
-// an interface of the cell (reflect.Set: … interp.valueInterface), hence
-// the check with a blank value. The interface types are
-// interface literals with methods, error, the names isIface reports and the
+// when nothing in the statement is called before it and it is not the
+// right operand of && or || (which may not evaluate it); an x that calls
+// a function is evaluated once, into a temporary, before the statement.
+// The comma-ok form that keeps the value, a function literal returning it
+// and any(x) fail in the interpreter for an interface of the cell
+// (reflect.Set: … interp.valueInterface), hence the check with a blank
+// value. A value of a cell's struct type that came back from reflect has
+// lost its methods, so that the check fails where Go's assertion
+// succeeds: AssertFailed stops the cell with a message for it instead.
+// The interface types are interface literals with methods, error, the names isIface reports and the
 // interfaces of the standard library (pkg.Name); assertions to other
 // types are left alone (yaegi panics there as Go does), as are assertions
 // at a cell's top level (yaegi panics there).
@@ -70,7 +73,7 @@ func assertEdits(fset *token.FileSet, root ast.Node, off int, src string, isIfac
 						return false
 					}
 				case *ast.TypeAssertExpr:
-					if n.Type != nil && !called && isInterfaceType(n.Type, isIface) && !hasAssert(n.X) && !hasCallOrReceive(n.X) {
+					if n.Type != nil && !called && isInterfaceType(n.Type, isIface) && !hasAssert(n.X) && !hasFuncLit(n.X) {
 						found = append(found, n)
 						return false
 					}
@@ -102,6 +105,14 @@ func assertEdits(fset *token.FileSet, root ast.Node, off int, src string, isIfac
 					name = "main." + typ
 				}
 				x := exprText(src, pos, a.X)
+				if hasCallOrReceive(a.X) {
+					// Evaluated once, into a temporary, before the
+					// statement (nothing in it is called before).
+					tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+					fmt.Fprintf(&pre, "%s := %s; ", tmp, x)
+					edits = append(edits, edit{pos(a.X.Pos()), pos(a.X.End()), tmp})
+					x = tmp
+				}
 				fmt.Fprintf(&pre, "if _, _portlabAok := %s.(%s); !_portlabAok { %s(%s, %q, %q) }; ", x, typ, assertFunc, x, name, methods(a.Type, root))
 			}
 			edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
@@ -201,6 +212,14 @@ func AssertFailed(x any, typ, methods string) {
 		panic(assertError("interface conversion: interface is nil, not " + typ))
 	}
 	t := reflect.TypeOf(x)
+	if s := t; s.Kind() == reflect.Struct && s.Name() == "" || s.Kind() == reflect.Pointer && s.Elem().Kind() == reflect.Struct && s.Elem().Name() == "" {
+		// A value of a cell's struct type as the interpreter builds it
+		// (an unnamed struct), without its methods: it reached the
+		// interface through reflect or compiled code, and the
+		// interpreter no longer knows its type.
+		panic(Refused + "a value of a struct type of the cell that came back from reflect or compiled code (here " + t.String() + ") has lost its methods in the interpreter, " +
+			"so the assertion to " + typ + " fails where Go's succeeds: keep the value in a variable of its own type or of the interface instead of passing it through reflect")
+	}
 	name := t.String()
 	missing := ""
 	if strings.HasPrefix(name, "interp.") {

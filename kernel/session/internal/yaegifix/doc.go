@@ -243,10 +243,13 @@
 //  38. Assertions to interfaces. Inside functions, x.(I) where the value
 //     of x lacks a method of the interface I gives a nil I instead of a
 //     panic. assertEdits checks it first with the comma-ok form, if _, ok
-//     := x.(I); !ok { _portlab.AssertFailed(x, "main.I") }, which panics
-//     with a runtime.Error as Go does (x is evaluated twice: only when it
-//     calls nothing, and when nothing in the statement is called before
-//     the assertion). The interfaces are interface literals, error, the
+//     := x.(I); !ok { _portlab.AssertFailed(x, "main.I", "Foo") }, which
+//     panics with a runtime.Error as Go does (an x that calls a function
+//     is evaluated once, into a temporary; only when nothing in the
+//     statement is called before the assertion). A value of a cell's
+//     struct type that came back from reflect has lost its methods (the
+//     assertion fails where Go's succeeds): AssertFailed stops the cell
+//     with a message naming that. The interfaces are interface literals, error, the
 //     cell's and the session's interface types (isIface) and those of
 //     the standard library. Probe: "assertion to an interface".
 //  39. Select case variables. case x := <-c: has one x for every run of
