@@ -573,3 +573,21 @@ func TestAssertionOfAStructFromReflect(t *testing.T) {
 		t.Errorf("assertion of a struct from reflect: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestReflectOnCellStructsWithUnexportedFields checks reflect.TypeOf and
+// ValueOf of a cell struct with unexported fields, whose field names the
+// interpreter renames (f is Xf): the cell stops with a message; structs
+// with exported fields only still work.
+func TestReflectOnCellStructsWithUnexportedFields(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"")
+	if got := out(t, s, "type ExpS struct{ A, B int }\nfmt.Println(reflect.TypeOf(ExpS{}).Field(1).Name, reflect.ValueOf(ExpS{3, 4}).Field(0).Int())"); got != "B 3\n" {
+		t.Errorf("reflect on exported fields: %q", got)
+	}
+	for _, code := range []string{"type unS struct{ f int }\nfmt.Println(reflect.TypeOf(unS{}).Field(0).Name)", "type unT struct{ A int; _ int }\nfmt.Println(reflect.ValueOf([]unT{}).Len())"} {
+		e := fails(t, s, code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, "renamed X") {
+			t.Errorf("cell %q: %s: %s", code, e.Name, e.Value)
+		}
+	}
+}

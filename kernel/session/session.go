@@ -300,6 +300,7 @@ func (s *Session) reset() error {
 	}
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
+	yaegifix.UseReflectFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}

@@ -305,6 +305,14 @@
 //     _portlab.TypeParamCase(new(T), "T") before such a switch, which
 //     stops the cell with a message when T is an interface type. No
 //     probe: the session's TestTypeSwitchOnInterfaceTypeParameter.
+//  48. reflect on cell structs. A cell's struct type is built as an
+//     unnamed struct whose unexported fields are renamed X… and exported
+//     (f is Xf, _ is X_), so that field names, PkgPath and embedding read
+//     through reflect differ from Go's. UseReflectFixes replaces
+//     reflect.TypeOf and reflect.ValueOf in the interpreter's table by
+//     ones that stop the cell with a message for a value of such a type
+//     (or one holding it); structs with exported fields only are left
+//     alone. Probe: "reflect on a cell struct".
 //
 // # Elsewhere
 //
