@@ -591,3 +591,15 @@ func TestReflectOnCellStructsWithUnexportedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchCaseLists checks case a, b: where b is an expression (or, in
+// a switch without a tag, anything): the interpreter tested a only.
+func TestSwitchCaseLists(t *testing.T) {
+	s := newSession(t)
+	code := "func cls(b byte) string {\n\tswitch {\n\tcase '0' <= b && b <= '9',\n\t\t'A' <= b && b <= 'Z':\n\t\treturn \"ok\"\n\t}\n\treturn \"bad\"\n}\n\n" +
+		"func tagged(x, y int) string {\n\tswitch x {\n\tcase y + 0, y + 2:\n\t\treturn \"in\"\n\t}\n\treturn \"out\"\n}\n" +
+		"fmt.Println(cls('5'), cls('A'), cls('#'), tagged(1, 1), tagged(3, 1), tagged(2, 1))\nb := true\nswitch {\ncase false, b:\n\tfmt.Println(\"b\")\n}"
+	if got, want := out(t, s, code), "ok ok bad in in out\nb\n"; got != want {
+		t.Errorf("case lists: %q, want %q", got, want)
+	}
+}

@@ -313,6 +313,12 @@
 //     ones that stop the cell with a message for a value of such a type
 //     (or one holding it); structs with exported fields only are left
 //     alone. Probe: "reflect on a cell struct".
+//  49. Case lists. In case a, b: the interpreter tests only a when b is
+//     not a name or a literal (and, in a switch without a tag, whatever b
+//     is): case x == 1, x == 3 never matched 3. semanticEdits gives each
+//     expression a clause that falls through to the next, case a:
+//     fallthrough; case b: body, which tests them in Go's order. No
+//     probe: the session's TestSwitchCaseLists.
 //
 // # Elsewhere
 //

@@ -455,6 +455,39 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			ast.Inspect(v, visit)
 		}
 	}
+	// case a, b: with a b that is not a name or literal (in a switch
+	// without a tag, any b): the interpreter tests a only. Each
+	// expression gets a clause of its own that falls through to the next,
+	// case a: fallthrough; case b: body, which tests them in order as Go
+	// does.
+	ast.Inspect(root, func(n ast.Node) bool {
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok {
+			return true
+		}
+		for _, c := range sw.Body.List {
+			cc := c.(*ast.CaseClause)
+			if len(cc.List) < 2 {
+				continue
+			}
+			split := sw.Tag == nil
+			for _, x := range cc.List[1:] {
+				switch ast.Unparen(x).(type) {
+				case *ast.BasicLit, *ast.Ident:
+				default:
+					split = true
+				}
+			}
+			if !split {
+				continue
+			}
+			for i := 1; i < len(cc.List); i++ {
+				b, e := pos(cc.List[i-1].End()), pos(cc.List[i].Pos())
+				edits = append(edits, edit{b, e, ": fallthrough; case " + strings.Replace(src[b:e], ",", "", 1)})
+			}
+		}
+		return true
+	})
 	// -c of a constant c: the interpreter negates at run time, so that
 	// -zero for a constant zero of 0.0 is negative zero; Go's constants
 	// have no negative zero. 0 - c is the same constant otherwise.
