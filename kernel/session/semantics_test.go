@@ -389,8 +389,9 @@ func TestRangeOverStrings(t *testing.T) {
 	s := newSession(t)
 	code := "func offs(s string) {\n\tfor i := range s {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfmt.Println()\n}\noffs(\"héllo\")\n" +
 		"w := \"añb\"\nfor i, c := range w {\n\tfmt.Print(i, string(c), \" \")\n}\nfor i := range \"abc\" {\n\tfmt.Print(i)\n}\nfor range \"a\\xffb\" {\n\tfmt.Print(\".\")\n}\n" +
-		"for i, v := range []int{5, 6} {\n\tfmt.Print(i, v)\n}\n"
-	if got, want := out(t, s, code), "0 1 3 4 5 \n0a 1ñ 3b 012...0 51 6"; got != want {
+		"for i, v := range []int{5, 6} {\n\tfmt.Print(i, v)\n}\n" +
+		"func smile() string { return \"ab☺c\" }\n\nfunc sm() {\n\tfor i := range smile() {\n\t\tfmt.Print(i)\n\t}\n}\nsm()\nfor _, c := range \"a\\xffb\" {\n\tfmt.Print(\" \", c)\n}\n"
+	if got, want := out(t, s, code), "0 1 3 4 5 \n0a 1ñ 3b 012...0 51 60125 97 65533 98"; got != want {
 		t.Errorf("range over strings: %q, want %q", got, want)
 	}
 	for _, c := range []struct{ code, line, hint string }{

@@ -234,7 +234,9 @@
 //     gives rune counts, not byte offsets, and for i, c := range s gives
 //     other offsets than Go's after a byte that is not valid UTF-8.
 //     rangeStringEdits writes for i, _ := range s where s is a string
-//     the chunk declares (which gives Go's offsets), and calls
+//     the chunk declares or a call of its function returning a string
+//     (which gives Go's offsets), leaves loops with a blank key alone
+//     (their values are right), and calls
 //     _portlab.RangeString with the range expression before every other
 //     range loop with a key over what may be a string (evaluated once
 //     into a temporary when it calls a function); RangeString stops the

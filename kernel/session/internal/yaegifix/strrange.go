@@ -33,6 +33,16 @@ const rangeStringFunc = "_portlab.RangeString"
 func rangeStringEdits(fset *token.FileSet, root ast.Node, off int, src string, isInt func(string) bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	declared := declaredTypes(root)
+	// Functions of the chunk that return a string: a call of one is a
+	// string (as declared gives it for a name).
+	ast.Inspect(root, func(n ast.Node) bool {
+		if fd, ok := n.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Type.Results != nil && len(fd.Type.Results.List) == 1 && len(fd.Type.Results.List[0].Names) <= 1 {
+			if id, ok := fd.Type.Results.List[0].Type.(*ast.Ident); ok && id.Name == "string" {
+				declared[fd.Name.Name+"()"] = append(declared[fd.Name.Name+"()"], id)
+			}
+		}
+		return true
+	})
 	labeled := map[ast.Stmt]*ast.LabeledStmt{}
 	var edits []edit
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -46,8 +56,8 @@ func rangeStringEdits(fset *token.FileSet, root ast.Node, off int, src string, i
 		if !ok || rs.Key == nil || rs.Value == nil && isIntExpr(rs.X, isInt) || notString(rs.X, declared) {
 			return true
 		}
-		if id, ok := rs.Key.(*ast.Ident); ok && id.Name == "_" && (rs.Value == nil || isBlank(rs.Value)) {
-			return true // no offset is used
+		if isBlank(rs.Key) {
+			return true // no offset is used: the values are right
 		}
 		at := rs.Pos()
 		if ls := labeled[rs]; ls != nil {
@@ -261,13 +271,20 @@ func notString(x ast.Expr, declared map[string][]ast.Expr) bool {
 	return true
 }
 
-// isString reports whether x is a string literal or a name or field that
-// declared gives only the type string.
+// isString reports whether x is a string literal, a name or field that
+// declared gives only the type string, or a call of a function of the
+// chunk that returns a string (declared holds it as name()).
 func isString(x ast.Expr, declared map[string][]ast.Expr) bool {
 	var name string
 	switch x := ast.Unparen(x).(type) {
 	case *ast.BasicLit:
 		return x.Kind == token.STRING
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		name = id.Name + "()"
 	case *ast.Ident:
 		name = x.Name
 	case *ast.SelectorExpr:
