@@ -128,7 +128,6 @@ var panicMessages = []struct{ yaegi, goMsg string }{
 	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference (a field of a nil pointer to a struct)"},
 	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect: call of reflect.Value.Index on zero Value", "runtime error: invalid memory address or nil pointer dereference (an element of a nil pointer to an array)"},
-	{"reflect: call of reflect.Value.Set on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
 	{"reflect.Value.Call: call of nil function", "runtime error: invalid memory address or nil pointer dereference (call of a nil function)"},
 	{"reflect: slice index out of range", "runtime error: index out of range"},
 	{"reflect: array index out of range", "runtime error: index out of range"},
