@@ -233,12 +233,18 @@ func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
 		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)", "3:6", "declared after it"},
 		{"import \"runtime\"\nvar st runtime.MemStats\nruntime.ReadMemStats(&st)", "3:1", "runtime.ReadMemStats"},
 		{"m := map[int]int{1: 5}\nv, ok := m[1]", "2:1", "var v T; var ok bool"},
+		{"func nv() *int {\n\tx := 42\n\treturn new(x)\n}", "3:9", "write v := x, then &v"},
+		{"p := new(1 + 2)", "1:6", "new(1 + 2) with a value"},
 	}
 	for _, c := range cases {
 		e := fails(t, s, c.code)
 		if e.Name != "CompileError" || !strings.Contains(e.Value, c.pos) || !strings.Contains(e.Value, c.says) {
 			t.Errorf("cell %q: %s: %s; want a refusal at %s saying %q", c.code, e.Name, e.Value, c.pos, c.says)
 		}
+	}
+	// new of a type still runs.
+	if got := out(t, s, "type nt struct{ a int }\nfunc mk() *nt { return new(nt) }\nfmt.Println(*new(int), mk().a)"); got != "0 0\n" {
+		t.Errorf("new of types: %q", got)
 	}
 	// Comma-ok definitions run inside functions and blocks.
 	if got := out(t, s, "m := map[int]int{1: 5}\nif v, ok := m[1]; ok {\n\tfmt.Println(v)\n}"); got != "5\n" {
@@ -355,5 +361,246 @@ func TestAssignmentIndexesEvaluatedFirst(t *testing.T) {
 	e := fails(t, s, "x := []int{1}\ny := []int{2}\nx, x[0] = y, 5")
 	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:4") || !strings.Contains(e.Value, "old := x") {
 		t.Errorf("an indexed operand the statement assigns: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestReceiveIntoElement checks x[i] = <-c, s.f = <-c, *p = <-c and
+// several receives at once: the interpreter dropped the received value.
+func TestReceiveIntoElement(t *testing.T) {
+	s := newSession(t)
+	code := "type rs struct{ a int }\n\nfunc h() {\n\tc := make(chan int, 9)\n\tfor i := 1; i <= 6; i++ {\n\t\tc <- i\n\t}\n" +
+		"\txs := []int{0, 0}\n\txs[1] = <-c\n\tvar s rs\n\ts.a = (<-c)\n\tp := new(int)\n\t*p = <-c\n\tvar arr [2]int\n\tarr[0], arr[1] = <-c, 7\n\tvar q int\n\tq, xs[0] = <-c, <-c\n" +
+		"\tfmt.Println(xs, s, *p, arr, q)\n}\nh()\n" +
+		"c := make(chan int, 1)\nc <- 8\nys := []int{0}\nys[0] = <-c\nfmt.Println(ys)\n"
+	if got, want := out(t, s, code), "[6 1] {2} 3 [4 7] 5\n[8]\n"; got != want {
+		t.Errorf("receives into elements: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func idx() int { return 0 }\nc := make(chan int, 1)\nc <- 1\nzs := []int{0}\nzs[idx()] = <-c")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "5:1") || !strings.Contains(e.Value, "operands") {
+		t.Errorf("receive into an element whose index calls a function: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestRangeOverStrings checks range loops with a key over strings: the
+// interpreter counted runes for `for i := range s` and gave other offsets
+// after an invalid byte; the kernel gives Go's offsets where it can and
+// stops the cell with a message where it cannot.
+func TestRangeOverStrings(t *testing.T) {
+	s := newSession(t)
+	code := "func offs(s string) {\n\tfor i := range s {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfmt.Println()\n}\noffs(\"héllo\")\n" +
+		"w := \"añb\"\nfor i, c := range w {\n\tfmt.Print(i, string(c), \" \")\n}\nfor i := range \"abc\" {\n\tfmt.Print(i)\n}\nfor range \"a\\xffb\" {\n\tfmt.Print(\".\")\n}\n" +
+		"for i, v := range []int{5, 6} {\n\tfmt.Print(i, v)\n}\n" +
+		"func smile() string { return \"ab☺c\" }\n\nfunc sm() {\n\tfor i := range smile() {\n\t\tfmt.Print(i)\n\t}\n}\nsm()\nfor _, c := range \"a\\xffb\" {\n\tfmt.Print(\" \", c)\n}\n"
+	if got, want := out(t, s, code), "0 1 3 4 5 \n0a 1ñ 3b 012...0 51 60125 97 65533 98"; got != want {
+		t.Errorf("range over strings: %q, want %q", got, want)
+	}
+	for _, c := range []struct{ code, line, hint string }{
+		{"var a any = \"x\"\nb := a.(string) + \"ü\"\nfor i := range b {\n\tfmt.Print(i)\n}", "3", "for i, _ := range s"},
+		{"func bad() string { return \"a\\xffb\" }\nfor i, c := range bad() {\n\tfmt.Print(i, c)\n}", "2", "utf8.DecodeRuneInString"},
+	} {
+		e := fails(t, s, c.code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, c.hint) || !strings.Contains(strings.Join(e.Traceback, "\n"), "line "+c.line) {
+			t.Errorf("cell %q: %s: %s %q", c.code, e.Name, e.Value, e.Traceback)
+		}
+	}
+}
+
+// TestAssertionToInterfacePanics checks x.(I) where the value lacks a
+// method of I: the interpreter gave a nil I; Go panics with a
+// runtime.Error.
+func TestAssertionToInterfacePanics(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"runtime\"")
+	code := "type AI interface{ Foo() }\ntype AS struct{}\n\nfunc (*AS) Bar() {}\n\nfunc (*AS) String() string { return \"as\" }\n\n" +
+		"func try(e any, n int) {\n\tdefer func() {\n\t\t_, isRuntime := recover().(runtime.Error)\n\t\tfmt.Print(isRuntime, \" \")\n\t}()\n" +
+		"\tswitch n {\n\tcase 0:\n\t\ti := e.(AI)\n\t\t_ = i\n\tcase 1:\n\t\tvar st fmt.Stringer = e.(fmt.Stringer)\n\t\t_ = st\n\tcase 2:\n\t\tvar b interface{ Baz() } = e.(interface{ Baz() })\n\t\t_ = b\n\t}\n}\n" +
+		"for n := range 3 {\n\ttry(&AS{}, n)\n}\ntry(nil, 0)\n"
+	if got, want := out(t, s, code), "true false true true "; got != want {
+		t.Errorf("assertions to interfaces: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func conv(x any) AI {\n\treturn x.(AI)\n}\nconv(3)")
+	if e.Name != "Panic" || !strings.Contains(e.Value, "interface conversion: int is not main.AI: missing method") {
+		t.Errorf("failed assertion: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestSelectCaseVariablesPerRun checks case x := <-c: each run of the
+// select has its own x (the interpreter shared one, so pointers taken in
+// a loop all saw the last value).
+func TestSelectCaseVariablesPerRun(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tch := make(chan int, 1)\n\tvar ptrs [2]*int\n\tfor i := range ptrs {\n\t\tch <- i\n\t\tselect {\n\t\tcase x := <-ch:\n\t\t\tptrs[i] = &x\n\t\t}\n\t}\n\tfmt.Println(*ptrs[0], *ptrs[1])\n}\nh()"
+	if got, want := out(t, s, code), "0 1\n"; got != want {
+		t.Errorf("pointers to select case variables: %q, want %q", got, want)
+	}
+}
+
+// TestBlankOfNilDereferencePanics checks _ = *p and _ = p.f with a nil p
+// inside a function: Go panics; the interpreter did not evaluate them.
+func TestBlankOfNilDereferencePanics(t *testing.T) {
+	s := newSession(t)
+	code := "type bp struct{ f int }\n\nfunc try(f func()) {\n\tdefer func() { fmt.Print(recover() != nil, \" \") }()\n\tf()\n}\n\nfunc h() {\n\tvar m [2]*int\n\tvar p *bp\n" +
+		"\ttry(func() { _ = *m[1] })\n\ttry(func() { _ = p.f })\n\tq := &bp{3}\n\ttry(func() { _ = q.f })\n}\nh()"
+	if got, want := out(t, s, code), "true true false "; got != want {
+		t.Errorf("blank assignments of nil dereferences: %q, want %q", got, want)
+	}
+}
+
+// TestAssignedValuesEvaluatedFirst checks a, b = f(), g() where the calls
+// read the variables, and return b, a with named results: Go evaluates
+// every value before assigning; the interpreter assigned each in turn.
+func TestAssignedValuesEvaluatedFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() {\n\tvar a, b, c int\n\tf := func() int { b--; return -b }\n\ta, b, c = f(), f(), f()\n\tfmt.Println(a, b, c)\n}\nh()\n" +
+		"func swap() (a, b int) {\n\ta, b = 1, 2\n\treturn b, a\n}\nfmt.Println(swap())\n"
+	if got, want := out(t, s, code), "1 2 3\n2 1\n"; got != want {
+		t.Errorf("values of an assignment and a return: %q, want %q", got, want)
+	}
+}
+
+// TestTypeSwitchOnFunctionTypes checks a type switch with a case of a
+// function type: a function returned as interface{} is the interpreter's
+// internal node, which matched no case, and any in a case type matched no
+// function returning interface{}; the cell stops with a message or runs
+// as in Go.
+func TestTypeSwitchOnFunctionTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func ff(i int) any {\n\tif i == 0 {\n\t\treturn ff\n\t}\n\treturn i\n}\n\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase func(int) any:\n\t\treturn \"func\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}")
+	if got := out(t, s, "var v any = ff\nfmt.Println(kind(v), kind(ff(1)))"); got != "func int\n" {
+		t.Errorf("type switch on a function converted in place and an int: %q", got)
+	}
+	e := fails(t, s, "fmt.Println(kind(ff(0)))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "var v interface{} = f") {
+		t.Errorf("function returned as interface{}: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestDeclarationsFailingInTheInterpreter checks a cell of declarations
+// only, which runs none of its code in Go, on which the interpreter
+// panics (here in its instantiation of generic types): an
+// InterpreterError, not a panic of the cell.
+func TestDeclarationsFailingInTheInterpreter(t *testing.T) {
+	s := newSession(t)
+	code := "type Iterator[T any] interface {\n\tIterate()\n}\n\ntype IteratorFunc[T any] func(fn func(T) bool)\n\nfunc (f IteratorFunc[T]) Iterate() {\n}\n\n" +
+		"func FromIterator[T any](it Iterator[T]) {\n\tit.Iterate()\n}\n\nfunc Foo[T, R any]() {\n\tFromIterator[R](IteratorFunc[R](nil))\n}\n\nfunc useFoo() {\n\tFoo[int, int]()\n}\n"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "declarations of the cell") {
+		t.Errorf("declarations the interpreter fails on: %s: %s", e.Name, e.Value)
+	}
+	if e := fails(t, s, "var zz []int\nvar vv = zz[3]"); e.Name != "Panic" {
+		t.Errorf("a var initializer's panic: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestNegatedConstantZeroIsZero checks -c for a constant c of 0.0: Go's
+// constants have no negative zero; the interpreter negated at run time.
+func TestNegatedConstantZeroIsZero(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	code := "const zero = 0.0\n\nfunc h() (bool, bool, bool) {\n\tx := -zero\n\ty := -float64(zero)\n\tv := 0.0\n\treturn math.Signbit(x), math.Signbit(y), math.Signbit(-v)\n}\nfmt.Println(h())\nfmt.Println(-2.5 * -zero, -3)"
+	if got, want := out(t, s, code), "false false true\n0 -3\n"; got != want {
+		t.Errorf("negated constant zero: %q, want %q", got, want)
+	}
+}
+
+// TestAppendValuesReadFirst checks append(s[:i], x, s[i]) into the same
+// array: Go reads every value before storing; the interpreter stored x
+// before it read s[i].
+func TestAppendValuesReadFirst(t *testing.T) {
+	s := newSession(t)
+	code := "func h() string {\n\ts := make([]byte, 5, 6)\n\tcopy(s, \"12346\")\n\ts = append(s[:len(s)-1], '5', s[len(s)-1])\n\treturn string(s)\n}\nfmt.Println(h())"
+	if got, want := out(t, s, code), "123456\n"; got != want {
+		t.Errorf("append of values read from the same array: %q, want %q", got, want)
+	}
+}
+
+// TestRecoveredNilArrayPointerAndAssertion checks the values recovered
+// from p[0] with a nil *[10]int and from a failed assertion to an
+// interface: runtime.Errors with Go's words.
+func TestRecoveredNilArrayPointerAndAssertion(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"runtime\"")
+	code := "type mi interface{ m() }\n\nfunc check(f func()) {\n\tdefer func() {\n\t\tr, ok := recover().(runtime.Error)\n\t\tif ok {\n\t\t\tfmt.Println(r.Error())\n\t\t}\n\t}()\n\tf()\n}\n\n" +
+		"func h() {\n\tvar p *[10]int\n\tcheck(func() { println(p[0]) })\n\tvar inter interface{} = 1\n\tcheck(func() { println(inter.(mi)) })\n}\nh()"
+	got := out(t, s, code)
+	if !strings.Contains(got, "nil pointer dereference") || !strings.Contains(got, "interface conversion: int is not main.mi: missing method m\n") {
+		t.Errorf("recovered runtime errors: %q", got)
+	}
+}
+
+// TestTypeSwitchOnInterfaceTypeParameter checks case T: in a generic
+// function instantiated with an interface type: the interpreter matched
+// other values than Go; the cell stops with a message. With a concrete T
+// it runs.
+func TestTypeSwitchOnInterfaceTypeParameter(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func tsw[T any](i interface{}) string {\n\tswitch i.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}")
+	if got := out(t, s, "fmt.Println(tsw[string](\"a\"), tsw[string](6))"); got != "T int\n" {
+		t.Errorf("case T with concrete types: %q", got)
+	}
+	e := fails(t, s, "fmt.Println(tsw[interface{}](6))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "case T for the type parameter T") {
+		t.Errorf("case T with an interface type: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestCallResultsIntoMapElement checks m[k], err = f(): the interpreter
+// left the map unchanged.
+func TestCallResultsIntoMapElement(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"strconv\"")
+	code := "func two() (int, int) { return 3, 4 }\n\nfunc h() {\n\tm := map[string]int{}\n\tvar err error\n\tm[\"a\"], err = strconv.Atoi(\"5\")\n\tm[\"b\"], m[\"c\"] = two()\n\tfmt.Println(m, err)\n}\nh()\n" +
+		"top := map[string]int{}\nvar x int\nx, top[\"d\"] = two()\nfmt.Println(x, top)"
+	if got, want := out(t, s, code), "map[a:5 b:3 c:4] <nil>\n3 map[d:4]\n"; got != want {
+		t.Errorf("call results into map elements: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func key() string { return \"k\" }\nmm := map[string]int{}\nmm[key()], _ = two()")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:1") || !strings.Contains(e.Value, "operands") {
+		t.Errorf("call results into an element whose key calls a function: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestAssertionOfAStructFromReflect checks an assertion to an interface of
+// a cell struct value that came back from reflect: the interpreter lost
+// its methods, so the assertion failed where Go's succeeds; the cell
+// stops with a message.
+func TestAssertionOfAStructFromReflect(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"")
+	code := "type Rnd interface{ Render() error }\ntype Zs struct{}\n\nfunc (Zs) Render() error { return nil }\n\ntype Ctr struct {\n\tZs\n\tN int\n}\n\n" +
+		"func render(iface any) {\n\t_ = reflect.ValueOf(iface).Field(0).Interface().(Rnd).Render()\n}\nrender(Ctr{})"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "lost its methods") {
+		t.Errorf("assertion of a struct from reflect: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestReflectOnCellStructsWithUnexportedFields checks reflect.TypeOf and
+// ValueOf of a cell struct with unexported fields, whose field names the
+// interpreter renames (f is Xf): the cell stops with a message; structs
+// with exported fields only still work.
+func TestReflectOnCellStructsWithUnexportedFields(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"")
+	if got := out(t, s, "type ExpS struct{ A, B int }\nfmt.Println(reflect.TypeOf(ExpS{}).Field(1).Name, reflect.ValueOf(ExpS{3, 4}).Field(0).Int())"); got != "B 3\n" {
+		t.Errorf("reflect on exported fields: %q", got)
+	}
+	for _, code := range []string{"type unS struct{ f int }\nfmt.Println(reflect.TypeOf(unS{}).Field(0).Name)", "type unT struct{ A int; _ int }\nfmt.Println(reflect.ValueOf([]unT{}).Len())"} {
+		e := fails(t, s, code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, "renamed X") {
+			t.Errorf("cell %q: %s: %s", code, e.Name, e.Value)
+		}
+	}
+}
+
+// TestSwitchCaseLists checks case a, b: where b is an expression (or, in
+// a switch without a tag, anything): the interpreter tested a only.
+func TestSwitchCaseLists(t *testing.T) {
+	s := newSession(t)
+	code := "func cls(b byte) string {\n\tswitch {\n\tcase '0' <= b && b <= '9',\n\t\t'A' <= b && b <= 'Z':\n\t\treturn \"ok\"\n\t}\n\treturn \"bad\"\n}\n\n" +
+		"func tagged(x, y int) string {\n\tswitch x {\n\tcase y + 0, y + 2:\n\t\treturn \"in\"\n\t}\n\treturn \"out\"\n}\n" +
+		"fmt.Println(cls('5'), cls('A'), cls('#'), tagged(1, 1), tagged(3, 1), tagged(2, 1))\nb := true\nswitch {\ncase false, b:\n\tfmt.Println(\"b\")\n}"
+	if got, want := out(t, s, code), "ok ok bad in in out\nb\n"; got != want {
+		t.Errorf("case lists: %q, want %q", got, want)
 	}
 }

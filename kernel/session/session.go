@@ -300,6 +300,7 @@ func (s *Session) reset() error {
 	}
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
+	yaegifix.UseReflectFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}
@@ -362,6 +363,14 @@ func (s *Session) exports() interp.Exports {
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
+			// Range loops over what may be a string (rangeStringEdits).
+			"RangeString": reflect.ValueOf(yaegifix.RangeString),
+			// Type assertions to interfaces (assertEdits).
+			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
+			// Type switches with function types (funcSwitchEdits).
+			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
+			// case T: in generic functions (semanticEdits).
+			"TypeParamCase": reflect.ValueOf(yaegifix.TypeParamCase),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,
@@ -449,7 +458,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -503,6 +512,14 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		if _, err := s.executeChunk(ctx, prog); err != nil {
 			cellErr = s.cellError(ctx, err, p.Chunks[i])
+			if c := p.Chunks[i]; cellErr.Name == "Panic" && c.Decl && yaegifix.RunsNoCode(c.Src) {
+				// Declarations that run nothing of the cell (no var
+				// initializer, no init): the panic is the interpreter's,
+				// as in its instantiation of generic types.
+				msg := "the interpreter failed on the declarations of the cell (" + cellErr.Value + "), which run no code of the cell in Go: " +
+					"a construct here, often a generic type or function, is beyond what it runs the way Go does"
+				cellErr = &Error{Name: "InterpreterError", Value: msg, Traceback: []string{"InterpreterError: " + msg}}
+			}
 			break
 		}
 		if c := p.Chunks[i]; !c.Decl && int64(c.LastStep) > s.steps.Load() {
@@ -917,6 +934,13 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 }
 
 // isGlobalInt reports whether name is a global integer of the session.
+// isInterface reports whether an earlier cell declared name as an
+// interface type with methods.
+func (s *Session) isInterface(name string) bool {
+	d, ok := s.typeSrc[name]
+	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
+}
+
 func (s *Session) isGlobalInt(name string) bool {
 	v, ok := s.interp.Globals()[name]
 	if !ok || !v.IsValid() {

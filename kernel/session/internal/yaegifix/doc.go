@@ -192,8 +192,8 @@
 //     to fresh variables at the statement, { _a0 := v; defer f(_a0) },
 //     leaving constants in place and f the deferred function (recover in
 //     it works). Probe: "deferred arguments".
-//  31. Comma-ok forms. m[k], ok = x.(T) (or = m2[k], = <-c) leaves the
-//     map unchanged; semanticEdits assigns the results to fresh names
+//  31. Comma-ok forms. m[k], ok = x.(T) (or = m2[k], = <-c), and the
+//     results of a call, m[k], err = f(), leave the map unchanged; semanticEdits assigns the results to fresh names
 //     first, in a function (needsFunction runs such a statement of the
 //     cell in one). v, ok := m[k] as a statement of the cell fails to
 //     compile with "nil type", which reads as a range over an integer:
@@ -222,6 +222,105 @@
 //     variables defined one by one before the select when one of them
 //     calls a function. No probe: the session's
 //     TestSelectOperandsEvaluatedFirst.
+//  36. Receives into elements. x[i] = <-c, s.f = <-c, *p = <-c and an
+//     assignment of several values with a receive (a, x[0] = <-c, <-d)
+//     leave the element unchanged: the received value is dropped (a map
+//     element and x[i] += <-c work). semanticEdits receives into
+//     temporaries first, { t1 := <-c; x[i] = t1 }; where the left side
+//     calls a function (receiving first would change the order of the
+//     calls) or the statement is not in a statement list, it is refused.
+//     Probe: "receive into an element".
+//  37. Range over a string. yaegi ranges over []rune(s): for i := range s
+//     gives rune counts, not byte offsets, and for i, c := range s gives
+//     other offsets than Go's after a byte that is not valid UTF-8.
+//     rangeStringEdits writes for i, _ := range s where s is a string
+//     the chunk declares or a call of its function returning a string
+//     (which gives Go's offsets), leaves loops with a blank key alone
+//     (their values are right), and calls
+//     _portlab.RangeString with the range expression before every other
+//     range loop with a key over what may be a string (evaluated once
+//     into a temporary when it calls a function); RangeString stops the
+//     cell with an InterpreterError naming the loop to write when the
+//     offsets would differ. Probe: "range over a string".
+//  38. Assertions to interfaces. Inside functions, x.(I) where the value
+//     of x lacks a method of the interface I gives a nil I instead of a
+//     panic. assertEdits checks it first with the comma-ok form, if _, ok
+//     := x.(I); !ok { _portlab.AssertFailed(x, "main.I", "Foo") }, which
+//     panics with a runtime.Error as Go does (an x that calls a function
+//     is evaluated once, into a temporary; only when nothing in the
+//     statement is called before the assertion). A value of a cell's
+//     struct type that came back from reflect has lost its methods (the
+//     assertion fails where Go's succeeds): AssertFailed stops the cell
+//     with a message naming that. The interfaces are interface literals, error, the
+//     cell's and the session's interface types (isIface) and those of
+//     the standard library. Probe: "assertion to an interface".
+//  39. Select case variables. case x := <-c: has one x for every run of
+//     the select, so pointers or closures made in a loop all see the last
+//     value. loopEdits gives a body that captures them copies of its own,
+//     as it does for loop bodies (21). Probe: "select case variables".
+//  40. Blank assignments in functions. _ = *p, _ = p.f and _ = m[i] are
+//     not evaluated beyond their operands: a nil p does not panic.
+//     semanticEdits assigns the value to a temporary first, { t := *p; _
+//     = t } (blankOfOperand). Probe: "blank dereference of nil".
+//  41. Values of an assignment. a, b = f(), g() assigns a before it calls
+//     g (which may read a), and return b, a with named results a, b
+//     assigns a before reading it. semanticEdits evaluates the values
+//     first, in order, into temporaries defined one by one, { t1 := f();
+//     t2 := g(); a, b = t1, t2 }, inside functions where a value calls a
+//     function (return: where a value uses a named result or calls).
+//     Probe: "values assigned in turn" (return b, a: the session's
+//     TestAssignedValuesEvaluatedFirst).
+//  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
+//     variable x) gives a pointer to a zero value. semanticEdits refuses
+//     it with the definition to write. No probe (Go 1.22's parser of the
+//     interpreter accepts it): the session's
+//     TestSilentlyWrongConstructsAreRefused.
+//  43. Type switches with function types. A function that reached an
+//     interface by some conversions (passed to an interface{} parameter,
+//     returned as interface{}) is the interpreter's internal node, which
+//     matches no case; and any inside a case type (case func(int) any:)
+//     matches no function returning interface{}. funcSwitchEdits writes
+//     any out as interface{} in case types and calls _portlab.FuncValue
+//     with the value before a switch with a function-type case, which
+//     stops the cell with a message for such a node. Probe: "type switch
+//     with any in a function type".
+//  44. Panics of declarations. A chunk of declarations that runs none of
+//     the cell's code in Go (types, constants, functions, vars without
+//     initial values, no init; RunsNoCode) can still panic in the
+//     interpreter, as in its instantiation of generic functions ("invalid
+//     memory address or nil pointer dereference"). The session reports
+//     such a panic as an InterpreterError. No probe: the session's
+//     TestDeclarationsFailingInTheInterpreter.
+//  45. Negated constants. -c for a constant c is computed at run time, so
+//     that -zero for const zero = 0.0 is negative zero, which Go's
+//     constants do not have. semanticEdits writes (0 - c). A constant too
+//     small for a float64 (-1e-10000) still gives negative zero. No probe:
+//     the session's TestNegatedConstantZeroIsZero.
+//  46. Values of append. append(s[:i], x, s[i]) stores x before it reads
+//     s[i] from the same array. Inside functions, semanticEdits reads the
+//     values that are not constants into temporaries first when one of
+//     them indexes or dereferences (appendOfSeveral). No probe: the
+//     session's TestAppendValuesReadFirst.
+//  47. case T: for a type parameter. In a generic function instantiated
+//     with an interface type, a type switch case of the type parameter
+//     matches other values than Go's. semanticEdits calls
+//     _portlab.TypeParamCase(new(T), "T") before such a switch, which
+//     stops the cell with a message when T is an interface type. No
+//     probe: the session's TestTypeSwitchOnInterfaceTypeParameter.
+//  48. reflect on cell structs. A cell's struct type is built as an
+//     unnamed struct whose unexported fields are renamed X… and exported
+//     (f is Xf, _ is X_), so that field names, PkgPath and embedding read
+//     through reflect differ from Go's. UseReflectFixes replaces
+//     reflect.TypeOf and reflect.ValueOf in the interpreter's table by
+//     ones that stop the cell with a message for a value of such a type
+//     (or one holding it); structs with exported fields only are left
+//     alone. Probe: "reflect on a cell struct".
+//  49. Case lists. In case a, b: the interpreter tests only a when b is
+//     not a name or a literal (and, in a switch without a tag, whatever b
+//     is): case x == 1, x == 3 never matched 3. semanticEdits gives each
+//     expression a clause that falls through to the next, case a:
+//     fallthrough; case b: body, which tests them in Go's order. No
+//     probe: the session's TestSwitchCaseLists.
 //
 // # Elsewhere
 //

@@ -127,6 +127,7 @@ func ExplainCompileError(msg string) string {
 var panicMessages = []struct{ yaegi, goMsg string }{
 	{"reflect: call of reflect.Value.Field on zero Value", "runtime error: invalid memory address or nil pointer dereference (a field of a nil pointer to a struct)"},
 	{"reflect: call of reflect.Value.Elem on zero Value", "runtime error: invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Index on zero Value", "runtime error: invalid memory address or nil pointer dereference (an element of a nil pointer to an array)"},
 	{"reflect.Value.Call: call of nil function", "runtime error: invalid memory address or nil pointer dereference (call of a nil function)"},
 	{"reflect: slice index out of range", "runtime error: index out of range"},
 	{"reflect: array index out of range", "runtime error: index out of range"},
@@ -157,9 +158,11 @@ func ExplainPanic(msg string) string {
 // reflect.Value.SetBool on int Value", "reflect.Set: value of type … is not
 // assignable to …", "reflect: Method index out of range"), its internal
 // types (interp.valueInterface, *interp.node) and its "invalid interface
-// value". Each is yaegi failing on a construct compiled Go runs; the
-// messages panicMessages maps to Go's runtime errors are checked first.
-var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value)|\binterp\.[a-zA-Z]`)
+// value", and the kernel's own checks at run time (RangeString), whose
+// message starts with Refused. Each is yaegi failing on a construct
+// compiled Go runs; the messages panicMessages maps to Go's runtime errors
+// are checked first.
+var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value|` + Refused + `)|\binterp\.[a-zA-Z]`)
 
 // InterpreterFault reports whether a cell's panic message (after
 // ExplainPanic) is the interpreter's failure rather than a panic compiled
@@ -172,6 +175,10 @@ func InterpreterFault(msg string) bool {
 // InterpreterFaultMessage words a panic InterpreterFault recognises for
 // the user: an error of the interpreter, not a result of the cell.
 func InterpreterFaultMessage(msg string) string {
+	if strings.HasPrefix(msg, Refused) {
+		// A check of the kernel's that names the construct.
+		return msg
+	}
 	return "the interpreter failed while running the cell (" + msg + "): a construct here is beyond what it runs the way Go does, " +
 		"and its results up to this point may be incomplete; unless the cell misuses reflect itself, compiled Go would not fail here. " +
 		"Rewriting the statement in simpler steps (a named type instead of an interface conversion, a plain function instead of a method value) usually avoids it"

@@ -22,6 +22,9 @@ const Refused = "not supported by the interpreter: "
 //     `{ i := i; _ = i; { body } }` for the loop's := variables. A
 //     three-clause loop whose body both captures and changes its variable
 //     is refused (the copy would hide the change from the post statement).
+//   - The variables of a select case, case x := <-c: yaegi v0.16.1 has one
+//     for every run of the select; a body that captures them gets its own
+//     copies as a loop body does.
 //   - Labeled break and continue in a select. yaegi v0.16.1 ignores the
 //     label of a break or continue that is a statement of a select case
 //     (`for { select { default: break L } }` never ends); inside an if it
@@ -35,6 +38,20 @@ func loopEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit,
 		switch n := n.(type) {
 		case *ast.SelectStmt:
 			for _, cc := range n.Body.List {
+				// case x := <-c: the interpreter has one x for every run
+				// of the select, as for loop variables.
+				cc := cc.(*ast.CommClause)
+				if as, ok := cc.Comm.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(cc.Body) > 0 {
+					names := identNames(as.Lhs)
+					if len(names) > 0 && captures(&ast.BlockStmt{List: cc.Body}, names) {
+						// The clause is the variables' block: copy them in
+						// a block of its own.
+						e := perIteration(pos, &ast.BlockStmt{Lbrace: cc.Colon, Rbrace: cc.End()}, names)
+						e[0].text = " {" + e[0].text
+						e[1].text += " }"
+						edits = append(edits, e...)
+					}
+				}
 				ast.Inspect(cc, func(m ast.Node) bool {
 					switch m := m.(type) {
 					case *ast.FuncLit:

@@ -265,13 +265,14 @@ const stmtPrefix = "package p; func _() {\n"
 // is not changed: the caller records a chunk's imports once the chunk has
 // been evaluated) and isInt reports whether a global is an integer.
 func Prepare(src string, imported map[ImportSpec]bool, isInt func(string) bool) (*Plan, error) {
-	return PrepareCell(src, imported, isInt, nil, 0)
+	return PrepareCell(src, imported, isInt, nil, nil, 0)
 }
 
 // PrepareCell is Prepare for the cell numbered cell (from 1; 0 for none):
 // it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
-// inserts the checkpoints that stop it after an interrupt.
-func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(string) bool, cell int) (*Plan, error) {
+// inserts the checkpoints that stop it after an interrupt. isIface reports
+// whether a type of the session is an interface with methods.
+func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface func(string) bool, cell int) (*Plan, error) {
 	chunks, err := split(src)
 	if err != nil {
 		return nil, err
@@ -288,6 +289,23 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	var generics genericTypes
+	// The interface types the cell declares, for assertEdits.
+	ifaces := map[string]bool{}
+	for _, c := range chunks {
+		if c.Decl {
+			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
+				interfaceNames(f, ifaces)
+			}
+		} else if f, err := parser.ParseFile(token.NewFileSet(), "", stmtPrefix+c.Src+"\n}", 0); err == nil {
+			interfaceNames(f, ifaces)
+		}
+	}
+	cellIface := func(name string) bool {
+		if is, ok := ifaces[name]; ok {
+			return is
+		}
+		return isIface != nil && isIface(name)
+	}
 	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
 	for ci := range chunks {
 		c := &chunks[ci]
@@ -309,6 +327,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
 			if cell > 0 {
 				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
+				otherEdits = append(otherEdits, rangeStringEdits(fset, f, 10, c.Src, ints)...)
+				otherEdits = append(otherEdits, assertEdits(fset, f, 10, c.Src, cellIface)...)
+				otherEdits = append(otherEdits, funcSwitchEdits(fset, f, 10, c.Src)...)
 			}
 			loops, err := loopEdits(fset, f, 10, c.Src)
 			if err != nil {
@@ -425,6 +446,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar func(str
 		edits = append(edits, blankEdits(fset, body, off, c.Src)...)
 		if cell > 0 {
 			edits = append(edits, cellEdits(fset, body, off, c.Src, true, builtinPrint)...)
+			edits = append(edits, rangeStringEdits(fset, body, off, c.Src, ints)...)
+			edits = append(edits, assertEdits(fset, body, off, c.Src, cellIface)...)
+			edits = append(edits, funcSwitchEdits(fset, body, off, c.Src)...)
 			edits = append(edits, checkpointEdits(fset, body, off, cell, step+1)...)
 		}
 		for _, st := range body.List {

@@ -192,6 +192,12 @@ func Recover(v any) any {
 		if m := ExplainPanic(x); m != x {
 			return RuntimeError{runtimeText(m)}
 		}
+	case *reflect.ValueError:
+		// The interpreter's use of a zero Value: a nil pointer of the
+		// cell's (p[0] for a nil *[10]int) where ExplainPanic says so.
+		if m := ExplainPanic(x.Error()); m != x.Error() {
+			return RuntimeError{runtimeText(m)}
+		}
 	case error:
 		if reflect.TypeOf(x).String() == "*interp.cfgError" {
 			return RuntimeError{runtimeText(ExplainPanic(interpPos.ReplaceAllString(x.Error(), "")))}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/scanner"
 	"go/token"
+	"reflect"
 	"strings"
 )
 
@@ -55,6 +56,13 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		errs.Add(fset.Position(p), fmt.Sprintf(Refused+format, args...))
 	}
 	inList := map[ast.Stmt]bool{} // statements directly in a statement list
+	results := namedResults(root)
+	topLevel := map[ast.Stmt]bool{} // statements of the cell (blankEdits rewrites their _ = x)
+	if b, ok := root.(*ast.BlockStmt); ok {
+		for _, st := range b.List {
+			topLevel[st] = true
+		}
+	}
 	consts := constNames(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
@@ -103,6 +111,70 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			edits = append(edits, hoistOperands(st, values, pos, src, consts)...)
 			return true
 		}
+		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && blankOfOperand(as) {
+			// _ = *p, _ = p.f, _ = m[k]: the interpreter evaluates the
+			// operands but not the dereference, the field or the index,
+			// so a nil pointer or an unhashable key does not panic.
+			r := as.Rhs[0]
+			tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(r.Pos()), "{ " + tmp + " := "},
+				edit{pos(as.End()), pos(as.End()), "; _ = " + tmp + " }"})
+			return true
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && receiveIntoElement(as) {
+			// x[i] = <-c (or s.f, *p, several values): the interpreter
+			// drops the received value. Receive into temporaries first.
+			if !inList[as] {
+				refuse(as.Pos(), "a receive assigned to %s here (the interpreter drops the value): receive into a variable in a statement before, v := <-c, then assign v",
+					exprText(src, pos, as.Lhs[0]))
+				return true
+			}
+			for _, l := range as.Lhs {
+				if hasCallOrReceive(l) {
+					refuse(l.Pos(), "a receive assigned to %s, whose operands call a function (the interpreter drops the received value, and receiving first would change the order of the calls): "+
+						"evaluate the operands into variables first", exprText(src, pos, l))
+					return true
+				}
+			}
+			var pre strings.Builder
+			pre.WriteString("{ ")
+			for _, r := range as.Rhs {
+				if isConstant(r, consts) && !hasCallOrReceive(r) {
+					continue // its type comes from the left side
+				}
+				name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, r))
+				edits = append(edits, edit{pos(r.Pos()), pos(r.End()), name})
+			}
+			edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()}, edit{pos(as.End()), pos(as.End()), " }"})
+			return false
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && inList[as] && !topLevel[as] && multiAssignWithCall(as) {
+			if idx, bad := lhsIndexAfterAssign(as); idx == nil && bad == nil {
+				// a, b = f(), g(): the interpreter assigns a before it
+				// calls g, which may read a.
+				edits = append(edits, hoistValues(as.Pos(), as.Rhs, pos, src, consts)...)
+				edits = append(edits, edit{pos(as.End()), pos(as.End()), " }"})
+				return true
+			}
+		}
+		if st, ok := n.(ast.Stmt); ok && inList[st] && !topLevel[st] {
+			if call := appendOfSeveral(st); call != nil {
+				// append(s[:i], x, s[i]): the interpreter stores x
+				// before it reads s[i]. The values are read first.
+				edits = append(edits, hoistValues(st.Pos(), call.Args[1:], pos, src, consts)...)
+				edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+				return true
+			}
+		}
+		if rs, ok := n.(*ast.ReturnStmt); ok && inList[rs] && len(rs.Results) > 1 && returnMentions(rs, results) {
+			// return b, a with named results a, b: the interpreter
+			// assigns a before it reads a.
+			edits = append(edits, hoistValues(rs.Pos(), rs.Results, pos, src, consts)...)
+			edits = append(edits, edit{pos(rs.End()), pos(rs.End()), " }"})
+			return true
+		}
 		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] {
 			if idx, bad := lhsIndexAfterAssign(as); bad != nil {
 				refuse(bad.Pos(), "an assignment of several values whose left side %s uses a variable the same statement assigns "+
@@ -131,15 +203,43 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			return true
 		}
 		idx := 0
-		if _, ok := ast.Unparen(as.Lhs[1]).(*ast.IndexExpr); ok {
-			idx = 1
+		for i, l := range as.Lhs {
+			if _, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+				idx = i
+				break
+			}
+		}
+		r := as.Rhs[0]
+		if _, call := ast.Unparen(r).(*ast.CallExpr); call {
+			// m[k], err = f(): the interpreter leaves the map unchanged.
+			if !inList[as] {
+				refuse(as.Pos(), "the results of a call assigned to an indexed element here (the interpreter leaves a map unchanged): "+
+					"assign them to new variables in a statement before, v, err := …, then %s = v", exprText(src, pos, as.Lhs[idx]))
+				return true
+			}
+			for _, l := range as.Lhs {
+				if hasEffect(l) {
+					refuse(l.Pos(), "the results of a call assigned to %s, whose operands call a function (the interpreter leaves a map unchanged, and calling first would change the order of the calls): "+
+						"evaluate the operands into variables first", exprText(src, pos, l))
+					return true
+				}
+			}
+			names := make([]string, len(as.Lhs))
+			for i := range names {
+				names[i] = fmt.Sprintf("_v%d", i)
+			}
+			list := strings.Join(names, ", ")
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(as.Pos()), "{ " + list + " := " + src[pos(r.Pos()):pos(r.End())] + "; "},
+				edit{pos(r.Pos()), pos(r.End()), list},
+				edit{pos(as.End()), pos(as.End()), " }"})
+			return true
 		}
 		if !inList[as] {
 			refuse(as.Pos(), "a comma-ok result assigned to an indexed element here (the interpreter leaves a map unchanged): "+
 				"assign it to new variables in a statement before, v, ok := …, then %s = v", exprText(src, pos, as.Lhs[idx]))
 			return true
 		}
-		r := as.Rhs[0]
 		edits = append(edits,
 			edit{pos(as.Pos()), pos(as.Pos()), "{ _v, _ok := " + src[pos(r.Pos()):pos(r.End())] + "; "},
 			edit{pos(r.Pos()), pos(r.End()), "_v, _ok"},
@@ -194,6 +294,17 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.TypeSwitchStmt:
+				// case T: for a type parameter T: when T is an interface
+				// type, the interpreter matches other values than Go.
+				guarded := map[string]bool{}
+				for _, c := range n.Body.List {
+					for _, t := range c.(*ast.CaseClause).List {
+						if id, ok := t.(*ast.Ident); ok && tparams[id.Name] && !guarded[id.Name] && inList[n] {
+							guarded[id.Name] = true
+							edits = append(edits, edit{pos(n.Pos()), pos(n.Pos()), fmt.Sprintf("%s(new(%s), %q); ", typeParamCaseFunc, id.Name, id.Name)})
+						}
+					}
+				}
 				for _, c := range n.Body.List {
 					for _, t := range c.(*ast.CaseClause).List {
 						// case interface{ M() T }: (case T: and struct
@@ -344,6 +455,98 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			ast.Inspect(v, visit)
 		}
 	}
+	// case a, b: with a b that is not a name or literal (in a switch
+	// without a tag, any b): the interpreter tests a only. Each
+	// expression gets a clause of its own that falls through to the next,
+	// case a: fallthrough; case b: body, which tests them in order as Go
+	// does.
+	ast.Inspect(root, func(n ast.Node) bool {
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok {
+			return true
+		}
+		for _, c := range sw.Body.List {
+			cc := c.(*ast.CaseClause)
+			if len(cc.List) < 2 {
+				continue
+			}
+			split := sw.Tag == nil
+			for _, x := range cc.List[1:] {
+				switch ast.Unparen(x).(type) {
+				case *ast.BasicLit, *ast.Ident:
+				default:
+					split = true
+				}
+			}
+			if !split {
+				continue
+			}
+			for i := 1; i < len(cc.List); i++ {
+				b, e := pos(cc.List[i-1].End()), pos(cc.List[i].Pos())
+				edits = append(edits, edit{b, e, ": fallthrough; case " + strings.Replace(src[b:e], ",", "", 1)})
+			}
+		}
+		return true
+	})
+	// -c of a constant c: the interpreter negates at run time, so that
+	// -zero for a constant zero of 0.0 is negative zero; Go's constants
+	// have no negative zero. 0 - c is the same constant otherwise.
+	ast.Inspect(root, func(n ast.Node) bool {
+		u, ok := n.(*ast.UnaryExpr)
+		if !ok || u.Op != token.SUB || !isConstExpr(u.X, consts) {
+			return true
+		}
+		if lit, ok := ast.Unparen(u.X).(*ast.BasicLit); ok && lit.Kind == token.INT {
+			return true // -1: no zero to sign
+		}
+		edits = append(edits, edit{pos(u.Pos()), pos(u.X.Pos()), "(0 - "}, edit{pos(u.X.End()), pos(u.X.End()), ")"})
+		return false
+	})
+	// new(expr) of Go 1.26: the interpreter allocates a zero value.
+	typeNames, varNames := map[string]bool{}, map[string]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			typeNames[n.Name.Name] = true
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				varNames[id.Name] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						varNames[id.Name] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(root, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 {
+			return true
+		}
+		if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "new" {
+			return true
+		}
+		isExpr := false
+		switch a := ast.Unparen(call.Args[0]).(type) {
+		case *ast.BasicLit, *ast.BinaryExpr, *ast.CompositeLit, *ast.CallExpr:
+			isExpr = true
+		case *ast.UnaryExpr:
+			isExpr = a.Op != token.MUL
+		case *ast.Ident:
+			isExpr = varNames[a.Name] && !typeNames[a.Name] || a.Name == "true" || a.Name == "false" || a.Name == "nil"
+		}
+		if isExpr {
+			x := exprText(src, pos, call.Args[0])
+			refuse(call.Pos(), "new(%s) with a value (Go 1.26) gives a pointer to a zero value in the interpreter: "+
+				"write v := %s, then &v", x, x)
+		}
+		return true
+	})
 	if len(errs) > 0 {
 		errs.Sort()
 		return nil, errs
@@ -443,10 +646,14 @@ func hasCall(vs *ast.ValueSpec) bool {
 	return found
 }
 
-// commaOkIntoIndex reports whether as assigns a comma-ok result to an
-// indexed element: m[k], ok = x.(T).
+// commaOkIntoIndex reports whether as assigns a comma-ok result or the
+// results of a call to an indexed element: m[k], ok = x.(T), m[k], err =
+// f().
 func commaOkIntoIndex(as *ast.AssignStmt) bool {
-	if as.Tok != token.ASSIGN || len(as.Lhs) != 2 || len(as.Rhs) != 1 || !commaOk(as.Rhs[0]) {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	if _, call := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); !call && (len(as.Lhs) != 2 || !commaOk(as.Rhs[0])) {
 		return false
 	}
 	for _, l := range as.Lhs {
@@ -646,4 +853,249 @@ func lhsIndexAfterAssign(as *ast.AssignStmt) (idx []ast.Expr, bad ast.Expr) {
 		return nil, nil
 	}
 	return idx, nil
+}
+
+// receiveIntoElement reports whether as assigns the value of a receive
+// operation (not its comma-ok form) to something other than variables
+// alone: x[i] = <-c, s.f = <-c, *p = <-c, a, x[0] = <-c, <-d. yaegi
+// v0.16.1 drops the received value there (the element keeps its old
+// value), silently; a map element and an operation assignment (x[i] +=
+// <-c) work.
+func receiveIntoElement(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	recv := false
+	for _, r := range as.Rhs {
+		if u, ok := ast.Unparen(r).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			recv = true
+		}
+	}
+	if !recv {
+		return false
+	}
+	if len(as.Lhs) > 1 {
+		return true
+	}
+	_, ident := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	return !ident
+}
+
+// hasCallOrReceive reports whether x calls a function or receives
+// (outside function literals); a conversion counts as a call.
+func hasCallOrReceive(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
+}
+
+// blankOfOperand reports whether as is _ = x where x dereferences a
+// pointer, selects a field or indexes (outside function literals): yaegi
+// v0.16.1 does not do these for the blank identifier, so _ = *p with a nil
+// p or _ = m[k] with an unhashable key did not panic.
+func blankOfOperand(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || !isBlank(as.Lhs[0]) {
+		return false
+	}
+	found := false
+	ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit, *ast.CompositeLit:
+			return false
+		case *ast.StarExpr, *ast.SelectorExpr, *ast.IndexExpr:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// multiAssignWithCall reports whether as assigns several values, one of
+// which calls a function, to variables or elements whose operands call
+// nothing.
+func multiAssignWithCall(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if hasCallOrReceive(l) {
+			return false
+		}
+	}
+	for _, r := range as.Rhs {
+		if hasCallOrReceive(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedResults returns the names of the named results of every function
+// in root.
+func namedResults(root ast.Node) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if ft, ok := n.(*ast.FuncType); ok && ft.Results != nil {
+			for _, f := range ft.Results.List {
+				for _, id := range f.Names {
+					names[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return names
+}
+
+// returnMentions reports whether a return statement's values use a name
+// of results (outside function literals).
+func returnMentions(rs *ast.ReturnStmt, results map[string]bool) bool {
+	for _, r := range rs.Results {
+		if hasCallOrReceive(r) {
+			return true
+		}
+		if mentions(r, results) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// hoistValues evaluates values in order into temporaries defined one by
+// one in a block opened at at (the caller closes it after the statement),
+// and puts the temporaries in their place; constants stay (their type
+// comes from the other side).
+func hoistValues(at token.Pos, values []ast.Expr, pos func(token.Pos) int, src string, consts map[string]bool) []edit {
+	var pre strings.Builder
+	pre.WriteString("{ ")
+	var edits []edit
+	for _, x := range values {
+		if isConstant(x, consts) && !hasCallOrReceive(x) {
+			continue
+		}
+		name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+		fmt.Fprintf(&pre, "%s := %s; ", name, exprText(src, pos, x))
+		edits = append(edits, edit{pos(x.Pos()), pos(x.End()), name})
+	}
+	return append([]edit{{pos(at), pos(at), pre.String()}}, edits...)
+}
+
+// numericTypes are the predeclared numeric types, whose conversions of
+// constants are constants.
+var numericTypes = map[string]bool{"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true, "byte": true, "rune": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true}
+
+// isConstExpr reports whether x is a constant expression: literals, the
+// constants consts names, and operations and numeric conversions of them.
+func isConstExpr(x ast.Expr, consts map[string]bool) bool {
+	switch x := x.(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return consts[x.Name]
+	case *ast.ParenExpr:
+		return isConstExpr(x.X, consts)
+	case *ast.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD) && isConstExpr(x.X, consts)
+	case *ast.BinaryExpr:
+		return isConstExpr(x.X, consts) && isConstExpr(x.Y, consts)
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && numericTypes[id.Name] && len(x.Args) == 1 && isConstExpr(x.Args[0], consts)
+	}
+	return false
+}
+
+// appendOfSeveral returns the call append(s, a, b, …) with two or more
+// values, one of which indexes or dereferences, in an assignment or
+// expression statement st where nothing is called before it, or nil.
+func appendOfSeveral(st ast.Stmt) *ast.CallExpr {
+	var exprs []ast.Expr
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if len(st.Rhs) != 1 {
+			return nil
+		}
+		for _, l := range st.Lhs {
+			if hasEffect(l) {
+				return nil
+			}
+		}
+		exprs = st.Rhs
+	case *ast.ExprStmt:
+		exprs = []ast.Expr{st.X}
+	default:
+		return nil
+	}
+	call, ok := ast.Unparen(exprs[0]).(*ast.CallExpr)
+	if !ok || len(call.Args) < 3 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "append" || hasEffect(call.Args[0]) {
+		return nil
+	}
+	reads := false
+	for _, a := range call.Args[1:] {
+		if hasFuncLit(a) {
+			return nil
+		}
+		ast.Inspect(a, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.IndexExpr, *ast.StarExpr:
+				reads = true
+			}
+			return !reads
+		})
+	}
+	if !reads {
+		return nil
+	}
+	return call
+}
+
+// hasEffect reports whether x calls a function other than len, cap and
+// numeric or string conversions, or receives.
+func hasEffect(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			found = true
+		case *ast.CallExpr:
+			id, ok := n.Fun.(*ast.Ident)
+			if !ok || id.Name != "len" && id.Name != "cap" && id.Name != "string" && !numericTypes[id.Name] {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
+}
+
+// typeParamCaseFunc is the interpreted name of TypeParamCase.
+const typeParamCaseFunc = "_portlab.TypeParamCase"
+
+// TypeParamCase is called by the cells before a type switch of a generic
+// function with a case of its type parameter (case T:), with new(T): it
+// stops the cell when T is an interface type, which the interpreter
+// matches against other values than Go (Go's typeparam/typeswitch6.go).
+func TypeParamCase(p any, name string) {
+	t := reflect.TypeOf(p)
+	if t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Interface {
+		panic(fmt.Sprintf(Refused+"a type switch case %s for the type parameter %s, here the interface type %s, matches other values in the interpreter than in Go: "+
+			"test with a type assertion, if v, ok := x.(%s); ok { … }", name, name, t.Elem(), name))
+	}
 }

@@ -217,3 +217,60 @@ func cellTypeNames(it *interp.Interpreter, format, out string) string {
 	}
 	return out
 }
+
+// UseReflectFixes replaces reflect.TypeOf and reflect.ValueOf in the
+// interpreter's table (by reflection, as UseFmtFixes does) by ones that
+// stop the cell for a value of a struct type of the cell with unexported
+// fields: the interpreter builds such a type as an unnamed struct whose
+// unexported fields are renamed X… (field f is Xf, all exported, no
+// package path), so that the names, PkgPath and embedding reflect reports
+// differ from Go's, silently (Go's fixedbugs/gcc65755.go read "Xf").
+func UseReflectFixes(it *interp.Interpreter) {
+	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
+	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
+		return
+	}
+	syms := writable(pkgs).MapIndex(reflect.ValueOf("reflect"))
+	if !syms.IsValid() || syms.Type() != reflect.TypeOf(map[string]reflect.Value{}) {
+		return
+	}
+	syms.SetMapIndex(reflect.ValueOf("TypeOf"), reflect.ValueOf(reflect.ValueOf(func(i any) reflect.Type {
+		t := reflect.TypeOf(i)
+		checkCellStruct(t, 0)
+		return t
+	})))
+	syms.SetMapIndex(reflect.ValueOf("ValueOf"), reflect.ValueOf(reflect.ValueOf(func(i any) reflect.Value {
+		checkCellStruct(reflect.TypeOf(i), 0)
+		return reflect.ValueOf(i)
+	})))
+}
+
+// checkCellStruct panics when t is, or holds (as element, key or field),
+// a struct type as the interpreter builds a cell's struct with an
+// unexported field (an unnamed struct with a field X followed by a lower
+// case letter).
+func checkCellStruct(t reflect.Type, depth int) {
+	if t == nil || depth > 4 {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		checkCellStruct(t.Elem(), depth+1)
+	case reflect.Map:
+		checkCellStruct(t.Key(), depth+1)
+		checkCellStruct(t.Elem(), depth+1)
+	case reflect.Struct:
+		if t.Name() != "" {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if len(f.Name) > 1 && f.Name[0] == 'X' && f.Name[1] >= 'a' && f.Name[1] <= 'z' || f.Name == "X_" {
+				panic(Refused + "reflect on a value of a struct type of the cell with unexported fields (" + t.String() + "): the interpreter builds it " +
+					"as an unnamed struct whose unexported fields are renamed X… and exported, so that field names, PkgPath, embedding and the type's name " +
+					"differ from Go's; use exported fields, or keep reflect to compiled types")
+			}
+			checkCellStruct(f.Type, depth+1)
+		}
+	}
+}
