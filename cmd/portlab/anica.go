@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -67,9 +68,12 @@ included: discovery stops -check-time before the end (default: a quarter
 of the budget), leaving that time for the soundness of each discovery
 and the coverage of the test set; what the time does not allow is left
 out and the report says so (a generalisation ended early, soundness not
-measured, coverage on fewer test blocks). A resumed campaign counts the
-time of its earlier runs. With a number of blocks, -check-time, when
-given, bounds the checks alone. DIR/journal.jsonl records every
+measured, coverage on fewer test blocks). A batch the time cuts short
+(interesting blocks not yet generalised) counts in the report, which
+says so, and is not journalled as done: a resumed campaign runs it again
+from its start, with its predictions from the journal. A resumed
+campaign counts the time of its earlier runs' finished batches. With a
+number of blocks, -check-time, when given, bounds the checks alone. DIR/journal.jsonl records every
 prediction and batch: run the same command again to continue a stopped
 campaign. At the end DIR/report.txt lists the discoveries, ranked, with
 witnesses, the soundness of each (fresh samples interesting again) and
@@ -87,7 +91,7 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	budgetFlag := fs.String("budget", "", "sampled blocks (e.g. 2000) or time (e.g. 30m)")
 	out := fs.String("out", "", "campaign directory (journal, report)")
 	seed := fs.Uint64("seed", 1, "random seed")
-	threshold := fs.Float64("threshold", anica.DefaultThreshold, "interestingness threshold (relative difference; cycles with -absolute)")
+	threshold := fs.Float64("threshold", anica.DefaultThreshold, "interestingness threshold (relative difference, below the number of predictors; cycles with -absolute)")
 	absolute := fs.Bool("absolute", false, "interestingness is the absolute difference in cycles")
 	samples := fs.Int("samples", anica.DefaultSamples, "samples per check of an abstract block")
 	test := fs.Int("test", anica.DefaultTestSize, "size of the random test set for coverage (0: none)")
@@ -145,6 +149,9 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(names) < 2 {
 		return fmt.Errorf("-predictors %q: want at least two predictors to compare (e.g. sim:zenplus-like,llvm-mca:znver3)", *preds)
+	}
+	if n := len(names); !*absolute && *threshold >= float64(n) {
+		return fmt.Errorf("-threshold %v: the relative difference of %d predictors is at most %d, so only a crash could be interesting; give a value in (0, %d) or -absolute cycles", *threshold, n, n, n)
 	}
 	for i, p := range names {
 		for _, q := range names[:i] {
@@ -234,6 +241,9 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	if err := trimTornTail(journalPath); err != nil {
+		return fmt.Errorf("%s: %w", journalPath, err)
+	}
 	jf, err := os.OpenFile(journalPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
@@ -299,6 +309,19 @@ func cmdAnica(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		map[bool]string{true: "absolute cycles", false: "relative"}[cfg.Absolute], cfg.Samples)
 	fmt.Fprintf(&rep, "%d blocks sampled, %d interesting, %d discoveries (%d after subsumption) in %s of campaign\n",
 		c.Sampled, c.Interesting, len(c.Discoveries), len(ds), c.Elapsed.Round(time.Second))
+	stopped := 0
+	for _, d := range c.Discoveries {
+		if d.Stopped {
+			stopped++
+		}
+	}
+	if c.Unfinished > 0 || stopped > 0 {
+		fmt.Fprintf(&rep, "the time ran out in the last batch: interesting blocks not minimised or generalised %d, generalisations cut short %d; "+
+			"the same command with a larger -budget runs that batch again from its start\n", c.Unfinished, stopped)
+	}
+	if c.Sampled == 0 && !wall.IsZero() {
+		fmt.Fprintf(&rep, "no block sampled: the discovery time of the budget ended before the first batch (checking which forms every predictor supports takes it on a slow predictor); give a larger -budget\n")
+	}
 	for _, p := range caches {
 		fmt.Fprintf(&rep, "  %s: %d blocks predicted, %d answers from the cache\n", p.Name(), p.Asked, p.Hits)
 	}
@@ -404,4 +427,41 @@ func parseBudget(s string) (anica.Budget, error) {
 		return anica.Budget{}, fmt.Errorf("%q: want a number of blocks (e.g. 2000) or a positive duration (e.g. 30m)", s)
 	}
 	return anica.Budget{Duration: d}, nil
+}
+
+// trimTornTail cuts a journal's last line when a kill left it without its
+// newline (Resume ignores it), so that the records appended next start on
+// a line of their own. A file that does not exist is left so.
+func trimTornTail(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	end := st.Size()
+	buf := make([]byte, 64<<10)
+	for pos := end; pos > 0; {
+		n := int64(len(buf))
+		if pos < n {
+			n = pos
+		}
+		pos -= n
+		if _, err := f.ReadAt(buf[:n], pos); err != nil {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			if keep := pos + int64(i) + 1; keep < end {
+				return f.Truncate(keep)
+			}
+			return nil
+		}
+	}
+	return f.Truncate(0)
 }

@@ -496,3 +496,76 @@ func TestCacheInfrastructure(t *testing.T) {
 		t.Errorf("%d calls, %d answers cached; want 1 call and none cached", p.calls, c.Len())
 	}
 }
+
+// TestTimeRunsOutInBatch: when a time budget ends after a batch's
+// predictions, its interesting blocks are counted as unfinished, the
+// batch is not journalled as done, and a resumed campaign runs it again
+// from its start and finds what an uninterrupted campaign finds.
+func TestTimeRunsOutInBatch(t *testing.T) {
+	d, preds, _ := seededSetup(t, seededClasses[0])
+	cfg := anica.Config{Seed: 4, Samples: 20, BatchSize: 50}
+	whole, err := anica.NewCampaign(d, preds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := whole.Run(t.Context(), anica.Budget{Blocks: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if whole.Interesting == 0 || len(whole.Discoveries) == 0 {
+		t.Fatalf("seed %d: %d interesting blocks, %d discoveries; the test needs some", cfg.Seed, whole.Interesting, len(whole.Discoveries))
+	}
+
+	_, preds2, _ := seededSetup(t, seededClasses[0])
+	var journal bytes.Buffer
+	first, _ := anica.NewCampaign(d, preds2, cfg)
+	if err := first.Journal(&journal, true); err != nil {
+		t.Fatal(err)
+	}
+	// Predictions slower than the budget: the time ends in the batch.
+	journalIt := preds2[0].OnNew
+	preds2[0].OnNew = func(key string, p anica.Prediction) {
+		journalIt(key, p)
+		time.Sleep(2 * time.Millisecond)
+	}
+	if err := first.Run(t.Context(), anica.Budget{Duration: 20 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if first.Sampled != 50 || first.Interesting != whole.Interesting || first.Unfinished != whole.Interesting || len(first.Discoveries) != 0 {
+		t.Errorf("time out in the batch: %d sampled, %d interesting, %d unfinished, %d discoveries; want 50, %d, %d, 0",
+			first.Sampled, first.Interesting, first.Unfinished, len(first.Discoveries), whole.Interesting, whole.Interesting)
+	}
+	if strings.Contains(journal.String(), `"kind":"batch"`) {
+		t.Errorf("the cut batch was journalled as done")
+	}
+
+	_, preds3, _ := seededSetup(t, seededClasses[0])
+	second, _ := anica.NewCampaign(d, preds3, cfg)
+	n, err := second.Resume(bytes.NewReader(journal.Bytes()))
+	if err != nil || n != 0 {
+		t.Fatalf("resumed %d batches, %v; want 0", n, err)
+	}
+	if err := second.Run(t.Context(), anica.Budget{Blocks: 50}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := texts(second.Discoveries), texts(whole.Discoveries); !slices.Equal(got, want) || second.Unfinished != 0 {
+		t.Errorf("resumed campaign found (%d unfinished)\n%v\nuninterrupted\n%v", second.Unfinished, got, want)
+	}
+	if second.Predictors[0].Hits == 0 {
+		t.Errorf("the resumed batch asked its predictions again instead of taking them from the journal")
+	}
+}
+
+// TestThresholdInRange: a relative threshold no difference of the
+// predictors can exceed is refused (it would find crashes only); an
+// absolute one in cycles is not bounded.
+func TestThresholdInRange(t *testing.T) {
+	d, preds, _ := seededSetup(t, seededClasses[0])
+	if _, err := anica.NewCampaign(d, preds, anica.Config{Threshold: 2}); err == nil || !strings.Contains(err.Error(), "(0, 2)") {
+		t.Errorf("relative threshold 2 of 2 predictors: %v, want an error naming the range (0, 2)", err)
+	}
+	for _, cfg := range []anica.Config{{Threshold: 1.9}, {Threshold: 5, Absolute: true}} {
+		if _, err := anica.NewCampaign(d, preds, cfg); err != nil {
+			t.Errorf("%+v: %v", cfg, err)
+		}
+	}
+}

@@ -168,6 +168,13 @@ type Campaign struct {
 	// time spent in Run (over all runs of a resumed campaign).
 	Batches, Sampled, Interesting int
 	Elapsed                       time.Duration
+	// Unfinished counts the interesting blocks of the last batch that
+	// the Deadline or a time budget left without minimising and
+	// generalising them. A batch cut short so (Unfinished > 0, or a
+	// generalisation Stopped) counts in this run's numbers but is not
+	// passed to OnBatch: a resumed campaign runs it again from its start
+	// (its predictions come from the journal), as it would have run.
+	Unfinished int
 	// Progress, when set, is called after every batch.
 	Progress func(c *Campaign)
 	// OnBatch, when set, is called after every batch with the discoveries
@@ -195,6 +202,11 @@ func NewCampaign(d *Domain, preds []*Cache, cfg Config) (*Campaign, error) {
 	}
 	if d == nil || len(preds) == 0 {
 		return nil, errors.New("anica: a domain and at least one predictor are needed")
+	}
+	if n := float64(len(preds)); !cfg.Absolute && n > 1 && cfg.Threshold >= n {
+		// (hi - lo) over the mean of n answers is at most n.
+		return nil, fmt.Errorf("anica: threshold %v: the relative difference of %d predictors is at most %d, so no block but a crash could be interesting; give a threshold in (0, %d)",
+			cfg.Threshold, len(preds), len(preds), len(preds))
 	}
 	return &Campaign{Domain: d, Predictors: preds, Config: cfg}, nil
 }
@@ -441,7 +453,7 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 		}
 		saved := c.Deadline
 		c.Deadline = deadline
-		found, interesting, err := c.batch(ctx, c.Batches, n, deadline)
+		found, interesting, unfinished, err := c.batch(ctx, c.Batches, n, deadline)
 		c.Deadline = saved
 		if err != nil {
 			return err
@@ -451,7 +463,9 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 		c.Sampled += n
 		c.Interesting += interesting
 		c.Discoveries = append(c.Discoveries, found...)
-		if c.OnBatch != nil {
+		c.Unfinished = unfinished
+		cut := unfinished > 0 || slices.ContainsFunc(found, func(d *Discovery) bool { return d.Stopped })
+		if c.OnBatch != nil && !cut {
 			if err := c.OnBatch(c.Batches-1, n, interesting, found); err != nil {
 				return err
 			}
@@ -464,9 +478,9 @@ func (c *Campaign) Run(ctx context.Context, budget Budget) error {
 
 // batch samples and predicts n blocks and minimises and generalises the
 // interesting ones; after deadline (when not zero) it counts the rest
-// without generalising them, so that a time budget is kept within a
-// batch too.
-func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (found []*Discovery, interesting int, err error) {
+// without generalising them (unfinished), so that a time budget is kept
+// within a batch too.
+func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (found []*Discovery, interesting, unfinished int, err error) {
 	rng := c.rng(streamDiscover, uint64(k))
 	var blocks []*block.Block
 	for len(blocks) < n {
@@ -477,7 +491,7 @@ func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (fou
 	}
 	preds, err := c.predict(ctx, blocks)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	known := slices.Clone(c.Discoveries)
 	for i, b := range blocks {
@@ -485,17 +499,20 @@ func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (fou
 			continue
 		}
 		interesting++
-		if c.Config.MaxDiscoveries > 0 && len(known) >= c.Config.MaxDiscoveries ||
-			!deadline.IsZero() && time.Now().After(deadline) {
+		if c.Config.MaxDiscoveries > 0 && len(known) >= c.Config.MaxDiscoveries {
+			continue
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			unfinished++
 			continue
 		}
 		m, mp, err := c.Minimize(ctx, b, rng)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		beta, err := c.Domain.Beta(m)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		if c.subsumedBy(known, beta) {
 			continue
@@ -505,7 +522,7 @@ func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (fou
 		for range c.Config.Generalisations {
 			d, err := c.Generalize(ctx, m, rng)
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, 0, err
 			}
 			if d == nil {
 				break // β(m) itself is not uniformly interesting
@@ -520,7 +537,7 @@ func (c *Campaign) batch(ctx context.Context, k, n int, deadline time.Time) (fou
 		known = append(known, mine...)
 		found = append(found, mine...)
 	}
-	return found, interesting, nil
+	return found, interesting, unfinished, nil
 }
 
 func (c *Campaign) subsumedBy(ds []*Discovery, a *Block) bool {

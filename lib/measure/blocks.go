@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -487,6 +488,7 @@ func render(in block.Insn, rename map[string]string) string {
 type HostBlocks struct {
 	O      oracle.Oracle
 	blocks *Blocks
+	name   string
 }
 
 // NewHostBlocks returns the host block predictor that measures with hw,
@@ -497,11 +499,32 @@ func NewHostBlocks(hw *Hardware, o oracle.Oracle) *HostBlocks {
 	if o == nil {
 		o = hw
 	}
-	return &HostBlocks{O: o, blocks: bs}
+	return &HostBlocks{O: o, blocks: bs, name: hostName(hw)}
 }
 
-// Name returns "host".
-func (p *HostBlocks) Name() string { return "host" }
+// hostName names the machine and the CPUs hw measures on: "host:0
+// (AuthenticAMD family 26 model 2)", so that a journal of answers
+// (AnICA's) is not resumed on other CPUs or another machine.
+func hostName(hw *Hardware) string {
+	var cpus []string
+	for _, c := range hw.CPUs() {
+		cpus = append(cpus, strconv.Itoa(c))
+	}
+	name := "host:" + strings.Join(cpus, "+")
+	if h, err := isa.HostSupport(); err == nil {
+		name += fmt.Sprintf(" (%s family %d model %d)", h.Vendor, h.Family, h.Model)
+	}
+	return name
+}
+
+// Name returns "host:CPUS (VENDOR family F model M)", the CPUs measured
+// on and the machine.
+func (p *HostBlocks) Name() string {
+	if p.name == "" {
+		return "host"
+	}
+	return p.name
+}
 
 // PredictBlocks measures the blocks and returns their cycles per
 // iteration, in order; a block that is not measurable or failed is NaN

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -57,13 +58,17 @@ func TestParseBlockPredictor(t *testing.T) {
 // cycles, the other fails as outside the predictor (anica.Limited) with
 // the harness's reason, and a second run is answered from the journal.
 func TestHostBlockPredictor(t *testing.T) {
-	if _, err := measure.DefaultCPU(); err != nil {
+	cpu, err := measure.DefaultCPU()
+	if err != nil {
 		t.Skip(err)
 	}
 	p, err := ParseBlockPredictor("host")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The name says the CPU and the machine: a journal of its answers is
+	// not resumed elsewhere.
+	wantName := fmt.Sprintf("host:%d (", cpu)
 	p.Journal = filepath.Join(t.TempDir(), "host.jsonl")
 	ctx := context.Background()
 	blocks := make([]*block.Block, 2)
@@ -77,7 +82,7 @@ func TestHostBlockPredictor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m != nil || bp.Name() != "host" {
+		if m != nil || !strings.HasPrefix(bp.Name(), wantName) || !strings.Contains(bp.Name(), " family ") {
 			t.Errorf("Open: %s, machine %v", bp.Name(), m)
 		}
 		lim, ok := bp.(anica.Limited)
