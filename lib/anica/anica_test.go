@@ -334,7 +334,7 @@ func TestResume(t *testing.T) {
 	}
 	// Another configuration is refused.
 	other, _ := anica.NewCampaign(d, preds3, anica.Config{Seed: 5})
-	if _, err := other.Resume(bytes.NewReader(journal.Bytes())); err == nil || !strings.Contains(err.Error(), "configuration") {
+	if _, err := other.Resume(bytes.NewReader(journal.Bytes())); err == nil || !strings.Contains(err.Error(), "Seed 4 in the journal, 5 now") {
 		t.Errorf("resume with another seed: %v", err)
 	}
 }

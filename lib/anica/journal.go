@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -206,8 +208,11 @@ func (c *Campaign) Resume(r io.Reader) (int, error) {
 			if !slices.Equal(l.Predictors, c.names()) {
 				return 0, fmt.Errorf("anica: journal: campaign of predictors %v, not %v (use another directory)", l.Predictors, c.names())
 			}
-			if l.Config == nil || *l.Config != c.Config {
-				return 0, fmt.Errorf("anica: journal: campaign with another configuration (%+v, now %+v; use another directory)", l.Config, c.Config)
+			if l.Config == nil {
+				return 0, errors.New("anica: journal: a header without the campaign's configuration")
+			}
+			if *l.Config != c.Config {
+				return 0, fmt.Errorf("anica: journal: campaign with another configuration: %s (give the same settings, or use another directory)", configDiff(*l.Config, c.Config))
 			}
 		case "prediction":
 			if l.P < 0 || l.P >= len(c.Predictors) || l.Prediction == nil {
@@ -232,4 +237,17 @@ func (c *Campaign) Resume(r io.Reader) (int, error) {
 		}
 	}
 	return batches, nil
+}
+
+// configDiff names the fields in which the journal's configuration
+// differs from now's, with both values.
+func configDiff(was, now Config) string {
+	var out []string
+	a, b := reflect.ValueOf(was), reflect.ValueOf(now)
+	for i := range a.NumField() {
+		if x, y := a.Field(i).Interface(), b.Field(i).Interface(); x != y {
+			out = append(out, fmt.Sprintf("%s %v in the journal, %v now", a.Type().Field(i).Name, x, y))
+		}
+	}
+	return strings.Join(out, "; ")
 }
