@@ -120,13 +120,8 @@ func assertEdits(fset *token.FileSet, root ast.Node, off int, src string, isIfac
 	}
 	inFunc = func(n ast.Node) {
 		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.BlockStmt:
-				rewriteList(n.List)
-			case *ast.CaseClause:
-				rewriteList(n.Body)
-			case *ast.CommClause:
-				rewriteList(n.Body)
+			if list := stmtList(n); list != nil {
+				rewriteList(list)
 			}
 			return true
 		})
@@ -291,16 +286,7 @@ func funcSwitchEdits(fset *token.FileSet, root ast.Node, off int, src string) []
 	var edits []edit
 	inList := map[ast.Stmt]bool{}
 	ast.Inspect(root, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
-		for _, st := range list {
+		for _, st := range stmtList(n) {
 			inList[st] = true
 		}
 		ts, ok := n.(*ast.TypeSwitchStmt)

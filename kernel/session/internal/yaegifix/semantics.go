@@ -67,16 +67,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
 	ast.Inspect(root, func(n ast.Node) bool {
-		var list []ast.Stmt
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
-		for _, st := range list {
+		for _, st := range stmtList(n) {
 			inList[st] = true
 		}
 		if sel, ok := n.(*ast.SelectStmt); ok && inList[sel] {
@@ -1098,4 +1089,18 @@ func TypeParamCase(p any, name string) {
 		panic(fmt.Sprintf(Refused+"a type switch case %s for the type parameter %s, here the interface type %s, matches other values in the interpreter than in Go: "+
 			"test with a type assertion, if v, ok := x.(%s); ok { … }", name, name, t.Elem(), name))
 	}
+}
+
+// stmtList returns the statement list n holds: a block's, or a case or
+// select clause's body; nil for any other node.
+func stmtList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
 }
