@@ -71,6 +71,10 @@
 //	chains         [{"forms": [form, …], "cycles": ≥ 0}]: an instruction of
 //	               the forms reading a register another of them wrote takes
 //	               cycles from it instead of its latency
+//	fusions        [{"first": [form, …], "second": [form, …]}]: an
+//	               instruction of a first form directly followed by one of
+//	               a second form that reads and writes the register the
+//	               first writes take one front-end slot together
 //
 // Forms named in counters.counted and latencies must be mapped. An example
 // (the built-in machines are in the folder machines):

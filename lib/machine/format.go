@@ -103,6 +103,22 @@ func (m *Machine) validate(file string) error {
 			return bad(path+".cycles", "must be ≥ 0, not %v", c.Cycles)
 		}
 	}
+	for i, u := range m.Fusions {
+		path := "fusions[" + strconv.Itoa(i) + "]"
+		for _, k := range []struct {
+			name  string
+			forms []string
+		}{{"first", u.First}, {"second", u.Second}} {
+			if len(k.forms) == 0 {
+				return bad(path+"."+k.name, "missing or empty")
+			}
+			for _, f := range k.forms {
+				if !m.Mapping.Has(f) {
+					return bad(path+"."+k.name, "the mapping does not map %q", f)
+				}
+			}
+		}
+	}
 	if m.InstructionsPerCycle == 0 && (m.UopsPerCycle != 0 || m.DecodeWidth != 0) {
 		return bad("frontEnd.instructionsPerCycle", "missing (a front end needs its peak in instructions per cycle)")
 	}
@@ -282,7 +298,7 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains", "fusions"}
 	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
@@ -405,6 +421,30 @@ func (d *decoder) machine(data []byte) *Machine {
 					d.fail(path+".cycles", "missing")
 				}
 				m.Chains = append(m.Chains, c)
+			}
+		}
+	}
+	if raw, ok := f["fusions"]; ok {
+		var list []json.RawMessage
+		if d.value("fusions", raw, &list) {
+			for i, r := range list {
+				path := "fusions[" + strconv.Itoa(i) + "]"
+				ff := d.object(path, r, "first", "second")
+				if ff == nil {
+					continue
+				}
+				var u Fusion
+				for _, k := range []struct {
+					name string
+					to   *[]string
+				}{{"first", &u.First}, {"second", &u.Second}} {
+					if fr, ok := ff[k.name]; ok {
+						d.value(path+"."+k.name, fr, k.to)
+					} else {
+						d.fail(path+"."+k.name, "missing")
+					}
+				}
+				m.Fusions = append(m.Fusions, u)
 			}
 		}
 	}
@@ -670,6 +710,17 @@ func Encode(m *Machine) ([]byte, error) {
 			list[i] = chain(c)
 		}
 		field("chains", list)
+	}
+	if len(m.Fusions) > 0 {
+		type fusion struct {
+			First  []string `json:"first"`
+			Second []string `json:"second"`
+		}
+		list := make([]fusion, len(m.Fusions))
+		for i, u := range m.Fusions {
+			list[i] = fusion(u)
+		}
+		field("fusions", list)
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil

@@ -77,6 +77,20 @@ type Machine struct {
 	// otherwise). Zen 5's floating-point adders, for one, pass a sum to
 	// the next add in 2 cycles but take 3 from a multiply or a load.
 	Chains []Chain
+	// Fusions are pairs of adjacent instructions that the core dispatches
+	// as one (0 pairs: none fuse).
+	Fusions []Fusion
+}
+
+// Fusion is a pair of adjacent instructions that the core dispatches as
+// one: an instruction of a First form directly followed by one of a
+// Second form that reads and writes the register the first one writes
+// takes one front-end slot for both. Zen 5 fuses a register move with the
+// ALU operation on its copy this way (mov rdx, rdi; and rdx, -4).
+type Fusion struct {
+	// First and Second are the forms of the pair's instructions, in
+	// program order; all must be mapped.
+	First, Second []string
 }
 
 // Chain is a group of forms that pass values to each other in Cycles.

@@ -61,11 +61,14 @@
 // constant added to an address register faster than its ALU latency
 // (Machine.AddressIncrementLatency); lea adding three address parts (Machine.ComplexLEALatency); groups of forms that pass a value to
 // each other faster than their latencies (Machine.Chains, such as
-// floating-point adds feeding adds); forms without µops (eliminated moves,
+// floating-point adds feeding adds); pairs of adjacent instructions the
+// core dispatches as one (Machine.Fusions: one front-end slot for both,
+// such as Zen 5's register move fused with the ALU operation on its copy);
+// forms without µops (eliminated moves,
 // nops), which only the front end bounds; the front end as a throughput;
 // the reorder buffer; retirement. Not modelled: memory dependencies more
 // than one iteration apart, caches and their misses (every load hits at
-// its latency), micro-fusion and macro-fusion (each instruction issues as
+// its latency), micro-fusion and macro-fusion other than Machine.Fusions (each instruction issues as
 // many µops as its mapping has; a fused compare-and-branch counts as two),
 // the scheduler's size, branch prediction (the loop branch is always
 // predicted), and port assignment at issue as Intel cores do it (ports

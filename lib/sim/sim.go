@@ -77,6 +77,9 @@ type Simulator struct {
 	// chainOf maps a form to its chain in the machine's Chains (the
 	// first that names it).
 	chainOf map[string]int
+	// fuseFirst and fuseSecond map the forms of the machine's Fusions to
+	// the fusions that name them first and second (bit i: Fusions[i]).
+	fuseFirst, fuseSecond map[string]uint64
 	// scratch holds *scratch: the buffers of a simulation, used again by
 	// the next instead of left to the garbage collector.
 	scratch sync.Pool
@@ -141,6 +144,20 @@ func New(m *machine.Machine, opt Options) (*Simulator, error) {
 				}
 				s.chainOf[f] = i
 			}
+		}
+	}
+	if len(m.Fusions) > 64 {
+		return nil, fmt.Errorf("sim: %d fusions, more than the 64 a machine may have", len(m.Fusions))
+	}
+	for i, u := range m.Fusions {
+		if s.fuseFirst == nil {
+			s.fuseFirst, s.fuseSecond = map[string]uint64{}, map[string]uint64{}
+		}
+		for _, f := range u.First {
+			s.fuseFirst[f] |= 1 << i
+		}
+		for _, f := range u.Second {
+			s.fuseSecond[f] |= 1 << i
 		}
 	}
 	for _, c := range opt.Changes {
@@ -339,6 +356,9 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		return nil, fmt.Errorf("sim: %s has no %s", what, strings.Join(missing, ", "))
 	}
 	p.nslots = slot
+	if s.fuseFirst != nil {
+		s.fuse(b, keys, p)
+	}
 	// slotOf returns the slot in which instruction i writes location
 	// name, 0 when it does not write it; firstMem the slot of its first
 	// memory write.
@@ -579,6 +599,50 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 
 // complexLEA reports whether in is an x86 lea whose address adds base,
 // index and displacement.
+// fuse applies the machine's Fusions to the compiled ops of b: the first
+// instruction of a fused pair takes no front-end slot, the second takes
+// the pair's. Pairs do not overlap; the last instruction of a loop body is
+// followed by its first.
+func (s *Simulator) fuse(b *block.Block, keys []string, p *program) {
+	n := len(b.Insns)
+	if n < 2 {
+		return
+	}
+	fused := make([]bool, n)
+	for i := range n {
+		j := (i + 1) % n
+		if fused[i] || fused[j] {
+			continue
+		}
+		common := s.fuseFirst[keys[i]] & s.fuseSecond[keys[j]]
+		if common == 0 {
+			continue
+		}
+		reg := ""
+		for _, w := range b.Insns[i].Writes {
+			if w.Kind == block.Reg {
+				reg = w.Name
+				break
+			}
+		}
+		if reg == "" || !touches(b.Insns[j].Reads, reg) || !touches(b.Insns[j].Writes, reg) {
+			continue
+		}
+		fused[i], fused[j] = true, true
+		p.ops[i].feCost, p.ops[i].feUopCost = 0, 0
+	}
+}
+
+// touches reports whether locs holds the register reg.
+func touches(locs []block.Location, reg string) bool {
+	for _, l := range locs {
+		if l.Kind == block.Reg && l.Name == reg {
+			return true
+		}
+	}
+	return false
+}
+
 func complexLEA(in *block.Insn) bool {
 	if in.Form.ISA != isa.X86 || in.Form.Mnemonic != "lea" {
 		return false

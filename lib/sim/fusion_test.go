@@ -1,0 +1,82 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/portlab/portlab/lib/machine"
+)
+
+// fusionMachine has four ALU ports, a front end of two instructions a
+// cycle, eliminated register moves and, with fuse, a move fused with the
+// add on its copy.
+func fusionMachine(t *testing.T, fuse bool) *Simulator {
+	t.Helper()
+	src := `{"format": "portlab.machine/v1", "name": "fusion-test",
+	  "mapping": {"format": "portlab.mapping/v1", "name": "fusion-test", "ports": ["0", "1", "2", "3"], "instructions": [
+	    {"name": "mov W:GPR:64, R:GPR:64", "uops": []},
+	    {"name": "add RW:GPR:64, IMM(8)", "uops": [{"count": 1, "ports": ["0", "1", "2", "3"]}]},
+	    {"name": "shl RW:GPR:64, IMM(8)", "uops": [{"count": 1, "ports": ["0", "1", "2", "3"]}]}]},
+	  "frontEnd": {"instructionsPerCycle": 2},
+	  "latencies": {"mov W:GPR:64, R:GPR:64": {"cycles": 0}, "add RW:GPR:64, IMM(8)": {"cycles": 1}, "shl RW:GPR:64, IMM(8)": {"cycles": 1}}`
+	if fuse {
+		src += `, "fusions": [{"first": ["mov W:GPR:64, R:GPR:64"], "second": ["add RW:GPR:64, IMM(8)"]}]`
+	}
+	m, err := machine.Parse([]byte(src+"}"), "fusion-test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A move followed by an add on its copy takes one front-end slot when the
+// machine fuses them; an add of another register, a shift, or a machine
+// without the fusion take two.
+func TestFusion(t *testing.T) {
+	four := func(second string) string {
+		var b strings.Builder
+		for _, r := range [][2]string{{"rdx", "rdi"}, {"rcx", "rsi"}, {"r8", "r9"}, {"r10", "r11"}} {
+			b.WriteString("mov " + r[0] + ", " + r[1] + "\n" + strings.ReplaceAll(second, "DST", r[0]) + "\n")
+		}
+		return b.String()
+	}
+	other := "mov rdx, rdi\nadd rbx, 8\nmov rcx, rsi\nadd rbp, 8\nmov r8, r9\nadd r12, 8\nmov r10, r11\nadd r13, 8\n"
+	for _, c := range []struct {
+		name string
+		fuse bool
+		src  string
+		want float64
+	}{
+		{"fused", true, four("add DST, 8"), 2},                     // 4 slots at 2 a cycle
+		{"no fusion in the machine", false, four("add DST, 8"), 4}, // 8 slots
+		{"add of another register", true, other, 4},
+		{"shift is not fused", true, four("shl DST, 3"), 4},
+	} {
+		r := simulate(t, fusionMachine(t, c.fuse), c.src)
+		if !near(r.Cycles, c.want) {
+			t.Errorf("%s: %v cycles, want %v", c.name, r.Cycles, c.want)
+		}
+	}
+	// The pair spans the loop's back edge: the last move fuses with the
+	// first add of the next iteration.
+	r := simulate(t, fusionMachine(t, true), "add rdx, 8\nmov rdx, rdi")
+	if !near(r.Cycles, 0.5) {
+		t.Errorf("pair across the back edge: %v cycles, want 0.5", r.Cycles)
+	}
+}
+
+// A fusion naming a form the mapping lacks is refused with its field.
+func TestFusionUnmapped(t *testing.T) {
+	src := `{"format": "portlab.machine/v1", "name": "x",
+	  "mapping": {"format": "portlab.mapping/v1", "name": "x", "ports": ["0"], "instructions": [
+	    {"name": "add RW:GPR:64, IMM(8)", "uops": [{"count": 1, "ports": ["0"]}]}]},
+	  "fusions": [{"first": ["mov W:GPR:64, R:GPR:64"], "second": ["add RW:GPR:64, IMM(8)"]}]}`
+	_, err := machine.Parse([]byte(src), "x.json")
+	if err == nil || !strings.Contains(err.Error(), "fusions[0].first") {
+		t.Fatalf("got %v, want an error naming fusions[0].first", err)
+	}
+}
