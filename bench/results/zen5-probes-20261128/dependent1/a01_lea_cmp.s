@@ -1,0 +1,2 @@
+lea eax, [rdi-1]
+cmp eax, 3

@@ -1,0 +1,2 @@
+lea eax, [rdi-1]
+test eax, eax

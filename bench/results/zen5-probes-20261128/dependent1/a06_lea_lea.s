@@ -1,0 +1,2 @@
+lea eax, [rdi-1]
+lea ecx, [rax+1]

@@ -1,0 +1,3 @@
+lea eax, [rdi-1]
+nop
+cmp eax, 3

@@ -1,0 +1,2 @@
+movsxd r11, edi
+add r11, 1

@@ -1,0 +1,2 @@
+add eax, 1
+cmp eax, 3

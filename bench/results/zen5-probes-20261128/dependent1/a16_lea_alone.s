@@ -1,0 +1,1 @@
+lea eax, [rdi-1]

@@ -1,0 +1,3 @@
+lea eax, [rdi-1]
+cmp eax, 3
+cmp eax, 4

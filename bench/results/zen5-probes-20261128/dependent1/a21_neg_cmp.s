@@ -1,0 +1,3 @@
+mov eax, edi
+neg eax
+cmp eax, 3

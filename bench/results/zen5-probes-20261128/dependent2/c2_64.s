@@ -1,0 +1,2 @@
+lea rax, [rdi-1]
+add rax, 1

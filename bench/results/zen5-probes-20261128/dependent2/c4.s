@@ -1,0 +1,4 @@
+lea eax, [rdi-1]
+add eax, 1
+add eax, 2
+add eax, 3

@@ -1,0 +1,6 @@
+lea eax, [rdi-1]
+add eax, 1
+add eax, 2
+add eax, 3
+add eax, 4
+add eax, 5

@@ -1,0 +1,2 @@
+lea ecx, [rsi+1]
+lea edx, [rsi+2]

@@ -1,0 +1,1 @@
+imul eax, edi, 3

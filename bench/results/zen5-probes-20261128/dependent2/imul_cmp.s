@@ -1,0 +1,2 @@
+imul eax, edi, 3
+cmp eax, 3

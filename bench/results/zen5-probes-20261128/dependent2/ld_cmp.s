@@ -1,0 +1,2 @@
+mov eax, [rsi]
+cmp eax, 3

@@ -1,0 +1,6 @@
+lea eax, [rdi-1]
+add eax, 1
+lea ecx, [rsi+1]
+lea edx, [rsi+2]
+lea r8d, [rsi+3]
+lea r9d, [rsi+4]

@@ -1,0 +1,2 @@
+vpaddd xmm0, xmm1, xmm2
+vpaddd xmm3, xmm4, xmm2

@@ -1,0 +1,2 @@
+mov rdx, rdi
+add rdx, rsi

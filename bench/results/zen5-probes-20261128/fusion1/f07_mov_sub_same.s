@@ -1,0 +1,2 @@
+mov eax, esi
+sub eax, ecx

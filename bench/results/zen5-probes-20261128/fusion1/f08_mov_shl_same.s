@@ -1,0 +1,2 @@
+mov eax, esi
+shl eax, 3

@@ -1,0 +1,2 @@
+mov eax, esi
+lea eax, [rax+rcx]

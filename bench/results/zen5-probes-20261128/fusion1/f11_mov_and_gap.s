@@ -1,0 +1,3 @@
+mov edx, edi
+xor ecx, ecx
+and edx, -4

@@ -1,0 +1,2 @@
+mov edx, 5
+and edx, edi

@@ -1,0 +1,2 @@
+mov edx, edi
+cmp edx, esi

@@ -1,0 +1,2 @@
+mov edx, edi
+inc edx

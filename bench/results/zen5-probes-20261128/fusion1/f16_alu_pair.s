@@ -1,0 +1,2 @@
+add edx, 1
+and ecx, -4

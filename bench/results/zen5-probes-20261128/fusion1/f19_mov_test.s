@@ -1,0 +1,2 @@
+mov edx, edi
+test edx, esi

@@ -1,0 +1,1 @@
+mov rdx, rdi

@@ -1,0 +1,12 @@
+add eax, 1
+add ecx, 1
+add edx, 1
+add r8d, 1
+add r9d, 1
+add r10d, 1
+add r11d, 1
+add ebx, 1
+add esi, 1
+add edi, 1
+add ebp, 1
+add r12d, 1

@@ -1,0 +1,12 @@
+mov edx, edi
+and edx, 3
+add eax, 1
+mov ecx, esi
+and ecx, 3
+add r8d, 1
+mov r10d, r11d
+and r10d, 3
+add r9d, 1
+mov r12d, ebx
+and r12d, 3
+add ebp, 1

@@ -1,0 +1,9 @@
+add eax, 1
+add ecx, 1
+add edx, 1
+add r8d, 1
+add r9d, 1
+add r10d, 1
+mov r11d, ebx
+mov esi, edi
+mov ebp, r12d

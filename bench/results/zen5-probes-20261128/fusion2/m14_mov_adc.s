@@ -1,0 +1,2 @@
+mov edx, edi
+adc edx, esi

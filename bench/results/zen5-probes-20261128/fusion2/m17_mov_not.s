@@ -1,0 +1,2 @@
+mov edx, edi
+not edx

@@ -1,0 +1,2 @@
+mov edx, edi
+sar edx, 1

@@ -1,0 +1,2 @@
+mov edx, edi
+add edi, edx

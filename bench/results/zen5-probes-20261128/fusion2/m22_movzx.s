@@ -1,0 +1,1 @@
+movzx edx, dil

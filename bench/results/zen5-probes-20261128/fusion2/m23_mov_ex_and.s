@@ -1,0 +1,3 @@
+mov edx, edi
+and edx, -4
+mov eax, edx
