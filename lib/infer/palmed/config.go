@@ -126,7 +126,10 @@ type Config struct {
 	// exceeded, so λ = 2 fits the loads to the median of the
 	// measurements, and one measurement too fast by noise no longer pins
 	// them (with hard caps the loads follow the fastest measurement of
-	// every kernel group). 0 keeps the hard caps. Exact measurements
+	// every kernel group). A kernel whose cycles are the median of n > 1
+	// measurements may be exceeded by at most NoiseWidth·Noise·√(π/(2n)):
+	// a median is no outlier, and a load beyond its noise is a shape that
+	// over-predicts the kernel. 0 keeps the hard caps. Exact measurements
 	// (Noise 0) always use the hard caps.
 	SlackPenalty float64
 	// FrontEnd is the front end's peak in instructions per cycle, 0 when
@@ -183,6 +186,19 @@ type Config struct {
 	// kernels; at the tolerances of single measurements they err both
 	// ways. 0 or 1 measures them as every other kernel.
 	CoreRepeats int `flag:"core-repeats" help:"measurements of each core kernel when noisy (median kept)" min:"0"`
+	// CoreNoise is the relative standard error the median of a core
+	// kernel should reach: with noise σ, n = ⌈(π/2)·(σ/CoreNoise)²⌉
+	// measurements (the median of n has about √(π/(2n)) times the
+	// spread of one), and when n exceeds CoreRepeats, Effective raises
+	// CoreRepeats to n (at most MaxCoreRepeats) and Remeasure in
+	// proportion. LPAUX reads a load as the difference of a K_sat
+	// kernel's cycles (about L + 1 cycles of one instance of a) and its
+	// saturating part, so a load's error is about L + 1 times the
+	// relative error of that kernel's cycles (with 2 % noise, nine
+	// measurements leave each load about ±4 %). 0 keeps CoreRepeats and
+	// Remeasure as given.
+	CoreNoise      float64 `flag:"core-noise" help:"relative standard error of a core kernel's median when noisy (0: CoreRepeats as given)" min:"0"`
+	MaxCoreRepeats int     `flag:"max-core-repeats" help:"most measurements of a core kernel that CoreNoise asks for" min:"0"`
 }
 
 // Effective returns c with its tolerances widened for measurements of
@@ -194,7 +210,8 @@ type Config struct {
 // least s (one standard deviation: LP2 pushes loads up to it, so more
 // would bias the predictions). LPAUX also drops a load that the noise of
 // the kernel bounding it, w·sigma·cycles per instance, could explain.
-// Noise is set to sigma. With sigma 0 it returns c unchanged.
+// CoreRepeats and Remeasure grow with sigma as CoreNoise asks. Noise is
+// set to sigma. With sigma 0 it returns c unchanged.
 func (c Config) Effective(sigma float64) Config {
 	if sigma < 0 {
 		sigma = c.Noise
@@ -213,6 +230,16 @@ func (c Config) Effective(sigma float64) Config {
 	c.EqTol = max(c.EqTol, 2*w*s)
 	c.Slack = max(c.Slack, s)
 	c.EqOutliers = max(c.EqOutliers, 0.02)
+	if c.CoreNoise > 0 && c.CoreRepeats > 1 {
+		n := int(math.Ceil(math.Pi / 2 * (sigma / c.CoreNoise) * (sigma / c.CoreNoise)))
+		if c.MaxCoreRepeats > 0 {
+			n = min(n, c.MaxCoreRepeats)
+		}
+		if n > c.CoreRepeats {
+			c.Remeasure = int(math.Ceil(float64(c.Remeasure*n) / float64(c.CoreRepeats)))
+			c.CoreRepeats = n
+		}
+	}
 	return c
 }
 
@@ -248,5 +275,7 @@ func DefaultConfig() Config {
 		SlackPenalty:    2,
 		Remeasure:       4,
 		CoreRepeats:     9,
+		CoreNoise:       0.004,
+		MaxCoreRepeats:  64,
 	}
 }

@@ -99,30 +99,37 @@
 //     run's 34, and the basic instructions differed from the exact run's);
 //   - LP2's caps are soft (Config.SlackPenalty): a kernel may be exceeded
 //     by e_K ≥ 0 at a cost λ·e_K, a pinball loss that fits the loads to the
-//     median of the measurements (λ = 2) instead of the fastest one;
+//     median of the measurements (λ = 2) instead of the fastest one; a
+//     kernel whose cycles are the median of n > 1 measurements only by
+//     NoiseWidth·σ·√(π/(2n)), what the noise of such a median explains;
 //   - when the oracle samples afresh (not oracle.Remembers), the kernels
 //     whose LP2 constraints bind, the saturating kernels and the kernel
 //     bounding each LPAUX load are measured Config.Remeasure more times and
 //     their median kept;
 //   - the kernels that decide the core (the class representatives alone
-//     and in pairs, every core kernel) are measured Config.CoreRepeats
-//     times in all and their medians kept, and Alg. 1, LP1 and LP2 run
-//     with the tolerances of that smaller noise;
-//   - LPAUX scales a saturating kernel's core loads to its measured cycles
-//     (the core's missing cycles are not handed to the other instructions),
-//     allows a slack of σ above a kernel measured once (none above a
-//     re-measured median) and drops loads the noise could explain.
+//     and in pairs, every core kernel, LPAUX's K_sat kernels) are measured
+//     Config.CoreRepeats times in all and their medians kept, and Alg. 1,
+//     LP1 and LP2 run with the tolerances of that smaller noise;
+//     CoreRepeats (and Remeasure with it) grows with σ until a median's
+//     standard error is Config.CoreNoise (0.4 %): LPAUX reads a load as
+//     the difference of a K_sat kernel's cycles and its saturating part,
+//     about L + 1 times the instruction's own cycles, so a load is about
+//     L + 1 times as noisy, relatively, as the kernel's median;
+//   - LPAUX takes as saturating kernels only core kernels that the core
+//     loads within SatTol of their measured cycles, from below or above
+//     (soft caps let LP2 exceed a kernel; its load then shows nothing
+//     measured), allows a slack of σ above a kernel measured once (none
+//     above a re-measured median) and drops loads the noise could
+//     explain.
 //
 // Exact runs (σ = 0) use none of this. TestNoiseSweep
-// (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: the noisy runs
-// traced (0.5 %, 1 %, 2 %) pick the exact run's basic instructions; with
-// 0.5 % noise the random length-5 MAPE is 2.34 % (exact 1.66 %), with 2 %
-// 2.4–3.9 % over five seeds (median 3.28 %; 2.7–3.7 % with a fixed class
-// tolerance, 3.2–7.3 %
-// without the repeated core kernels, 6.0–12.7 % with hard LP2 caps), with
-// 5 % 5.0 % (5.7 %, 13.7 %, 19.3 %); bench/results/README.md has the
-// tables. The sweep predates the shared resources of step 5; with them,
-// seed 1 with 2 % noise gives 3.72 % (3.85 % before).
+// (PORTLAB_PALMED_SWEEP=1) sweeps σ on simulated Skylake: with 2 % noise
+// the random length-5 MAPE is 1.9–2.3 % over five seeds (median 2.08 %;
+// exact 1.52 %), at about 122,000 measurements a run (exact: 49,800); with
+// 1 % 2.27 %, with 5 % 2.78 % (162,000 measurements). With nine
+// measurements per core kernel and unbounded soft caps it was 2.3–3.7 %
+// at 2 % (median 3.15 %, 65,000 measurements), with hard LP2 caps
+// 6.0–12.7 %; bench/results/README.md has the tables.
 //
 // # Failures
 //

@@ -25,7 +25,10 @@ import (
 // 7) and on PMEvo's measured eval_small. It takes a few minutes per point:
 // set PORTLAB_PALMED_SWEEP=1 to run it; PORTLAB_PALMED_SIGMAS=0,0.02
 // picks the points, PORTLAB_PALMED_SWEEP_OUT=FILE appends the table rows
-// to FILE. bench/results/palmed-noise-sweep-*.txt holds its output.
+// to FILE, PORTLAB_PALMED_SWEEP_MAPPINGS=DIR writes each run's mapping to
+// DIR/sigmaσ-seedN.resources.json. "kernels" counts the distinct kernels
+// measured, "measurements" every measurement, repeats included.
+// bench/results/palmed-noise-sweep-*.txt holds its output.
 func TestNoiseSweep(t *testing.T) {
 	if os.Getenv("PORTLAB_PALMED_SWEEP") == "" {
 		t.Skip("set PORTLAB_PALMED_SWEEP=1 to sweep PALMED over noise on simulated Skylake")
@@ -82,17 +85,24 @@ func TestNoiseSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emit("| σ | seed | σ estimated | random-5 MAPE % | random-5 bias % | random-5 τ-b | core-5 MAPE % | core-5 bias % | alone MAPE % | eval_small MAPE % | eval_small τ-b | resources | kernels | misfits | time |")
-	emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	emit("| σ | seed | σ estimated | random-5 MAPE % | random-5 bias % | random-5 τ-b | core-5 MAPE % | core-5 bias % | alone MAPE % | eval_small MAPE % | eval_small τ-b | resources | kernels | measurements | misfits | time |")
+	emit("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, sigma := range sigmas {
 		for _, seed := range seeds {
 			start := time.Now()
-			res, err := Infer(ctx, oracle.Simulate(truth, sigma, seed), truth.Instructions(), DefaultConfig(), nil)
+			o := oracle.Count(oracle.Simulate(truth, sigma, seed))
+			res, err := Infer(ctx, o, truth.Instructions(), DefaultConfig(), nil)
 			if res == nil {
 				t.Fatalf("σ %g: %v", sigma, err)
 			}
 			if err != nil && !errors.Is(err, ErrNoFit) {
 				t.Fatalf("σ %g: %v", sigma, err)
+			}
+			if dir := os.Getenv("PORTLAB_PALMED_SWEEP_MAPPINGS"); dir != "" {
+				name := fmt.Sprintf("%s/sigma%g-seed%d.resources.json", dir, sigma, seed)
+				if err := res.Mapping.WriteFile(name, true); err != nil {
+					t.Fatal(err)
+				}
 			}
 			ev := metrics.Evaluate(ctx, res.Mapping, rnd)
 			ev2 := metrics.Evaluate(ctx, res.Mapping, eval)
@@ -104,10 +114,10 @@ func TestNoiseSweep(t *testing.T) {
 			}
 			ev3 := metrics.Evaluate(ctx, res.Mapping, core)
 			ev4 := metrics.Evaluate(ctx, res.Mapping, singles)
-			emit(fmt.Sprintf("| %.3g %% | %d | %.3g %% | %.2f | %+.2f | %.3f | %.2f | %+.2f | %.2f | %.2f | %.3f | %d | %d | %d | %s |",
+			emit(fmt.Sprintf("| %.3g %% | %d | %.3g %% | %.2f | %+.2f | %.3f | %.2f | %+.2f | %.2f | %.2f | %.3f | %d | %d | %d | %d | %s |",
 				100*sigma, seed, 100*res.Config.Noise, ev.Summary.MAPE, bias(ctx, res, rnd), ev.Summary.KendallTauB,
 				ev3.Summary.MAPE, bias(ctx, res, core), ev4.Summary.MAPE, ev2.Summary.MAPE, ev2.Summary.KendallTauB,
-				res.Mapping.NumResources(), res.Benchmarks, len(res.Misfits), time.Since(start).Round(time.Second)))
+				res.Mapping.NumResources(), res.Benchmarks, o.Queries(), len(res.Misfits), time.Since(start).Round(time.Second)))
 		}
 	}
 }
