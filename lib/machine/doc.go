@@ -75,6 +75,11 @@
 //	               instruction of a first form directly followed by one of
 //	               a second form that reads and writes the register the
 //	               first writes take one front-end slot together
+//	wakeup         {"forms": [form, …], "cost": ≥ 1}: an instruction of the
+//	               forms reading a register that a head (an instruction of
+//	               the forms reading none that another of them wrote before
+//	               it) wrote in the same iteration holds its µops'
+//	               resources cost times as long
 //
 // Forms named in counters.counted and latencies must be mapped. An example
 // (the built-in machines are in the folder machines):

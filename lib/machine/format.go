@@ -119,6 +119,19 @@ func (m *Machine) validate(file string) error {
 			}
 		}
 	}
+	if w := m.Wakeup; w != nil {
+		if len(w.Forms) == 0 {
+			return bad("wakeup.forms", "missing or empty")
+		}
+		for _, f := range w.Forms {
+			if !m.Mapping.Has(f) {
+				return bad("wakeup.forms", "the mapping does not map %q", f)
+			}
+		}
+		if !(w.Cost >= 1) || math.IsInf(w.Cost, 0) {
+			return bad("wakeup.cost", "must be ≥ 1 (1: no extra cost), not %v", w.Cost)
+		}
+	}
 	if m.InstructionsPerCycle == 0 && (m.UopsPerCycle != 0 || m.DecodeWidth != 0) {
 		return bad("frontEnd.instructionsPerCycle", "missing (a front end needs its peak in instructions per cycle)")
 	}
@@ -298,7 +311,7 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains", "fusions"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains", "fusions", "wakeup"}
 	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
@@ -446,6 +459,23 @@ func (d *decoder) machine(data []byte) *Machine {
 				}
 				m.Fusions = append(m.Fusions, u)
 			}
+		}
+	}
+	if raw, ok := f["wakeup"]; ok {
+		wf := d.object("wakeup", raw, "forms", "cost")
+		if wf != nil {
+			w := &Wakeup{}
+			if fr, ok := wf["forms"]; ok {
+				d.value("wakeup.forms", fr, &w.Forms)
+			} else {
+				d.fail("wakeup.forms", "missing")
+			}
+			if cr, ok := wf["cost"]; ok {
+				d.value("wakeup.cost", cr, &w.Cost)
+			} else {
+				d.fail("wakeup.cost", "missing")
+			}
+			m.Wakeup = w
 		}
 	}
 	return m
@@ -721,6 +751,12 @@ func Encode(m *Machine) ([]byte, error) {
 			list[i] = fusion(u)
 		}
 		field("fusions", list)
+	}
+	if w := m.Wakeup; w != nil {
+		field("wakeup", struct {
+			Forms []string `json:"forms"`
+			Cost  float64  `json:"cost"`
+		}{w.Forms, w.Cost})
 	}
 	b.WriteString("\n}\n")
 	return b.Bytes(), nil

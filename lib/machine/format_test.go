@@ -37,7 +37,8 @@ const small = `{
   "storePorts": ["3"],
   "complexLEALatency": 2,
   "chains": [{"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"], "cycles": 0.5}],
-  "fusions": [{"first": ["add RW:GPR:32, R:GPR:32"], "second": ["add RW:GPR:32, dword ptr R:MEM(32)"]}]
+  "fusions": [{"first": ["add RW:GPR:32, R:GPR:32"], "second": ["add RW:GPR:32, dword ptr R:MEM(32)"]}],
+  "wakeup": {"forms": ["add RW:GPR:32, R:GPR:32"], "cost": 2}
 }
 `
 
@@ -137,6 +138,12 @@ func TestParseErrors(t *testing.T) {
 		{`"cycles": 0.5}`, `"cycles": 0.5, "via": 1}`, "chains[0].via", "unknown field"},
 		{`"forms": ["add RW:GPR:32, R:GPR:32", `, `"forms": ["sub RW:GPR:32, R:GPR:32", `, "chains[0].forms", "does not map"},
 		{`"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"]`, `"forms": []`, "chains[0].forms", "missing or empty"},
+		// wakeup
+		{`"cost": 2}`, `"cost": 0.5}`, "wakeup.cost", "must be ≥ 1"},
+		{`, "cost": 2}`, `}`, "wakeup.cost", "missing"},
+		{`"wakeup": {"forms": ["add RW:GPR:32, R:GPR:32"]`, `"wakeup": {"forms": ["sub RW:GPR:32, R:GPR:32"]`, "wakeup.forms", "does not map"},
+		{`"wakeup": {"forms": ["add RW:GPR:32, R:GPR:32"]`, `"wakeup": {"forms": []`, "wakeup.forms", "missing or empty"},
+		{`"cost": 2}`, `"cost": 2, "after": 1}`, "wakeup.after", "unknown field"},
 		// fusions
 		{`"first": ["add RW:GPR:32, R:GPR:32"]`, `"first": ["sub RW:GPR:32, R:GPR:32"]`, "fusions[0].first", "does not map"},
 		{`"second": ["add RW:GPR:32, dword ptr R:MEM(32)"]`, `"second": []`, "fusions[0].second", "missing or empty"},
@@ -261,7 +268,7 @@ func same(t *testing.T, got, want *machine.Machine) {
 	}
 	if got.FrontEnd != want.FrontEnd || !reflect.DeepEqual(got.Counters, want.Counters) || !reflect.DeepEqual(got.Latencies, want.Latencies) ||
 		got.ReorderBuffer != want.ReorderBuffer || got.IssueWidth != want.IssueWidth || got.RetireWidth != want.RetireWidth ||
-		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || !reflect.DeepEqual(got.Fusions, want.Fusions) || got.ComplexLEALatency != want.ComplexLEALatency {
+		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || !reflect.DeepEqual(got.Fusions, want.Fusions) || !reflect.DeepEqual(got.Wakeup, want.Wakeup) || got.ComplexLEALatency != want.ComplexLEALatency {
 		t.Errorf("%s:\n%+v\nwant\n%+v", want.Name, got, want)
 	}
 }

@@ -80,6 +80,18 @@ type Machine struct {
 	// Fusions are pairs of adjacent instructions that the core dispatches
 	// as one (0 pairs: none fuse).
 	Fusions []Fusion
+	// Wakeup describes what an operation costs that reads the result of
+	// another in the same iteration (nil: nothing more than its µops).
+	Wakeup *Wakeup
+}
+
+// Wakeup is the cost of reading a result just computed: an instruction of
+// Forms that reads a register written in the same iteration by a head —
+// an instruction of Forms that reads no register another of them wrote
+// before it — holds the resources of its µops Cost times as long.
+type Wakeup struct {
+	Forms []string
+	Cost  float64
 }
 
 // Fusion is a pair of adjacent instructions that the core dispatches as

@@ -49,33 +49,37 @@
 // loop-carried ones) as Block.Deps finds them, or, with Options.Aliasing
 // SameBuffer, by address value in the state a block benchmark starts from
 // (every base register at one address, index registers 0, constant steps
-// followed across iterations); zero idioms, which read nothing and so
-// break chains; store-to-load forwarding as the store's latency into
-// memory followed by the load's latency, or, where the machine describes
-// its memory (machine.Memory), as the forwarding latency from the store's
-// data (into general-purpose or vector registers) replacing the load-to-use
-// latency, and memory renaming (a general-purpose register stored and
-// loaded through the same registers reaches the load with no latency, as
-// AMD's memory file does); legacy-SSE writes of an XMM register that merge
-// into its old value (Machine.MergeLatency: zero idioms included); a
-// constant added to an address register faster than its ALU latency
-// (Machine.AddressIncrementLatency); lea adding three address parts (Machine.ComplexLEALatency); groups of forms that pass a value to
-// each other faster than their latencies (Machine.Chains, such as
-// floating-point adds feeding adds); pairs of adjacent instructions the
-// core dispatches as one (Machine.Fusions: one front-end slot for both,
-// such as Zen 5's register move fused with the ALU operation on its copy);
-// forms without µops (eliminated moves,
-// nops), which only the front end bounds; the front end as a throughput;
-// the reorder buffer; retirement. Not modelled: memory dependencies more
-// than one iteration apart, caches and their misses (every load hits at
-// its latency), micro-fusion and macro-fusion other than Machine.Fusions (each instruction issues as
-// many µops as its mapping has; a fused compare-and-branch counts as two),
-// the scheduler's size, branch prediction (the loop branch is always
-// predicted), and port assignment at issue as Intel cores do it (ports
-// are chosen greedily by earliest availability; on the random mixes of
-// independent instructions of the tests this meets the optimal bound of
-// package throughput exactly, but a greedy choice can exceed it). Zero
-// idioms take the ports their mapping gives them, as any instruction.
+// followed across iterations); zero idioms, which read nothing and so break
+// chains; store-to-load forwarding as the store's latency into memory
+// followed by the load's latency, or, where the machine describes its memory
+// (machine.Memory), as the forwarding latency from the store's data (into
+// general-purpose or vector registers) replacing the load-to-use latency,
+// and memory renaming (a general-purpose register stored and loaded through
+// the same registers reaches the load with no latency, as AMD's memory file
+// does); legacy-SSE writes of an XMM register that merge into its old value
+// (Machine.MergeLatency: zero idioms included); a constant added to an
+// address register faster than its ALU latency
+// (Machine.AddressIncrementLatency); lea adding three address parts
+// (Machine.ComplexLEALatency); groups of forms that pass a value to each
+// other faster than their latencies (Machine.Chains, such as floating-point
+// adds feeding adds); pairs of adjacent instructions the core dispatches as
+// one (Machine.Fusions: one front-end slot for both, such as Zen 5's
+// register move fused with the ALU operation on its copy); the extra cost of
+// an operation that reads the result of one that read nothing just computed
+// (Machine.Wakeup: its µops hold their resources longer, as integer
+// operations on Zen 5 measurably do); forms without µops (eliminated moves,
+// nops), which only the front end bounds; the front end as a throughput; the
+// reorder buffer; retirement. Not modelled: memory dependencies more than
+// one iteration apart, caches and their misses (every load hits at its
+// latency), micro-fusion and macro-fusion other than Machine.Fusions (each
+// instruction issues as many µops as its mapping has; a fused
+// compare-and-branch counts as two), the scheduler's size, branch prediction
+// (the loop branch is always predicted), and port assignment at issue as
+// Intel cores do it (ports are chosen greedily by earliest availability; on
+// the random mixes of independent instructions of the tests this meets the
+// optimal bound of package throughput exactly, but a greedy choice can
+// exceed it). Zero idioms take the ports their mapping gives them, as any
+// instruction.
 //
 // # Steady state
 //

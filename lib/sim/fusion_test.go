@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,55 @@ func TestFusionUnmapped(t *testing.T) {
 	_, err := machine.Parse([]byte(src), "x.json")
 	if err == nil || !strings.Contains(err.Error(), "fusions[0].first") {
 		t.Fatalf("got %v, want an error naming fusions[0].first", err)
+	}
+}
+
+// wakeupMachine has four ALU ports and no front-end bound; with cost > 0
+// an ALU operation reading a head's result holds its port cost times as
+// long.
+func wakeupMachine(t *testing.T, cost float64) *Simulator {
+	t.Helper()
+	src := `{"format": "portlab.machine/v1", "name": "wakeup-test",
+	  "mapping": {"format": "portlab.mapping/v1", "name": "wakeup-test", "ports": ["0", "1", "2", "3"], "instructions": [
+	    {"name": "lea W:GPR:64, MEM(0)", "uops": [{"count": 1, "ports": ["0", "1", "2", "3"]}]},
+	    {"name": "add RW:GPR:64, IMM(8)", "uops": [{"count": 1, "ports": ["0", "1", "2", "3"]}]},
+	    {"name": "cmp R:GPR:64, IMM(8)", "uops": [{"count": 1, "ports": ["0", "1", "2", "3"]}]}]},
+	  "latencies": {"lea W:GPR:64, MEM(0)": {"cycles": 1}, "add RW:GPR:64, IMM(8)": {"cycles": 1}, "cmp R:GPR:64, IMM(8)": {"cycles": 1}}`
+	if cost > 0 {
+		src += fmt.Sprintf(`, "wakeup": {"forms": ["lea W:GPR:64, MEM(0)", "add RW:GPR:64, IMM(8)", "cmp R:GPR:64, IMM(8)"], "cost": %v}`, cost)
+	}
+	m, err := machine.Parse([]byte(src+"}"), "wakeup-test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// The first reader of a head's result pays the wakeup cost, later links
+// of its chain and independent operations do not.
+func TestWakeup(t *testing.T) {
+	pairs := "lea rax, [rdi+1]\ncmp rax, 3\nlea rcx, [rdi+2]\ncmp rcx, 3\nlea rdx, [rdi+3]\ncmp rdx, 3\nlea r8, [rdi+4]\ncmp r8, 3\n"
+	indep := "lea rax, [rdi+1]\ncmp rsi, 3\nlea rcx, [rdi+2]\ncmp rsi, 3\nlea rdx, [rdi+3]\ncmp rsi, 3\nlea r8, [rdi+4]\ncmp rsi, 3\n"
+	chain := "lea rax, [rdi+1]\nadd rax, 1\nadd rax, 2\nadd rax, 3\n"
+	for _, c := range []struct {
+		name string
+		cost float64
+		src  string
+		want float64
+	}{
+		{"pairs without wakeup", 0, pairs, 2},     // 8 µops on 4 ports
+		{"pairs", 2, pairs, 3},                    // 4 + 4·2 port cycles
+		{"independent", 2, indep, 2},              // nobody reads a head
+		{"chain", 2, chain, 1.25},                 // only the first add pays: 3 + 2
+		{"loop-carried only", 2, "add rax, 1", 1}, // the latency bounds
+	} {
+		r := simulate(t, wakeupMachine(t, c.cost), c.src)
+		if !near(r.Cycles, c.want) {
+			t.Errorf("%s: %v cycles, want %v", c.name, r.Cycles, c.want)
+		}
 	}
 }

@@ -80,6 +80,8 @@ type Simulator struct {
 	// fuseFirst and fuseSecond map the forms of the machine's Fusions to
 	// the fusions that name them first and second (bit i: Fusions[i]).
 	fuseFirst, fuseSecond map[string]uint64
+	// wakeForms are the forms of the machine's Wakeup.
+	wakeForms map[string]bool
 	// scratch holds *scratch: the buffers of a simulation, used again by
 	// the next instead of left to the garbage collector.
 	scratch sync.Pool
@@ -158,6 +160,12 @@ func New(m *machine.Machine, opt Options) (*Simulator, error) {
 		}
 		for _, f := range u.Second {
 			s.fuseSecond[f] |= 1 << i
+		}
+	}
+	if w := m.Wakeup; w != nil {
+		s.wakeForms = map[string]bool{}
+		for _, f := range w.Forms {
+			s.wakeForms[f] = true
 		}
 	}
 	for _, c := range opt.Changes {
@@ -358,6 +366,9 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	p.nslots = slot
 	if s.fuseFirst != nil {
 		s.fuse(b, keys, p)
+	}
+	if s.wakeForms != nil {
+		s.wakeup(deps, keys, p)
 	}
 	// slotOf returns the slot in which instruction i writes location
 	// name, 0 when it does not write it; firstMem the slot of its first
@@ -630,6 +641,39 @@ func (s *Simulator) fuse(b *block.Block, keys []string, p *program) {
 		}
 		fused[i], fused[j] = true, true
 		p.ops[i].feCost, p.ops[i].feUopCost = 0, 0
+	}
+}
+
+// wakeup applies the machine's Wakeup to the compiled ops: an instruction
+// of its forms that reads a register a head wrote in the same iteration —
+// an instruction of the forms reading no register another of them wrote
+// before it in the iteration — occupies the resources of its µops
+// Wakeup.Cost times as long.
+func (s *Simulator) wakeup(deps []block.Dep, keys []string, p *program) {
+	n := len(keys)
+	head := make([]bool, n)
+	for i := range n {
+		head[i] = s.wakeForms[keys[i]]
+	}
+	for _, d := range deps {
+		if d.Kind == block.Reg && !d.LoopCarried && s.wakeForms[keys[d.From]] {
+			head[d.To] = false
+		}
+	}
+	slow := make([]bool, n)
+	for _, d := range deps {
+		if d.Kind == block.Reg && !d.LoopCarried && head[d.From] && s.wakeForms[keys[d.To]] {
+			slow[d.To] = true
+		}
+	}
+	for j, sl := range slow {
+		if !sl {
+			continue
+		}
+		o := &p.ops[j]
+		for u := o.uses0; u < o.uses1; u++ {
+			p.uses[u].cost *= s.m.Wakeup.Cost
+		}
 	}
 }
 

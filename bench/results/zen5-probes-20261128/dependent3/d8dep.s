@@ -1,0 +1,9 @@
+lea eax, [rdi-1]
+lea ecx, [rsi+1]
+lea edx, [rsi+2]
+lea r8d, [rsi+3]
+lea r9d, [rsi+4]
+lea r10d, [rsi+5]
+lea r11d, [rsi+6]
+lea ebx, [rsi+7]
+cmp eax, 3

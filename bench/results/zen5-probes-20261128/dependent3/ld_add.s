@@ -1,0 +1,2 @@
+mov eax, [rsi]
+add eax, 1

@@ -1,0 +1,3 @@
+mov eax, [rsi]
+add eax, 1
+cmp eax, 3

@@ -1,0 +1,3 @@
+lea eax, [rdi-1]
+lea ecx, [rsi+1]
+cmp eax, ecx
