@@ -604,3 +604,52 @@ func TestSwitchCaseLists(t *testing.T) {
 		t.Errorf("case lists: %q, want %q", got, want)
 	}
 }
+
+// TestNilDereferenceAssignedPanics checks values read through a nil
+// pointer: m[k] = *p deleted m[k] instead of panicking, ok, _ = true, *p
+// did not read *p, and return true, *p left true in the first result for
+// a deferred recover to see.
+func TestNilDereferenceAssignedPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func h() (n int, r bool) {\n\tm := map[int]int{0: 1}\n\tvar p *int\n\tdefer func() { r = recover() != nil; n = len(m) }()\n\tm[0] = *p\n\treturn\n}\n" +
+		"func f() (bad bool) {\n\tdefer func() { recover() }()\n\tvar p *int\n\tbad, _ = true, *p\n\treturn\n}\n" +
+		"func g() (bool, int) {\n\tdefer func() { recover() }()\n\tvar p *int\n\treturn true, *p\n}\n" +
+		"fmt.Println(h())\nfmt.Println(f())\nfmt.Println(g())"
+	if got, want := out(t, s, code), "1 true\nfalse\nfalse 0\n"; got != want {
+		t.Errorf("nil dereferences assigned: %q, want %q", got, want)
+	}
+	fails(t, s, "m := map[int]int{0: 1}\nvar p *int\nm[0] = *p")
+}
+
+// TestInitOrderThroughCalls checks package-level variables whose
+// initializers reach a variable declared after them through a function or
+// method, or from a blank variable: Go initializes that variable first,
+// the interpreter did not (0 where Go has 1), so the cell is refused.
+func TestInitOrderThroughCalls(t *testing.T) {
+	s := newSession(t)
+	for _, code := range []string{
+		"type T int\nfunc (T) M() int { return a }\nvar d = T(0).M()\nvar a = id(1)\nfunc id(x int) int { return x }",
+		"func f() int { return a }\nvar d = f()\nvar a = id(1)\nfunc id(x int) int { return x }",
+		"var _ = func() int { a = false; return 0 }()\nvar a = true\nvar b = a",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+	// What the interpreter orders itself still runs.
+	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\nfmt.Println(x, y, z, w)"
+	if got, want := out(t, s, code), "3 2 5 5\n"; got != want {
+		t.Errorf("initialization in dependency order: %q, want %q", got, want)
+	}
+}
+
+// TestNegatedTinyLiteralIsZero checks -1e-10000, which rounds to 0 in Go
+// and was negative zero.
+func TestNegatedTinyLiteralIsZero(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	if got, want := out(t, s, "var m = -1e-10000\nfmt.Println(math.Signbit(m), -1e-10000*1e10000)"), "false -1\n"; got != want {
+		t.Errorf("negated literal below float64's range: %q, want %q", got, want)
+	}
+}
