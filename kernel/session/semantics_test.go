@@ -653,3 +653,22 @@ func TestNegatedTinyLiteralIsZero(t *testing.T) {
 		t.Errorf("negated literal below float64's range: %q, want %q", got, want)
 	}
 }
+
+// TestNegativeShiftPanics checks shifts by a negative count: Go panics,
+// the interpreter shifted by a huge count (1 << -1 was 0).
+func TestNegativeShiftPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func f(s int) (r any) {\n\tdefer func() {\n\t\tif e := recover(); e != nil {\n\t\t\tr = e.(error).Error()\n\t\t}\n\t}()\n\tx := 1 << s\n\ty := uint(6)\n\ty >>= s\n\tfor i := 0; i>>s < 1; i++ {\n\t\tx += i\n\t}\n\treturn x + int(y)\n}\n" +
+		"func g(s int8) (r any) {\n\tdefer func() { r = recover() }()\n\tfor i := 0; i>>s < 1; i++ {\n\t}\n\treturn 0\n}\n" +
+		"const n = 3\nconst m = 1 << n\nvar arr [1 << n]int\nfmt.Println(f(1), f(-1), g(-1), m, len(arr))"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	r := s.Execute(ctx, code, rec) // the loops never ended without the panics
+	if got, want := rec.text("stdout"), "6 runtime error: negative shift amount runtime error: negative shift amount 8 8\n"; r.Err != nil || got != want {
+		t.Errorf("shifts by negative counts: %q, %v; want %q", got, r.Err, want)
+	}
+	if e := fails(t, s, "v := -2\nw := 8 >> v\n_ = w"); !strings.Contains(e.Value, "negative shift amount") {
+		t.Errorf("top-level shift by -2: %v", e)
+	}
+}

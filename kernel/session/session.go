@@ -367,6 +367,9 @@ func (s *Session) exports() interp.Exports {
 			"RangeString": reflect.ValueOf(yaegifix.RangeString),
 			// Type assertions to interfaces (assertEdits).
 			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
+			// Shifts by a count that may be negative (shiftEdits).
+			"ShiftCount":       reflect.ValueOf(yaegifix.ShiftCount),
+			"ErrNegativeShift": reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).

@@ -336,6 +336,15 @@
 //     expression a clause that falls through to the next, case a:
 //     fallthrough; case b: body, which tests them in Go's order. No
 //     probe: the session's TestSwitchCaseLists.
+//  50. Negative shift counts. x << n and x >> n with a negative n shift
+//     by a huge unsigned count (1 << n is 0) where Go panics.
+//     shiftEdits, in a pass after the other rewrites (laterPass),
+//     checks a count that reads a variable, calls or indexes: before its
+//     statement with if (n) < 0 { panic(_portlab.ErrNegativeShift) } when
+//     the count can be evaluated again without effect and the shift runs
+//     whenever the statement does, else through _portlab.ShiftCount(n)
+//     (a compiled call, about four times the cost of a shift). No probe:
+//     the session's TestNegativeShiftPanics.
 //
 // # Elsewhere
 //

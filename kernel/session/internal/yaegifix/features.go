@@ -18,6 +18,7 @@ const FeatureTable = `| Go feature | in a cell |
 | goroutines | ` + "`go f(x)`" + ` works; a panic in the goroutine stops the running cell with an error naming it (and is written to the kernel's log) instead of ending the kernel |
 | ` + "`defer`" + ` | at top level, runs once when its cell ends (also after a panic), last first; function and arguments are evaluated at the statement, as in Go; ` + "`recover`" + ` in it does not stop the cell's panic. In functions, arguments are evaluated at the statement (yaegi read them when the function returned) |
 | package-level ` + "`var`" + ` initialization | in dependency order as far as the initializers name the variables; an initializer that reaches a variable declared after it through a function or method it calls, or a blank ` + "`var _ = …`" + ` that uses one, is rejected with a message (Go initializes that variable first, the interpreter did not) |
+| shifts | ` + "`x << n`" + ` by a negative ` + "`n`" + ` panics with Go's ` + "`runtime error: negative shift amount`" + ` (yaegi shifted by a huge count, giving 0) |
 | ` + "`make`" + ` | a slice, map or channel larger than the machine's memory is a panic that says so; the kernel survives |
 | compile errors | a cell compiles whole before anything runs: a cell with an error runs nothing |
 | interrupt | stops interpreted loops within a second; a compiled call (` + "`time.Sleep`" + `, library code without ` + "`ctx`" + `) finishes, then the rest of the cell is skipped; names the cell did not reach are reported when used |

@@ -412,6 +412,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			}
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
+			if cell > 0 {
+				c.Src = laterPass(c.Src, true, shiftEdits(isVar))
+			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
 			}
@@ -469,6 +472,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		if ci == len(chunks)-1 && len(body.List) > 0 && !c.call {
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
+				if cell > 0 {
+					p.Unwrapped = laterPass(p.Unwrapped, false, shiftEdits(isVar))
+				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
 				edits = append(edits, edit{begin, begin, valueFunc + "("}, edit{end, end, ")"})
@@ -476,6 +482,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			}
 		}
 		c.Src = applyEdits(c.Src, edits)
+		if cell > 0 {
+			c.Src = laterPass(c.Src, false, shiftEdits(isVar))
+		}
 		c.LastStep = step
 	}
 	if err := generics.check(); err != nil {
