@@ -602,24 +602,6 @@ func selectOperands(sel *ast.SelectStmt, pos func(token.Pos) int, src string, co
 		edit{pos(sel.End()), pos(sel.End()), " }"})
 }
 
-// hasCall reports whether the initializer of vs calls a function (outside
-// function literals).
-func hasCall(vs *ast.ValueSpec) bool {
-	found := false
-	for _, v := range vs.Values {
-		ast.Inspect(v, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
-}
-
 // commaOkIntoIndex reports whether as assigns a comma-ok result or the
 // results of a call to an indexed element: m[k], ok = x.(T), m[k], err =
 // f().
