@@ -638,7 +638,8 @@ func TestInitOrderThroughCalls(t *testing.T) {
 		}
 	}
 	// What the interpreter orders itself still runs.
-	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\nfmt.Println(x, y, z, w)"
+	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\n" +
+		"var fa = func() int { return 1 }\nvar _ = fa() + gb()\nvar gb = func() int { return 2 }\nfmt.Println(x, y, z, w)"
 	if got, want := out(t, s, code), "3 2 5 5\n"; got != want {
 		t.Errorf("initialization in dependency order: %q, want %q", got, want)
 	}

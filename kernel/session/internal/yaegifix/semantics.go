@@ -1117,6 +1117,9 @@ func stmtList(n ast.Node) []ast.Stmt {
 // an initializer reached that way is refused: declare it before.
 func initOrderRefusals(decls []ast.Decl, refuse func(token.Pos, string, ...any)) {
 	order := map[string]int{} // named vars with initializers, by spec number from 1
+	// Vars initialized with a function literal, which a blank var's
+	// initializer can use by name (the interpreter sets them first).
+	funcLit := map[string]bool{}
 	var specs []*ast.ValueSpec
 	funcs := map[string][]*ast.FuncDecl{}   // functions by name
 	methods := map[string][]*ast.FuncDecl{} // methods by method name
@@ -1133,6 +1136,9 @@ func initOrderRefusals(decls []ast.Decl, refuse func(token.Pos, string, ...any))
 					continue
 				}
 				for _, nm := range vs.Names {
+					if len(vs.Values) == 1 && isFuncLit(vs.Values[0]) {
+						funcLit[nm.Name] = true
+					}
 					if nm.Name != "_" {
 						order[nm.Name] = len(specs)
 					}
@@ -1197,7 +1203,8 @@ func initOrderRefusals(decls []ast.Decl, refuse func(token.Pos, string, ...any))
 					}
 					enter(funcs[n.Name], "the function "+n.Name)
 					j := order[n.Name]
-					if j <= i+1 || (through == "" || through == "a function literal") && !blank {
+					direct := through == "" || through == "a function literal"
+					if j <= i+1 || direct && (!blank || funcLit[n.Name]) {
 						break
 					}
 					refused = true
@@ -1329,4 +1336,10 @@ func laterMayPanic(values []ast.Expr) bool {
 		})
 	}
 	return found
+}
+
+// isFuncLit reports whether x is a function literal.
+func isFuncLit(x ast.Expr) bool {
+	_, ok := ast.Unparen(x).(*ast.FuncLit)
+	return ok
 }
