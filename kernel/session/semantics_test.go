@@ -673,3 +673,20 @@ func TestNegativeShiftPanics(t *testing.T) {
 		t.Errorf("top-level shift by -2: %v", e)
 	}
 }
+
+// TestNegativeZeroArgumentStops checks a call of a cell's function with
+// negative zero for a float parameter: the interpreter passed +0 (Go's
+// 1/id(n) is -Inf, it gave +Inf), so the cell stops with a message.
+func TestNegativeZeroArgumentStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	code := "func id(x float64) float64 { return x }\nfunc inv(x float32) float32 { return 1 / x }\nfmt.Println(id(2.5), id(0), inv(0.5))\n" +
+		"func h() float64 {\n\tn := math.Copysign(0, -1)\n\treturn 1 / id(n)\n}\nfmt.Println(h())"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "argument 1 of id is negative zero") {
+		t.Errorf("negative zero passed to id: %v", e)
+	}
+	if got, want := out(t, s, "fmt.Println(id(2.5), id(0), inv(0.5))"), "2.5 0 2\n"; got != want {
+		t.Errorf("calls with other values: %q, want %q", got, want)
+	}
+}

@@ -345,6 +345,17 @@
 //     whenever the statement does, else through _portlab.ShiftCount(n)
 //     (a compiled call, about four times the cost of a shift). No probe:
 //     the session's TestNegativeShiftPanics.
+//  51. Negative zero as an argument. A direct call of a function the cell
+//     declares leaves a parameter at +0 when its argument is negative zero
+//     (the interpreter skips arguments that reflect's IsZero calls zero;
+//     calls through a function value and of methods keep the sign), so
+//     1/f(x) with f returning x was +Inf. negZeroEdits (a later pass)
+//     checks the float32 and float64 arguments that can be evaluated
+//     again before their statement and stops the cell through
+//     _portlab.NegativeZeroArgument when one is negative zero. Calls of
+//     functions of earlier cells, in loop headers and with arguments that
+//     call are not checked. No probe: the session's
+//     TestNegativeZeroArgumentStops.
 //
 // # Elsewhere
 //

@@ -300,6 +300,15 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			interfaceNames(f, ifaces)
 		}
 	}
+	// The functions of the cell with float parameters, for negZeroEdits.
+	floatFuncs := map[string][]bool{}
+	for _, c := range chunks {
+		if c.Decl {
+			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
+				floatParams(f, floatFuncs)
+			}
+		}
+	}
 	cellIface := func(name string) bool {
 		if is, ok := ifaces[name]; ok {
 			return is
@@ -413,7 +422,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
 			if cell > 0 {
-				c.Src = laterPass(c.Src, true, shiftEdits(isVar))
+				c.Src = laterPass(laterPass(c.Src, true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs))
 			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
@@ -473,7 +482,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
 				if cell > 0 {
-					p.Unwrapped = laterPass(p.Unwrapped, false, shiftEdits(isVar))
+					p.Unwrapped = laterPass(laterPass(p.Unwrapped, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs))
 				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
@@ -483,7 +492,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		c.Src = applyEdits(c.Src, edits)
 		if cell > 0 {
-			c.Src = laterPass(c.Src, false, shiftEdits(isVar))
+			c.Src = laterPass(laterPass(c.Src, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs))
 		}
 		c.LastStep = step
 	}
