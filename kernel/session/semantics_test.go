@@ -690,3 +690,13 @@ func TestNegativeZeroArgumentStops(t *testing.T) {
 		t.Errorf("calls with other values: %q, want %q", got, want)
 	}
 }
+
+// TestBlankCommaOkIndexPanics checks _, _ = m[k] with a key of an
+// unhashable type: Go panics, the interpreter did not index at all.
+func TestBlankCommaOkIndexPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func h() (r bool) {\n\tdefer func() { r = recover() != nil }()\n\tm := map[any]int{}\n\tk := []int{}\n\t_, _ = m[k]\n\treturn\n}\nfmt.Println(h())"
+	if got, want := out(t, s, code), "true\n"; got != want {
+		t.Errorf("_, _ = m[k] with an unhashable key panicked: %q, want %q", got, want)
+	}
+}

@@ -264,7 +264,9 @@
 //  40. Blank assignments in functions. _ = *p, _ = p.f and _ = m[i] are
 //     not evaluated beyond their operands: a nil p does not panic.
 //     semanticEdits assigns the value to a temporary first, { t := *p; _
-//     = t } (blankOfOperand), also for a blank among several values,
+//     = t } (blankOfOperand), and _, _ = m[k] with an unhashable key
+//     did not panic either ({ t1, t2 := m[k]; _, _ = t1, t2 }); also for
+//     a blank among several values,
 //     ok, _ = true, *p (blankOfSeveral, with the values of 41). m[k] = *p
 //     with a nil p deletes m[k] instead of panicking: semanticEdits reads
 //     the value first, { t := *p; m[k] = t } (derefIntoElement; a

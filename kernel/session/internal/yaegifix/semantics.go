@@ -115,6 +115,19 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				edit{pos(as.End()), pos(as.End()), "; _ = " + tmp + " }"})
 			return true
 		}
+		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 &&
+			isBlank(as.Lhs[0]) && isBlank(as.Lhs[1]) {
+			if _, index := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr); index {
+				// _, _ = m[k]: the interpreter does not index, so an
+				// unhashable key does not panic. Into temporaries first.
+				t1 := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				t2 := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				edits = append(edits,
+					edit{pos(as.Pos()), pos(as.Rhs[0].Pos()), "{ " + t1 + ", " + t2 + " := "},
+					edit{pos(as.End()), pos(as.End()), "; _, _ = " + t1 + ", " + t2 + " }"})
+				return true
+			}
+		}
 		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && derefIntoElement(as) {
 			// m[k] = *p: with a nil p the interpreter deletes m[k]
 			// instead of panicking. The value is read first.
