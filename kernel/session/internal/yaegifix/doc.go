@@ -283,7 +283,11 @@
 //     stores them in turn, so that return true, *p with a nil p left true
 //     in the first result for a deferred recover: in a function with a
 //     defer statement, the values are evaluated first when one after the
-//     first may panic (laterMayPanic).
+//     first may panic (laterMayPanic). In the init of an if, switch or
+//     for statement (if want, got = a+1, f(a); …) the values before the
+//     call were left unassigned: they are evaluated first, before the
+//     statement (headerAssign); in a loop's post statement such an
+//     assignment is refused.
 //  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
 //     variable x) gives a pointer to a zero value. semanticEdits refuses
 //     it with the definition to write. No probe (Go 1.22's parser of the

@@ -115,6 +115,22 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				edit{pos(as.End()), pos(as.End()), "; _ = " + tmp + " }"})
 			return true
 		}
+		if st, init, post := headerAssign(n); init != nil || post != nil {
+			// if a, b = x, f(); … (or switch, for): in a header, the
+			// interpreter leaves the values before the call unassigned.
+			// The values of an init are evaluated first, before the
+			// statement; a post is refused.
+			if post != nil {
+				refuse(post.Pos(), "an assignment of several values with a call in a loop's post statement (the interpreter leaves the other values unassigned): "+
+					"assign them at the end of the loop body (and before each continue)")
+			} else if !inList[st] {
+				refuse(init.Pos(), "an assignment of several values with a call in a statement's header here (the interpreter leaves the other values unassigned): "+
+					"assign them in a statement before")
+			} else if idx, bad := lhsIndexAfterAssign(init); idx == nil && bad == nil {
+				edits = append(edits, hoistValues(st.Pos(), init.Rhs, pos, src, consts)...)
+				edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+			}
+		}
 		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 &&
 			isBlank(as.Lhs[0]) && isBlank(as.Lhs[1]) {
 			if _, index := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr); index {
@@ -1355,4 +1371,30 @@ func laterMayPanic(values []ast.Expr) bool {
 func isFuncLit(x ast.Expr) bool {
 	_, ok := ast.Unparen(x).(*ast.FuncLit)
 	return ok
+}
+
+// headerAssign returns, for an if, switch, type switch or for statement
+// whose init or post statement assigns several values one of which calls
+// a function (if a, b = x, f(); …), the statement and that init or post.
+func headerAssign(n ast.Node) (st ast.Stmt, init, post *ast.AssignStmt) {
+	var in, ps ast.Stmt
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		st, in = n, n.Init
+	case *ast.SwitchStmt:
+		st, in = n, n.Init
+	case *ast.TypeSwitchStmt:
+		st, in = n, n.Init
+	case *ast.ForStmt:
+		st, in, ps = n, n.Init, n.Post
+	default:
+		return nil, nil, nil
+	}
+	if as, ok := in.(*ast.AssignStmt); ok && multiAssignWithCall(as) {
+		init = as
+	}
+	if as, ok := ps.(*ast.AssignStmt); ok && multiAssignWithCall(as) {
+		post = as
+	}
+	return st, init, post
 }
