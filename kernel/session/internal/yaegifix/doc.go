@@ -284,10 +284,11 @@
 //     in the first result for a deferred recover: in a function with a
 //     defer statement, the values are evaluated first when one after the
 //     first may panic (laterMayPanic). In the init of an if, switch or
-//     for statement (if want, got = a+1, f(a); …) the values before the
-//     call were left unassigned: they are evaluated first, before the
-//     statement (headerAssign); in a loop's post statement such an
-//     assignment is refused.
+//     for statement (if want, got = a+1, f(a); …) the values other than
+//     the call were left unassigned: they are evaluated first, before the
+//     statement (headerAssign); a loop's post statement becomes
+//     func() { t1 := …; t2 := …; a, b = t1, t2 }() (refused when a value
+//     holds a function literal).
 //  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
 //     variable x) gives a pointer to a zero value. semanticEdits refuses
 //     it with the definition to write. No probe (Go 1.22's parser of the

@@ -117,18 +117,47 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		}
 		if st, init, post := headerAssign(n); init != nil || post != nil {
 			// if a, b = x, f(); … (or switch, for): in a header, the
-			// interpreter leaves the values before the call unassigned.
-			// The values of an init are evaluated first, before the
-			// statement; a post is refused.
+			// interpreter leaves the values other than the call
+			// unassigned. The values of an init are evaluated first,
+			// before the statement; a post becomes a function literal
+			// that does so, called as the post statement.
 			if post != nil {
-				refuse(post.Pos(), "an assignment of several values with a call in a loop's post statement (the interpreter leaves the other values unassigned): "+
-					"assign them at the end of the loop body (and before each continue)")
-			} else if !inList[st] {
+				// A function literal called as the post statement
+				// evaluates the values into temporaries first.
+				funcLit := false
+				for _, r := range post.Rhs {
+					funcLit = funcLit || hasFuncLit(r)
+				}
+				if funcLit {
+					refuse(post.Pos(), "an assignment of several values with a call in a loop's post statement (the interpreter leaves the other values unassigned): "+
+						"assign them at the end of the loop body (and before each continue)")
+				} else {
+					var b strings.Builder
+					b.WriteString("func() { ")
+					vals := make([]string, len(post.Rhs))
+					for i, r := range post.Rhs {
+						vals[i] = exprText(src, pos, r)
+						if isConstant(r, consts) && !hasCallOrReceive(r) {
+							continue
+						}
+						name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+						fmt.Fprintf(&b, "%s := %s; ", name, vals[i])
+						vals[i] = name
+					}
+					fmt.Fprintf(&b, "%s = %s }()", src[pos(post.Lhs[0].Pos()):pos(post.Lhs[len(post.Lhs)-1].End())], strings.Join(vals, ", "))
+					edits = append(edits, edit{pos(post.Pos()), pos(post.End()), b.String()})
+				}
+			}
+			switch {
+			case init == nil:
+			case !inList[st]:
 				refuse(init.Pos(), "an assignment of several values with a call in a statement's header here (the interpreter leaves the other values unassigned): "+
 					"assign them in a statement before")
-			} else if idx, bad := lhsIndexAfterAssign(init); idx == nil && bad == nil {
-				edits = append(edits, hoistValues(st.Pos(), init.Rhs, pos, src, consts)...)
-				edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+			default:
+				if idx, bad := lhsIndexAfterAssign(init); idx == nil && bad == nil {
+					edits = append(edits, hoistValues(st.Pos(), init.Rhs, pos, src, consts)...)
+					edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+				}
 			}
 		}
 		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 &&
