@@ -717,3 +717,14 @@ func TestHeaderAssignments(t *testing.T) {
 		t.Errorf("assignment with a call in a post statement: %q, want %q", got, want)
 	}
 }
+
+// TestFloatCaseInIntegerSwitch checks case 1e16: in a switch on a uint64:
+// the interpreter compared as floats, so that 1e16+1 matched.
+func TestFloatCaseInIntegerSwitch(t *testing.T) {
+	s := newSession(t)
+	code := "func pow10(x uint64) bool {\n\tswitch x {\n\tcase 1e15, 1e16:\n\t\treturn true\n\t}\n\treturn false\n}\n" +
+		"var n uint64 = 1e16\nfmt.Println(pow10(n), pow10(n+1), pow10(1e15), pow10(3))\nvar v any = 2.0\nswitch v {\ncase 1e0:\n\tfmt.Println(\"one\")\ncase 2e0:\n\tfmt.Println(\"two\")\n}"
+	if got, want := out(t, s, code), "true false true false\ntwo\n"; got != want {
+		t.Errorf("float cases: %q, want %q", got, want)
+	}
+}

@@ -363,6 +363,13 @@
 //     functions of earlier cells, in loop headers and with arguments that
 //     call are not checked. No probe: the session's
 //     TestNegativeZeroArgumentStops.
+//  52. Float literals as cases. In a switch with a tag, a case holding a
+//     floating-point literal is compared as floats: case 1e16: matched a
+//     uint64 tag of 1e16+1 (== works). floatCaseEdits (a later pass)
+//     evaluates the tag into a variable of the switch's init and writes
+//     each case as its comparison, one clause each, switch t := x; {
+//     case t == (1e15): fallthrough; case t == (1e16): … }. No probe: the
+//     session's TestFloatCaseInIntegerSwitch.
 //
 // # Elsewhere
 //
