@@ -43,7 +43,9 @@
 //   - death: the child process died: a fatal runtime error, a signal, an
 //     exit without a result, or the memory guard.
 //   - hang: no result within the timeout (this includes programs that are
-//     merely too slow interpreted; the reason gives the compiled time).
+//     merely too slow interpreted; the reason gives the compiled time, and
+//     for the programs Slow lists, what makes them long and how long the
+//     session took with a longer timeout or a smaller workload).
 //   - not-importable: the program imports packages a session lacks (the
 //     reason lists them).
 //   - skipped: a rule keeps it from running — arguments on the run line

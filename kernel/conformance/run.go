@@ -133,6 +133,9 @@ func Classify(ctx context.Context, cfg Config, p Program) Result {
 			r.Reason += fmt.Sprintf(" (compiled: %s)", ref.Round(time.Millisecond))
 		}
 		r.Reason += tail(got.out)
+		if why, ok := Slow[p.Name]; ok {
+			r.Reason += "; slow, not stuck: " + why
+		}
 	}
 	return r
 }

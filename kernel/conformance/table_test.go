@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,5 +27,25 @@ func TestRerunNamedInMarkdown(t *testing.T) {
 	}
 	if HeaderOf(md) != sum.Header {
 		t.Errorf("HeaderOf = %q", HeaderOf(md))
+	}
+}
+
+// TestSlowProgramsAreInTheTable checks that the programs Slow explains are
+// rows of results.tsv, so that a renamed program does not leave its
+// explanation behind.
+func TestSlowProgramsAreInTheTable(t *testing.T) {
+	f, err := os.Open("results.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := ReadTSV(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range Slow {
+		if _, ok := rows[name]; !ok {
+			t.Errorf("Slow explains %s, which results.tsv lacks", name)
+		}
 	}
 }

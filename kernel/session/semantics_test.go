@@ -604,3 +604,127 @@ func TestSwitchCaseLists(t *testing.T) {
 		t.Errorf("case lists: %q, want %q", got, want)
 	}
 }
+
+// TestNilDereferenceAssignedPanics checks values read through a nil
+// pointer: m[k] = *p deleted m[k] instead of panicking, ok, _ = true, *p
+// did not read *p, and return true, *p left true in the first result for
+// a deferred recover to see.
+func TestNilDereferenceAssignedPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func h() (n int, r bool) {\n\tm := map[int]int{0: 1}\n\tvar p *int\n\tdefer func() { r = recover() != nil; n = len(m) }()\n\tm[0] = *p\n\treturn\n}\n" +
+		"func f() (bad bool) {\n\tdefer func() { recover() }()\n\tvar p *int\n\tbad, _ = true, *p\n\treturn\n}\n" +
+		"func g() (bool, int) {\n\tdefer func() { recover() }()\n\tvar p *int\n\treturn true, *p\n}\n" +
+		"fmt.Println(h())\nfmt.Println(f())\nfmt.Println(g())"
+	if got, want := out(t, s, code), "1 true\nfalse\nfalse 0\n"; got != want {
+		t.Errorf("nil dereferences assigned: %q, want %q", got, want)
+	}
+	fails(t, s, "m := map[int]int{0: 1}\nvar p *int\nm[0] = *p")
+}
+
+// TestInitOrderThroughCalls checks package-level variables whose
+// initializers reach a variable declared after them through a function or
+// method, or from a blank variable: Go initializes that variable first,
+// the interpreter did not (0 where Go has 1), so the cell is refused.
+func TestInitOrderThroughCalls(t *testing.T) {
+	s := newSession(t)
+	for _, code := range []string{
+		"type T int\nfunc (T) M() int { return a }\nvar d = T(0).M()\nvar a = id(1)\nfunc id(x int) int { return x }",
+		"func f() int { return a }\nvar d = f()\nvar a = id(1)\nfunc id(x int) int { return x }",
+		"var _ = func() int { a = false; return 0 }()\nvar a = true\nvar b = a",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+	// What the interpreter orders itself still runs.
+	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\n" +
+		"var fa = func() int { return 1 }\nvar _ = fa() + gb()\nvar gb = func() int { return 2 }\nfmt.Println(x, y, z, w)"
+	if got, want := out(t, s, code), "3 2 5 5\n"; got != want {
+		t.Errorf("initialization in dependency order: %q, want %q", got, want)
+	}
+}
+
+// TestNegatedTinyLiteralIsZero checks -1e-10000, which rounds to 0 in Go
+// and was negative zero.
+func TestNegatedTinyLiteralIsZero(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	if got, want := out(t, s, "var m = -1e-10000\nfmt.Println(math.Signbit(m), -1e-10000*1e10000)"), "false -1\n"; got != want {
+		t.Errorf("negated literal below float64's range: %q, want %q", got, want)
+	}
+}
+
+// TestNegativeShiftPanics checks shifts by a negative count: Go panics,
+// the interpreter shifted by a huge count (1 << -1 was 0).
+func TestNegativeShiftPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func f(s int) (r any) {\n\tdefer func() {\n\t\tif e := recover(); e != nil {\n\t\t\tr = e.(error).Error()\n\t\t}\n\t}()\n\tx := 1 << s\n\ty := uint(6)\n\ty >>= s\n\tfor i := 0; i>>s < 1; i++ {\n\t\tx += i\n\t}\n\treturn x + int(y)\n}\n" +
+		"func g(s int8) (r any) {\n\tdefer func() { r = recover() }()\n\tfor i := 0; i>>s < 1; i++ {\n\t}\n\treturn 0\n}\n" +
+		"const n = 3\nconst m = 1 << n\nvar arr [1 << n]int\nfmt.Println(f(1), f(-1), g(-1), m, len(arr))"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rec := &recorder{}
+	r := s.Execute(ctx, code, rec) // the loops never ended without the panics
+	if got, want := rec.text("stdout"), "6 runtime error: negative shift amount runtime error: negative shift amount 8 8\n"; r.Err != nil || got != want {
+		t.Errorf("shifts by negative counts: %q, %v; want %q", got, r.Err, want)
+	}
+	if e := fails(t, s, "v := -2\nw := 8 >> v\n_ = w"); !strings.Contains(e.Value, "negative shift amount") {
+		t.Errorf("top-level shift by -2: %v", e)
+	}
+}
+
+// TestNegativeZeroArgumentStops checks a call of a cell's function with
+// negative zero for a float parameter: the interpreter passed +0 (Go's
+// 1/id(n) is -Inf, it gave +Inf), so the cell stops with a message.
+func TestNegativeZeroArgumentStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"math\"")
+	code := "func id(x float64) float64 { return x }\nfunc inv(x float32) float32 { return 1 / x }\nfmt.Println(id(2.5), id(0), inv(0.5))\n" +
+		"func h() float64 {\n\tn := math.Copysign(0, -1)\n\treturn 1 / id(n)\n}\nfmt.Println(h())"
+	e := fails(t, s, code)
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "argument 1 of id is negative zero") {
+		t.Errorf("negative zero passed to id: %v", e)
+	}
+	if got, want := out(t, s, "fmt.Println(id(2.5), id(0), inv(0.5))"), "2.5 0 2\n"; got != want {
+		t.Errorf("calls with other values: %q, want %q", got, want)
+	}
+}
+
+// TestBlankCommaOkIndexPanics checks _, _ = m[k] with a key of an
+// unhashable type: Go panics, the interpreter did not index at all.
+func TestBlankCommaOkIndexPanics(t *testing.T) {
+	s := newSession(t)
+	code := "func h() (r bool) {\n\tdefer func() { r = recover() != nil }()\n\tm := map[any]int{}\n\tk := []int{}\n\t_, _ = m[k]\n\treturn\n}\nfmt.Println(h())"
+	if got, want := out(t, s, code), "true\n"; got != want {
+		t.Errorf("_, _ = m[k] with an unhashable key panicked: %q, want %q", got, want)
+	}
+}
+
+// TestHeaderAssignments checks an assignment of several values with a
+// call in the init of an if, switch or for statement: the interpreter
+// left the values before the call unassigned (if want, got = a+1, f(a)
+// gave want 0), also in a loop's post statement.
+func TestHeaderAssignments(t *testing.T) {
+	s := newSession(t)
+	code := "func f(x int) int { return x + 1 }\nfunc h() {\n\ta := 5\n\tvar want, got int\n\tif want, got = a+1, f(a); got != want {\n\t\tfmt.Println(\"if\", want, got)\n\t}\n" +
+		"\tswitch want, got = a+2, f(a); {\n\tdefault:\n\t\tfmt.Println(\"switch\", want, got)\n\t}\n\tfor want, got = a+3, f(a); want > 0; want = 0 {\n\t\tfmt.Println(\"for\", want, got)\n\t}\n}\nh()"
+	if got, want := out(t, s, code), "switch 7 6\nfor 8 6\n"; got != want {
+		t.Errorf("assignments in headers: %q, want %q", got, want)
+	}
+	code = "n := 0\nfor a, b := 0, 0; n < 3; b, a = f(b), n+10 {\n\tn++\n\tfmt.Print(a, b, \" \")\n}"
+	if got, want := out(t, s, code), "0 0 11 1 12 2 "; got != want {
+		t.Errorf("assignment with a call in a post statement: %q, want %q", got, want)
+	}
+}
+
+// TestFloatCaseInIntegerSwitch checks case 1e16: in a switch on a uint64:
+// the interpreter compared as floats, so that 1e16+1 matched.
+func TestFloatCaseInIntegerSwitch(t *testing.T) {
+	s := newSession(t)
+	code := "func pow10(x uint64) bool {\n\tswitch x {\n\tcase 1e15, 1e16:\n\t\treturn true\n\t}\n\treturn false\n}\n" +
+		"var n uint64 = 1e16\nfmt.Println(pow10(n), pow10(n+1), pow10(1e15), pow10(3))\nvar v any = 2.0\nswitch v {\ncase 1e0:\n\tfmt.Println(\"one\")\ncase 2e0:\n\tfmt.Println(\"two\")\n}"
+	if got, want := out(t, s, code), "true false true false\ntwo\n"; got != want {
+		t.Errorf("float cases: %q, want %q", got, want)
+	}
+}

@@ -367,6 +367,11 @@ func (s *Session) exports() interp.Exports {
 			"RangeString": reflect.ValueOf(yaegifix.RangeString),
 			// Type assertions to interfaces (assertEdits).
 			"AssertFailed": reflect.ValueOf(yaegifix.AssertFailed),
+			// Shifts by a count that may be negative (shiftEdits).
+			"ShiftCount": reflect.ValueOf(yaegifix.ShiftCount),
+			// Negative zero for a float parameter (negZeroEdits).
+			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
+			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).

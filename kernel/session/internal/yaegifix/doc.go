@@ -202,9 +202,12 @@
 //  32. Refused because the result would differ: a type switch case that
 //     is an interface type using a type parameter of the generic
 //     function, == or != between a type parameter's value and a value of
-//     an interface type with methods, a blank package-level var whose
-//     initializer uses a var declared after it and initialized by a call
-//     (the interpreter initializes blank vars in place), and
+//     an interface type with methods, a package-level var whose
+//     initializer reaches a var declared after it through a function or
+//     method it calls, or a blank one whose initializer uses such a var at
+//     all (the interpreter orders vars by the names their initializers
+//     and function literals mention, not through calls, and initializes
+//     blank vars in place; initOrderRefusals), and
 //     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
 //     genericEdits refuse them with the construct and what to write.
 //     Probe: "type parameter in a type switch".
@@ -261,7 +264,14 @@
 //  40. Blank assignments in functions. _ = *p, _ = p.f and _ = m[i] are
 //     not evaluated beyond their operands: a nil p does not panic.
 //     semanticEdits assigns the value to a temporary first, { t := *p; _
-//     = t } (blankOfOperand). Probe: "blank dereference of nil".
+//     = t } (blankOfOperand), and _, _ = m[k] with an unhashable key
+//     did not panic either ({ t1, t2 := m[k]; _, _ = t1, t2 }); also for
+//     a blank among several values,
+//     ok, _ = true, *p (blankOfSeveral, with the values of 41). m[k] = *p
+//     with a nil p deletes m[k] instead of panicking: semanticEdits reads
+//     the value first, { t := *p; m[k] = t } (derefIntoElement; a
+//     statement of the cell runs in a function for it). Probe: "blank
+//     dereference of nil"; the session's TestNilDereferenceAssignedPanics.
 //  41. Values of an assignment. a, b = f(), g() assigns a before it calls
 //     g (which may read a), and return b, a with named results a, b
 //     assigns a before reading it. semanticEdits evaluates the values
@@ -269,7 +279,16 @@
 //     t2 := g(); a, b = t1, t2 }, inside functions where a value calls a
 //     function (return: where a value uses a named result or calls).
 //     Probe: "values assigned in turn" (return b, a: the session's
-//     TestAssignedValuesEvaluatedFirst).
+//     TestAssignedValuesEvaluatedFirst). A return of several values also
+//     stores them in turn, so that return true, *p with a nil p left true
+//     in the first result for a deferred recover: in a function with a
+//     defer statement, the values are evaluated first when one after the
+//     first may panic (laterMayPanic). In the init of an if, switch or
+//     for statement (if want, got = a+1, f(a); …) the values other than
+//     the call were left unassigned: they are evaluated first, before the
+//     statement (headerAssign); a loop's post statement becomes
+//     func() { t1 := …; t2 := …; a, b = t1, t2 }() (refused when a value
+//     holds a function literal).
 //  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
 //     variable x) gives a pointer to a zero value. semanticEdits refuses
 //     it with the definition to write. No probe (Go 1.22's parser of the
@@ -294,8 +313,11 @@
 //  45. Negated constants. -c for a constant c is computed at run time, so
 //     that -zero for const zero = 0.0 is negative zero, which Go's
 //     constants do not have. semanticEdits writes (0 - c). A constant too
-//     small for a float64 (-1e-10000) still gives negative zero. No probe:
-//     the session's TestNegatedConstantZeroIsZero.
+//     small for a float64 (-1e-10000), negated, gave negative zero too
+//     (the interpreter converts the exact constant): where it is not an
+//     operand of more arithmetic it becomes (0 * c). No probe: the
+//     session's TestNegatedConstantZeroIsZero and
+//     TestNegatedTinyLiteralIsZero.
 //  46. Values of append. append(s[:i], x, s[i]) stores x before it reads
 //     s[i] from the same array. Inside functions, semanticEdits reads the
 //     values that are not constants into temporaries first when one of
@@ -321,6 +343,33 @@
 //     expression a clause that falls through to the next, case a:
 //     fallthrough; case b: body, which tests them in Go's order. No
 //     probe: the session's TestSwitchCaseLists.
+//  50. Negative shift counts. x << n and x >> n with a negative n shift
+//     by a huge unsigned count (1 << n is 0) where Go panics.
+//     shiftEdits, in a pass after the other rewrites (laterPass),
+//     checks a count that reads a variable, calls or indexes: before its
+//     statement with if (n) < 0 { panic(_portlab.ErrNegativeShift) } when
+//     the count can be evaluated again without effect and the shift runs
+//     whenever the statement does, else through _portlab.ShiftCount(n)
+//     (a compiled call, about four times the cost of a shift). No probe:
+//     the session's TestNegativeShiftPanics.
+//  51. Negative zero as an argument. A direct call of a function the cell
+//     declares leaves a parameter at +0 when its argument is negative zero
+//     (the interpreter skips arguments that reflect's IsZero calls zero;
+//     calls through a function value and of methods keep the sign), so
+//     1/f(x) with f returning x was +Inf. negZeroEdits (a later pass)
+//     checks the float32 and float64 arguments that can be evaluated
+//     again before their statement and stops the cell through
+//     _portlab.NegativeZeroArgument when one is negative zero. Calls of
+//     functions of earlier cells, in loop headers and with arguments that
+//     call are not checked. No probe: the session's
+//     TestNegativeZeroArgumentStops.
+//  52. Float literals as cases. In a switch with a tag, a case holding a
+//     floating-point literal is compared as floats: case 1e16: matched a
+//     uint64 tag of 1e16+1 (== works). floatCaseEdits (a later pass)
+//     evaluates the tag into a variable of the switch's init and writes
+//     each case as its comparison, one clause each, switch t := x; {
+//     case t == (1e15): fallthrough; case t == (1e16): … }. No probe: the
+//     session's TestFloatCaseInIntegerSwitch.
 //
 // # Elsewhere
 //

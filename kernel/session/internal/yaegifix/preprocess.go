@@ -300,6 +300,15 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			interfaceNames(f, ifaces)
 		}
 	}
+	// The functions of the cell with float parameters, for negZeroEdits.
+	floatFuncs := map[string][]bool{}
+	for _, c := range chunks {
+		if c.Decl {
+			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
+				floatParams(f, floatFuncs)
+			}
+		}
+	}
 	cellIface := func(name string) bool {
 		if is, ok := ifaces[name]; ok {
 			return is
@@ -412,6 +421,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			}
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
+			if cell > 0 {
+				c.Src = laterPass(laterPass(laterPass(c.Src, true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits)
+			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
 			}
@@ -469,6 +481,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		if ci == len(chunks)-1 && len(body.List) > 0 && !c.call {
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
+				if cell > 0 {
+					p.Unwrapped = laterPass(laterPass(laterPass(p.Unwrapped, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits)
+				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
 				edits = append(edits, edit{begin, begin, valueFunc + "("}, edit{end, end, ")"})
@@ -476,6 +491,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			}
 		}
 		c.Src = applyEdits(c.Src, edits)
+		if cell > 0 {
+			c.Src = laterPass(laterPass(laterPass(c.Src, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits)
+		}
 		c.LastStep = step
 	}
 	if err := generics.check(); err != nil {
@@ -783,7 +801,7 @@ func needsFunction(st ast.Stmt) bool {
 	// A comma-ok result assigned to an indexed element (m[k], ok = x.(T))
 	// leaves a map unchanged; the rewrite of semanticEdits needs a
 	// function, as a multi-value definition at top level fails.
-	if as, ok := st.(*ast.AssignStmt); ok && commaOkIntoIndex(as) {
+	if as, ok := st.(*ast.AssignStmt); ok && (commaOkIntoIndex(as) || derefIntoElement(as) || blankOfSeveral(as)) {
 		return true
 	}
 	// Every compound statement runs inside a function: at top level, yaegi

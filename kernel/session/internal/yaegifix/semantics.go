@@ -3,6 +3,7 @@ package yaegifix
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/scanner"
 	"go/token"
 	"reflect"
@@ -64,6 +65,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		}
 	}
 	consts := constNames(root)
+	deferReturns := returnsWithDefer(root)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
 	ast.Inspect(root, func(n ast.Node) bool {
@@ -113,6 +115,75 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				edit{pos(as.End()), pos(as.End()), "; _ = " + tmp + " }"})
 			return true
 		}
+		if st, init, post := headerAssign(n); init != nil || post != nil {
+			// if a, b = x, f(); … (or switch, for): in a header, the
+			// interpreter leaves the values other than the call
+			// unassigned. The values of an init are evaluated first,
+			// before the statement; a post becomes a function literal
+			// that does so, called as the post statement.
+			if post != nil {
+				// A function literal called as the post statement
+				// evaluates the values into temporaries first.
+				funcLit := false
+				for _, r := range post.Rhs {
+					funcLit = funcLit || hasFuncLit(r)
+				}
+				if funcLit {
+					refuse(post.Pos(), "an assignment of several values with a call in a loop's post statement (the interpreter leaves the other values unassigned): "+
+						"assign them at the end of the loop body (and before each continue)")
+				} else {
+					var b strings.Builder
+					b.WriteString("func() { ")
+					vals := make([]string, len(post.Rhs))
+					for i, r := range post.Rhs {
+						vals[i] = exprText(src, pos, r)
+						if isConstant(r, consts) && !hasCallOrReceive(r) {
+							continue
+						}
+						name := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+						fmt.Fprintf(&b, "%s := %s; ", name, vals[i])
+						vals[i] = name
+					}
+					fmt.Fprintf(&b, "%s = %s }()", src[pos(post.Lhs[0].Pos()):pos(post.Lhs[len(post.Lhs)-1].End())], strings.Join(vals, ", "))
+					edits = append(edits, edit{pos(post.Pos()), pos(post.End()), b.String()})
+				}
+			}
+			switch {
+			case init == nil:
+			case !inList[st]:
+				refuse(init.Pos(), "an assignment of several values with a call in a statement's header here (the interpreter leaves the other values unassigned): "+
+					"assign them in a statement before")
+			default:
+				if idx, bad := lhsIndexAfterAssign(init); idx == nil && bad == nil {
+					edits = append(edits, hoistValues(st.Pos(), init.Rhs, pos, src, consts)...)
+					edits = append(edits, edit{pos(st.End()), pos(st.End()), " }"})
+				}
+			}
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 &&
+			isBlank(as.Lhs[0]) && isBlank(as.Lhs[1]) {
+			if _, index := ast.Unparen(as.Rhs[0]).(*ast.IndexExpr); index {
+				// _, _ = m[k]: the interpreter does not index, so an
+				// unhashable key does not panic. Into temporaries first.
+				t1 := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				t2 := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+				edits = append(edits,
+					edit{pos(as.Pos()), pos(as.Rhs[0].Pos()), "{ " + t1 + ", " + t2 + " := "},
+					edit{pos(as.End()), pos(as.End()), "; _, _ = " + t1 + ", " + t2 + " }"})
+				return true
+			}
+		}
+		if as, ok := n.(*ast.AssignStmt); ok && inList[as] && !topLevel[as] && derefIntoElement(as) {
+			// m[k] = *p: with a nil p the interpreter deletes m[k]
+			// instead of panicking. The value is read first.
+			r := as.Rhs[0]
+			tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(as.Pos()), "{ " + tmp + " := " + exprText(src, pos, r) + "; "},
+				edit{pos(r.Pos()), pos(r.End()), tmp},
+				edit{pos(as.End()), pos(as.End()), " }"})
+			return true
+		}
 		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && receiveIntoElement(as) {
 			// x[i] = <-c (or s.f, *p, several values): the interpreter
 			// drops the received value. Receive into temporaries first.
@@ -141,7 +212,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			edits = append(edits, edit{pos(as.Pos()), pos(as.Pos()), pre.String()}, edit{pos(as.End()), pos(as.End()), " }"})
 			return false
 		}
-		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && inList[as] && !topLevel[as] && multiAssignWithCall(as) {
+		if as, ok := n.(*ast.AssignStmt); ok && !selectRecv[as] && inList[as] && !topLevel[as] && (multiAssignWithCall(as) || blankOfSeveral(as)) {
 			if idx, bad := lhsIndexAfterAssign(as); idx == nil && bad == nil {
 				// a, b = f(), g(): the interpreter assigns a before it
 				// calls g, which may read a.
@@ -159,7 +230,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				return true
 			}
 		}
-		if rs, ok := n.(*ast.ReturnStmt); ok && inList[rs] && len(rs.Results) > 1 && returnMentions(rs, results) {
+		if rs, ok := n.(*ast.ReturnStmt); ok && inList[rs] && len(rs.Results) > 1 && (returnMentions(rs, results) || deferReturns[rs] && laterMayPanic(rs.Results)) {
 			// return b, a with named results a, b: the interpreter
 			// assigns a before it reads a.
 			edits = append(edits, hoistValues(rs.Pos(), rs.Results, pos, src, consts)...)
@@ -399,53 +470,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		errs.Add(fset.Position(mainUses[0].Pos()), "undefined: main (a cell cannot declare func main, which the interpreter would run after every later cell: name it run and call run())")
 	}
 	// Package-level vars that use a var declared after them.
-	order := map[string]int{}
-	var specs []*ast.ValueSpec
-	for _, d := range fileDecls(root) {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
-			for _, s := range g.Specs {
-				vs := s.(*ast.ValueSpec)
-				specs = append(specs, vs)
-				for _, nm := range vs.Names {
-					if nm.Name != "_" {
-						order[nm.Name] = len(specs)
-					}
-				}
-			}
-		}
-	}
-	for i, vs := range specs {
-		if len(vs.Names) != 1 || vs.Names[0].Name != "_" {
-			// The interpreter orders named variables by their
-			// dependencies; only blank ones are initialized in place.
-			continue
-		}
-		for _, v := range vs.Values {
-			var visit func(n ast.Node) bool
-			visit = func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.SelectorExpr:
-					ast.Inspect(n.X, visit) // not the field or method name
-					return false
-				case *ast.KeyValueExpr:
-					if _, field := n.Key.(*ast.Ident); !field {
-						ast.Inspect(n.Key, visit)
-					}
-					ast.Inspect(n.Value, visit)
-					return false
-				case *ast.Ident:
-					if j := order[n.Name]; j > i+1 && hasCall(specs[j-1]) {
-						refuse(n.Pos(), "this initializer uses %s, a variable declared after it: Go initializes %s first, the interpreter in the order of the declarations; "+
-							"declare %s before", n.Name, n.Name, n.Name)
-					}
-				}
-				return true
-			}
-			ast.Inspect(v, visit)
-		}
-	}
+	initOrderRefusals(fileDecls(root), refuse)
 	// case a, b: with a b that is not a name or literal (in a switch
 	// without a tag, any b): the interpreter tests a only. Each
 	// expression gets a clause of its own that falls through to the next,
@@ -482,15 +507,31 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	// -c of a constant c: the interpreter negates at run time, so that
 	// -zero for a constant zero of 0.0 is negative zero; Go's constants
 	// have no negative zero. 0 - c is the same constant otherwise.
+	// A negated literal that a float64 cannot hold (-1e-10000) is
+	// negative zero even so (the interpreter converts the exact constant):
+	// in Go it rounds to 0. Unless it is an operand of more arithmetic,
+	// where the exact value counts, it becomes (0 * lit).
+	operand := map[ast.Expr]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			operand[b.X], operand[b.Y] = true, true
+		}
+		return true
+	})
 	ast.Inspect(root, func(n ast.Node) bool {
 		u, ok := n.(*ast.UnaryExpr)
 		if !ok || u.Op != token.SUB || !isConstExpr(u.X, consts) {
 			return true
 		}
-		if lit, ok := ast.Unparen(u.X).(*ast.BasicLit); ok && lit.Kind == token.INT {
+		lit, isLit := ast.Unparen(u.X).(*ast.BasicLit)
+		if isLit && lit.Kind == token.INT {
 			return true // -1: no zero to sign
 		}
-		edits = append(edits, edit{pos(u.Pos()), pos(u.X.Pos()), "(0 - "}, edit{pos(u.X.End()), pos(u.X.End()), ")"})
+		op := "(0 - "
+		if isLit && lit.Kind == token.FLOAT && !operand[u] && underflows(lit.Value) {
+			op = "(0 * "
+		}
+		edits = append(edits, edit{pos(u.Pos()), pos(u.X.Pos()), op}, edit{pos(u.X.End()), pos(u.X.End()), ")"})
 		return false
 	})
 	// new(expr) of Go 1.26: the interpreter allocates a zero value.
@@ -617,24 +658,6 @@ func selectOperands(sel *ast.SelectStmt, pos func(token.Pos) int, src string, co
 	return append(edits,
 		edit{pos(sel.Pos()), pos(sel.Pos()), head},
 		edit{pos(sel.End()), pos(sel.End()), " }"})
-}
-
-// hasCall reports whether the initializer of vs calls a function (outside
-// function literals).
-func hasCall(vs *ast.ValueSpec) bool {
-	found := false
-	for _, v := range vs.Values {
-		ast.Inspect(v, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.CallExpr:
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
 }
 
 // commaOkIntoIndex reports whether as assigns a comma-ok result or the
@@ -911,6 +934,41 @@ func blankOfOperand(as *ast.AssignStmt) bool {
 	return found
 }
 
+// derefIntoElement reports whether as is x[i] = *p (an index on the
+// left whose operands call nothing, a dereference on the right): yaegi
+// v0.16.1 deletes a map element given a nil p, silently, where Go panics.
+func derefIntoElement(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return false
+	}
+	if _, ok := ast.Unparen(as.Lhs[0]).(*ast.IndexExpr); !ok || hasEffect(as.Lhs[0]) {
+		return false
+	}
+	_, ok := ast.Unparen(as.Rhs[0]).(*ast.StarExpr)
+	return ok
+}
+
+// blankOfSeveral reports whether as assigns several values, one of which
+// goes to the blank identifier and dereferences, selects or indexes:
+// yaegi v0.16.1 does not evaluate that value (ok, _ = true, *p with a nil
+// p does not panic), so all are evaluated first (hoistValues).
+func blankOfSeveral(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) < 2 || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for _, l := range as.Lhs {
+		if hasCallOrReceive(l) {
+			return false
+		}
+	}
+	for i, l := range as.Lhs {
+		if isBlank(l) && blankOfOperand(&ast.AssignStmt{Lhs: []ast.Expr{l}, Tok: token.ASSIGN, Rhs: []ast.Expr{as.Rhs[i]}}) {
+			return true
+		}
+	}
+	return false
+}
+
 // multiAssignWithCall reports whether as assigns several values, one of
 // which calls a function, to variables or elements whose operands call
 // nothing.
@@ -1103,4 +1161,269 @@ func stmtList(n ast.Node) []ast.Stmt {
 		return n.Body
 	}
 	return nil
+}
+
+// initOrderRefusals refuses the package-level var declarations whose
+// initializers the interpreter runs in another order than Go. Go
+// initializes a variable after the variables its initializer refers to,
+// also through the functions and methods it calls (and their function
+// literals); the interpreter orders named variables by the names their
+// initializers mention, function literals included, but not through calls
+// of declared functions or methods (var d = f() before var a = g(), where f
+// returns a, gave 0), and initializes blank variables (var _ = …) in
+// place, in the order of the declarations. A variable declared later with
+// an initializer reached that way is refused: declare it before.
+func initOrderRefusals(decls []ast.Decl, refuse func(token.Pos, string, ...any)) {
+	order := map[string]int{} // named vars with initializers, by spec number from 1
+	// Vars initialized with a function literal, which a blank var's
+	// initializer can use by name (the interpreter sets them first).
+	funcLit := map[string]bool{}
+	var specs []*ast.ValueSpec
+	funcs := map[string][]*ast.FuncDecl{}   // functions by name
+	methods := map[string][]*ast.FuncDecl{} // methods by method name
+	for _, d := range decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, s := range d.Specs {
+				vs := s.(*ast.ValueSpec)
+				specs = append(specs, vs)
+				if len(vs.Values) == 0 {
+					continue
+				}
+				for _, nm := range vs.Names {
+					if len(vs.Values) == 1 && isFuncLit(vs.Values[0]) {
+						funcLit[nm.Name] = true
+					}
+					if nm.Name != "_" {
+						order[nm.Name] = len(specs)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Body == nil {
+				continue
+			}
+			if d.Recv != nil {
+				methods[d.Name.Name] = append(methods[d.Name.Name], d)
+			} else {
+				funcs[d.Name.Name] = append(funcs[d.Name.Name], d)
+			}
+		}
+	}
+	for i, vs := range specs {
+		blank := len(vs.Names) == 1 && vs.Names[0].Name == "_"
+		visited := map[*ast.FuncDecl]bool{}
+		refused := false
+		// visit walks n; through says through which function or method
+		// it was reached ("" for the initializer itself); local holds the
+		// names the function declares, which are not the globals.
+		var visit func(n ast.Node, through string, local map[string]bool)
+		visit = func(n ast.Node, through string, local map[string]bool) {
+			enter := func(fds []*ast.FuncDecl, name string) {
+				for _, fd := range fds {
+					if !visited[fd] {
+						visited[fd] = true
+						if through != "" && through != "a function literal" {
+							name = through
+						}
+						visit(fd.Body, name, localNames(fd))
+					}
+				}
+			}
+			ast.Inspect(n, func(n ast.Node) bool {
+				if refused {
+					return false
+				}
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					if through == "" && !blank {
+						// The interpreter orders by the names of a
+						// function literal, but not through its calls.
+						visit(n.Body, "a function literal", local)
+						return false
+					}
+				case *ast.SelectorExpr:
+					enter(methods[n.Sel.Name], "the method "+n.Sel.Name)
+					visit(n.X, through, local)
+					return false
+				case *ast.KeyValueExpr:
+					if _, field := n.Key.(*ast.Ident); !field {
+						visit(n.Key, through, local)
+					}
+					visit(n.Value, through, local)
+					return false
+				case *ast.Ident:
+					if local[n.Name] {
+						break
+					}
+					enter(funcs[n.Name], "the function "+n.Name)
+					j := order[n.Name]
+					direct := through == "" || through == "a function literal"
+					if j <= i+1 || direct && (!blank || funcLit[n.Name]) {
+						break
+					}
+					refused = true
+					if through == "" || through == "a function literal" {
+						refuse(n.Pos(), "this initializer of a blank variable uses %s, a variable declared after it: Go initializes %s first, "+
+							"the interpreter in the order of the declarations; declare %s before", n.Name, n.Name, n.Name)
+					} else {
+						refuse(vs.Pos(), "this initializer reaches %s, a variable declared after it, through %s: Go initializes %s first, "+
+							"the interpreter does not follow calls; declare %s before", n.Name, through, n.Name, n.Name)
+					}
+				}
+				return true
+			})
+		}
+		for _, v := range vs.Values {
+			visit(v, "", nil)
+		}
+	}
+}
+
+// localNames returns the names a function declares: its receiver,
+// parameters and results, and the variables, constants and types of its
+// body (wherever they are in it).
+func localNames(fd *ast.FuncDecl) map[string]bool {
+	names := map[string]bool{}
+	ast.Inspect(fd, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			for _, id := range n.Names {
+				names[id.Name] = true
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						names[id.Name] = true
+					}
+				}
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := x.(*ast.Ident); ok {
+						names[id.Name] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				names[id.Name] = true
+			}
+		case *ast.TypeSpec:
+			names[n.Name.Name] = true
+		}
+		return true
+	})
+	return names
+}
+
+// underflows reports whether the floating-point literal lit is not zero
+// but rounds to zero as a float64.
+func underflows(lit string) bool {
+	v := constant.MakeFromLiteral(lit, token.FLOAT, 0)
+	if v.Kind() == constant.Unknown || constant.Sign(v) == 0 {
+		return false
+	}
+	f, _ := constant.Float64Val(v)
+	return f == 0
+}
+
+// returnsWithDefer returns the return statements of the functions (and
+// function literals) in root that have a defer statement: a deferred
+// recover shows the results a panic in a return statement left.
+func returnsWithDefer(root ast.Node) map[*ast.ReturnStmt]bool {
+	out := map[*ast.ReturnStmt]bool{}
+	ast.Inspect(root, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			body = n.Body
+		case *ast.FuncLit:
+			body = n.Body
+		}
+		if body == nil {
+			return true
+		}
+		var returns []*ast.ReturnStmt
+		defers := false
+		ast.Inspect(body, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.DeferStmt:
+				defers = true
+			case *ast.ReturnStmt:
+				returns = append(returns, m)
+			}
+			return true
+		})
+		if defers {
+			for _, r := range returns {
+				out[r] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// laterMayPanic reports whether a value after the first of values
+// dereferences, selects, indexes, divides or asserts (outside function
+// literals): a return statement of yaegi v0.16.1 stores the values before
+// it one by one, so that a panic there leaves them set (return true, *p
+// with a nil p returned true to a deferred recover; Go's results stay
+// zero).
+func laterMayPanic(values []ast.Expr) bool {
+	found := false
+	for _, v := range values[1:] {
+		ast.Inspect(v, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit, *ast.CompositeLit:
+				return false
+			case *ast.StarExpr, *ast.SelectorExpr, *ast.IndexExpr, *ast.TypeAssertExpr, *ast.SliceExpr:
+				found = true
+			case *ast.BinaryExpr:
+				found = found || n.Op == token.QUO || n.Op == token.REM
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// isFuncLit reports whether x is a function literal.
+func isFuncLit(x ast.Expr) bool {
+	_, ok := ast.Unparen(x).(*ast.FuncLit)
+	return ok
+}
+
+// headerAssign returns, for an if, switch, type switch or for statement
+// whose init or post statement assigns several values one of which calls
+// a function (if a, b = x, f(); …), the statement and that init or post.
+func headerAssign(n ast.Node) (st ast.Stmt, init, post *ast.AssignStmt) {
+	var in, ps ast.Stmt
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		st, in = n, n.Init
+	case *ast.SwitchStmt:
+		st, in = n, n.Init
+	case *ast.TypeSwitchStmt:
+		st, in = n, n.Init
+	case *ast.ForStmt:
+		st, in, ps = n, n.Init, n.Post
+	default:
+		return nil, nil, nil
+	}
+	if as, ok := in.(*ast.AssignStmt); ok && multiAssignWithCall(as) {
+		init = as
+	}
+	if as, ok := ps.(*ast.AssignStmt); ok && multiAssignWithCall(as) {
+		post = as
+	}
+	return st, init, post
 }
