@@ -369,6 +369,7 @@ func TestMachineNeedsItsFlags(t *testing.T) {
 		{[]string{"-memory-renaming"}, "need -load-latency"},
 		{[]string{"-merge-latency", "-1"}, "-merge-latency -1"},
 		{[]string{"-address-increment-latency", "-0.5"}, "-address-increment-latency -0.5"},
+		{[]string{"-overrides", filepath.Join(t.TempDir(), "none.json")}, "-overrides"},
 	} {
 		err := run(t.Context(), append(append([]string(nil), base...), c.extra...), &buf, &buf)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

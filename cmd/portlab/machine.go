@@ -53,6 +53,11 @@ const machineUsage = `portlab machine — write this host's machine description 
                  execution port — moves eliminated at renaming, nops —
                  measured faster than any port could run them; the mapping
                  gives them no µops and the front end (-ipc) bounds them
+  -overrides     a file of values set by hand (portlab.machine-override/v1:
+                 latencies and µops of named forms, chains, complexLEALatency
+                 and other machine fields; see machine.Override), applied
+                 after the measured ones: the corrections of an earlier
+                 description carried over to one written from new data
   -name          the machine's name (default "host")
   -ipc, -rob, -issue, -retire
                  front-end peak (instructions per cycle), reorder buffer
@@ -82,6 +87,7 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rob := fs.Int("rob", 0, "reorder buffer in µops")
 	issue := fs.Int("issue", 0, "issue width in µops per cycle")
 	retire := fs.Int("retire", 0, "retire width in µops per cycle")
+	overrides := fs.String("overrides", "", "file of values set by hand (portlab.machine-override/v1)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -128,6 +134,13 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("-eliminated needs -ipc or -issue: forms without µops are bounded by the front end only")
 		}
 	}
+	var over []byte
+	if *overrides != "" {
+		var err error
+		if over, err = os.ReadFile(*overrides); err != nil {
+			return flagError("overrides", err)
+		}
+	}
 	mach, err := machine.Lookup(*mapping)
 	if err != nil {
 		return flagError("mapping", err)
@@ -143,6 +156,11 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	})
 	if err != nil {
 		return err
+	}
+	if over != nil {
+		if m, err = machine.Override(m, over, *overrides); err != nil {
+			return err
+		}
 	}
 	if err := machine.Write(*out, m); err != nil {
 		return err

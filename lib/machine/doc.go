@@ -20,6 +20,11 @@
 // a form counts its µops less the ones Postulate 6.5 of the thesis leaves
 // uncounted (UncountedUops), except the forms Counters.Counted lists.
 //
+// Override (ReadOverride) applies a file of values set by hand to a
+// machine, such as the corrections of a description tuned on measured
+// blocks, so that a description written again from new measurements
+// keeps them (format OverrideFormat).
+//
 // # Format
 //
 // A machine file is a JSON object (Read, Parse, Write). Unknown fields are

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
@@ -118,15 +119,23 @@ func (m *Method) Infer(ctx context.Context, p *infer.Problem, s *infer.Settings)
 	return &infer.Result{Mapping: res.Mapping, Report: res, Status: res.status()}, err
 }
 
-// status is the run's infer.Status from Report.Stopped.
+// status is the run's infer.Status from Report.Stopped: why the
+// evolution stopped, followed by "; local searches cut at the time limit"
+// and the like when the time limit cut what came after it (which makes it
+// a run stopped by the time limit).
 func (r *Result) status() infer.Status {
-	switch r.Report.Stopped {
-	case "generation limit":
-		return infer.IterationLimit
-	case "time limit":
-		return infer.TimeLimit
-	case "interrupted":
+	return stoppedStatus(r.Report.Stopped)
+}
+
+func stoppedStatus(stopped string) infer.Status {
+	evolution, rest, _ := strings.Cut(stopped, ";")
+	switch {
+	case evolution == "interrupted":
 		return infer.NotTerminated // Infer tells an interrupt from a limit
+	case evolution == "time limit" || strings.Contains(rest, "time limit"):
+		return infer.TimeLimit
+	case evolution == "generation limit":
+		return infer.IterationLimit
 	}
 	return infer.Converged
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/portlab/portlab/lib/design"
+	"github.com/portlab/portlab/lib/infer"
 	"github.com/portlab/portlab/lib/metrics"
 	"github.com/portlab/portlab/lib/oracle"
 	"github.com/portlab/portlab/lib/portmap"
@@ -409,5 +410,24 @@ func TestInterruptStopsAGeneration(t *testing.T) {
 	}
 	if d := time.Since(cancelled); d > interruptGrace+2*time.Second {
 		t.Errorf("the run ended %v after the interrupt", d)
+	}
+}
+
+// TestStoppedStatus: a run whose local searches the time limit cut is
+// stopped by the time limit, whatever stopped its evolution.
+func TestStoppedStatus(t *testing.T) {
+	for stopped, want := range map[string]infer.Status{
+		"converged":        infer.Converged,
+		"stalled":          infer.Converged,
+		"generation limit": infer.IterationLimit,
+		"time limit":       infer.TimeLimit,
+		"time limit; local searches cut at the time limit; deep local search cut at the time limit": infer.TimeLimit,
+		"stalled; deep local search cut at the time limit":                                          infer.TimeLimit,
+		"generation limit; local searches cut at the time limit":                                    infer.TimeLimit,
+		"interrupted": infer.NotTerminated,
+	} {
+		if got := stoppedStatus(stopped); got != want {
+			t.Errorf("%q: %v, want %v", stopped, got, want)
+		}
 	}
 }

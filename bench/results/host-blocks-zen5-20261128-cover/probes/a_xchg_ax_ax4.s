@@ -1,0 +1,4 @@
+xchg ax, ax
+xchg ax, ax
+xchg ax, ax
+xchg ax, ax

@@ -1,0 +1,4 @@
+nop
+nop
+nop
+nop

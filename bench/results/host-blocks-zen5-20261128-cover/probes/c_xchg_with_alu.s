@@ -1,0 +1,3 @@
+mov rcx, rdi
+add rcx, 1
+xchg ax, ax
