@@ -53,9 +53,10 @@ const machineUsage = `portlab machine — write this host's machine description 
                  execution port — moves eliminated at renaming, nops —
                  measured faster than any port could run them; the mapping
                  gives them no µops and the front end (-ipc) bounds them
-  -overrides     a file of values set by hand (portlab.machine-override/v1:
-                 latencies and µops of named forms, chains, complexLEALatency
-                 and other machine fields; see machine.Override), applied
+  -overrides     files of values set by hand, comma-separated
+                 (portlab.machine-override/v1: latencies and µops of named
+                 forms, chains, fusions, wakeup, complexLEALatency and other
+                 machine fields; see machine.Override), applied in order
                  after the measured ones: the corrections of an earlier
                  description carried over to one written from new data
   -name          the machine's name (default "host")
@@ -87,7 +88,7 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rob := fs.Int("rob", 0, "reorder buffer in µops")
 	issue := fs.Int("issue", 0, "issue width in µops per cycle")
 	retire := fs.Int("retire", 0, "retire width in µops per cycle")
-	overrides := fs.String("overrides", "", "file of values set by hand (portlab.machine-override/v1)")
+	overrides := fs.String("overrides", "", "files of values set by hand (portlab.machine-override/v1), comma-separated, applied in order")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -134,11 +135,18 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("-eliminated needs -ipc or -issue: forms without µops are bounded by the front end only")
 		}
 	}
-	var over []byte
+	type overrideFile struct {
+		name string
+		data []byte
+	}
+	var overs []overrideFile
 	if *overrides != "" {
-		var err error
-		if over, err = os.ReadFile(*overrides); err != nil {
-			return flagError("overrides", err)
+		for _, name := range strings.Split(*overrides, ",") {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return flagError("overrides", err)
+			}
+			overs = append(overs, overrideFile{name, data})
 		}
 	}
 	mach, err := machine.Lookup(*mapping)
@@ -157,8 +165,8 @@ func cmdMachine(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	if over != nil {
-		if m, err = machine.Override(m, over, *overrides); err != nil {
+	for _, o := range overs {
+		if m, err = machine.Override(m, o.data, o.name); err != nil {
 			return err
 		}
 	}

@@ -69,6 +69,9 @@
 //	                        register through the same registers reads it
 //	mergeLatency   ≥ 0: a legacy-SSE write of an XMM register merges into
 //	               its old value with this latency
+//	mergeWhen      "dirty-upper": only in a loop that writes a YMM or ZMM
+//	               register with VEX or EVEX and runs no vzeroupper;
+//	               absent: always
 //	addressIncrementLatency  > 0: cycles of adding a constant to a register
 //	               the block uses as an address
 //	complexLEALatency  > 0: cycles of an lea that adds base, index and

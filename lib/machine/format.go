@@ -103,6 +103,11 @@ func (m *Machine) validate(file string) error {
 			return bad(path+".cycles", "must be ≥ 0, not %v", c.Cycles)
 		}
 	}
+	switch m.MergeWhen {
+	case "", MergeDirtyUpper:
+	default:
+		return bad("mergeWhen", "unknown %q (want %q or absent: always)", m.MergeWhen, MergeDirtyUpper)
+	}
 	for i, u := range m.Fusions {
 		path := "fusions[" + strconv.Itoa(i) + "]"
 		for _, k := range []struct {
@@ -311,7 +316,7 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "addressIncrementLatency", "complexLEALatency", "chains", "fusions", "wakeup"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "mergeWhen", "addressIncrementLatency", "complexLEALatency", "chains", "fusions", "wakeup"}
 	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
@@ -408,6 +413,9 @@ func (d *decoder) machine(data []byte) *Machine {
 	}
 	if raw, ok := f["mergeLatency"]; ok {
 		m.MergeLatency = d.cycles("mergeLatency", raw)
+	}
+	if raw, ok := f["mergeWhen"]; ok {
+		d.value("mergeWhen", raw, &m.MergeWhen)
 	}
 	if raw, ok := f["addressIncrementLatency"]; ok {
 		m.AddressIncrementLatency = d.positive("addressIncrementLatency", raw)
@@ -723,6 +731,9 @@ func Encode(m *Machine) ([]byte, error) {
 	}
 	if m.MergeLatency > 0 {
 		field("mergeLatency", m.MergeLatency)
+	}
+	if m.MergeWhen != "" {
+		field("mergeWhen", m.MergeWhen)
 	}
 	if m.AddressIncrementLatency > 0 {
 		field("addressIncrementLatency", m.AddressIncrementLatency)

@@ -138,6 +138,8 @@ func TestParseErrors(t *testing.T) {
 		{`"cycles": 0.5}`, `"cycles": 0.5, "via": 1}`, "chains[0].via", "unknown field"},
 		{`"forms": ["add RW:GPR:32, R:GPR:32", `, `"forms": ["sub RW:GPR:32, R:GPR:32", `, "chains[0].forms", "does not map"},
 		{`"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"]`, `"forms": []`, "chains[0].forms", "missing or empty"},
+		// merges
+		{`"complexLEALatency": 2,`, `"complexLEALatency": 2, "mergeWhen": "sometimes",`, "mergeWhen", "unknown"},
 		// wakeup
 		{`"cost": 2}`, `"cost": 0.5}`, "wakeup.cost", "must be ≥ 1"},
 		{`, "cost": 2}`, `}`, "wakeup.cost", "missing"},

@@ -59,6 +59,12 @@ type Machine struct {
 	// register by merging (0: no merge). Zero idioms such as pxor xmm0,
 	// xmm0 merge too: they do not break the chain.
 	MergeLatency int
+	// MergeWhen says when legacy-SSE writes merge: always (""), or only
+	// in a loop that leaves the upper halves of the vector registers in
+	// use (MergeDirtyUpper: a block that writes a YMM or ZMM register
+	// with a VEX or EVEX instruction and runs no vzeroupper), as on a
+	// core that tracks the upper halves as zero otherwise.
+	MergeWhen string
 	// AddressIncrementLatency is the latency in cycles of adding a
 	// constant to a register that the block also uses as an address
 	// (add, sub, inc, dec of an address register: a pointer or index
@@ -104,6 +110,10 @@ type Fusion struct {
 	// program order; all must be mapped.
 	First, Second []string
 }
+
+// MergeDirtyUpper is the MergeWhen of a core whose legacy-SSE writes
+// merge only while the upper halves of the vector registers are in use.
+const MergeDirtyUpper = "dirty-upper"
 
 // Chain is a group of forms that pass values to each other in Cycles.
 type Chain struct {

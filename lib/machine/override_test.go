@@ -16,7 +16,8 @@ func TestOverride(t *testing.T) {
 	  "uops": {"mov dword ptr W:MEM(32), R:GPR:32": [{"count": 1, "ports": ["2"]}, {"count": 1, "ports": ["3"]}], "nop": []},
 	  "latencies": {"add RW:GPR:32, R:GPR:32": {"cycles": 2}},
 	  "complexLEALatency": 3,
-	  "chains": [{"forms": ["add RW:GPR:32, R:GPR:32"], "cycles": 1}]}`
+	  "chains": [{"forms": ["add RW:GPR:32, R:GPR:32"], "cycles": 1}],
+	  "wakeup": {"forms": ["add RW:GPR:32, R:GPR:32"], "cost": 3}}`
 	o, err := machine.Override(m, []byte(over), "over.json")
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +37,9 @@ func TestOverride(t *testing.T) {
 	if o.ComplexLEALatency != 3 || len(o.Chains) != 1 || o.Chains[0].Cycles != 1 {
 		t.Errorf("complex lea %v, chains %+v", o.ComplexLEALatency, o.Chains)
 	}
+	if o.Wakeup == nil || o.Wakeup.Cost != 3 || len(o.Wakeup.Forms) != 1 {
+		t.Errorf("wakeup %+v, want cost 3 for one form", o.Wakeup)
+	}
 	if o.ReorderBuffer != 192 || o.InstructionsPerCycle != 4 || !strings.HasSuffix(o.Description, "four ports Tuned by hand.") {
 		t.Errorf("fields not overridden changed: %+v", o)
 	}
@@ -49,6 +53,7 @@ func TestOverride(t *testing.T) {
 		{`{"format": "portlab.machine-override/v1", "uops": {"nop": [{"count": 1, "ports": ["9"]}]}}`, `uops["nop"][0].ports`},
 		{`{"format": "portlab.machine-override/v1", "latencies": {"nop": {"cycles": 1}}}`, "nop"},
 		{`{"format": "portlab.machine-override/v1", "complexLEALatency": -1}`, "complexLEALatency"},
+		{`{"format": "portlab.machine-override/v1", "fusions": [{"first": ["add RW:GPR:32, R:GPR:32"], "second": []}]}`, "fusions[0].second"},
 	} {
 		_, err := machine.Override(m, []byte(c.doc), "over.json")
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "over.json") {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,5 +130,52 @@ func TestWakeup(t *testing.T) {
 		if !near(r.Cycles, c.want) {
 			t.Errorf("%s: %v cycles, want %v", c.name, r.Cycles, c.want)
 		}
+	}
+}
+
+// mergeMachine merges legacy-SSE writes in 2 cycles, only while the upper
+// halves are in use.
+func mergeMachine(t *testing.T, latency int) *Simulator {
+	t.Helper()
+	src := `{"format": "portlab.machine/v1", "name": "merge-test",
+	  "mapping": {"format": "portlab.mapping/v1", "name": "merge-test", "ports": ["0", "1", "2", "3"], "instructions": [
+	    {"name": "movdqu W:XMM0..15, xmmword ptr R:MEM(128)", "uops": [{"count": 1, "ports": ["0", "1"]}]},
+	    {"name": "vmulps W:YMM0..15, R:YMM0..15, R:YMM0..15", "uops": [{"count": 1, "ports": ["2", "3"]}]},
+	    {"name": "vmulps W:XMM0..15, R:XMM0..15, R:XMM0..15", "uops": [{"count": 1, "ports": ["2", "3"]}]},
+	    {"name": "vzeroupper", "uops": [{"count": 1, "ports": ["2", "3"]}]}]},
+	  "latencies": {"movdqu W:XMM0..15, xmmword ptr R:MEM(128)": {"cycles": 4}, "vmulps W:YMM0..15, R:YMM0..15, R:YMM0..15": {"cycles": 3},
+	    "vmulps W:XMM0..15, R:XMM0..15, R:XMM0..15": {"cycles": 3}, "vzeroupper": {"cycles": 1}},
+	  "mergeLatency": ` + strconv.Itoa(latency) + `, "mergeWhen": "dirty-upper"}`
+	m, err := machine.Parse([]byte(src), "merge-test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A legacy-SSE load into xmm0 merges into the old xmm0 only in a loop
+// that writes a YMM register and does not clear the upper halves.
+func TestMergeDirtyUpper(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      float64
+	}{
+		{"256-bit write", "movdqu xmm0, [rsi]\nvmulps ymm3, ymm13, ymm9", 2},   // the merge chain through xmm0
+		{"128-bit write", "movdqu xmm0, [rsi]\nvmulps xmm3, xmm13, xmm9", 0.5}, // ports
+	} {
+		r := simulate(t, mergeMachine(t, 2), c.src)
+		if !near(r.Cycles, c.want) {
+			t.Errorf("%s: %v cycles, want %v", c.name, r.Cycles, c.want)
+		}
+	}
+	// With vzeroupper in the loop nothing merges: as on a machine without
+	// merges (the chain through vzeroupper's vector registers remains).
+	src := "movdqu xmm0, [rsi]\nvmulps ymm3, ymm13, ymm9\nvzeroupper"
+	if a, b := simulate(t, mergeMachine(t, 2), src), simulate(t, mergeMachine(t, 0), src); !near(a.Cycles, b.Cycles) {
+		t.Errorf("with vzeroupper: %v cycles, without merges %v", a.Cycles, b.Cycles)
 	}
 }

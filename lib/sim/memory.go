@@ -351,6 +351,43 @@ func mergesXMM(in *block.Insn) (block.Location, bool) {
 	return block.Location{}, false
 }
 
+// dirtyUpper reports whether b leaves the upper halves of the vector
+// registers in use from one iteration to the next: it writes a YMM or ZMM
+// register with a VEX or EVEX instruction and clears none with vzeroupper
+// or vzeroall.
+func dirtyUpper(b *block.Block) bool {
+	wide := false
+	for i := range b.Insns {
+		in := &b.Insns[i]
+		switch in.Form.Mnemonic {
+		case "vzeroupper", "vzeroall":
+			return false
+		}
+		if wide || !strings.HasPrefix(in.Form.Mnemonic, "v") {
+			continue
+		}
+		for _, o := range in.Operands {
+			if o.Kind != isa.KindReg {
+				continue
+			}
+			if r, ok := isa.LookupRegister(isa.X86, o.Reg); ok && (r.Class == isa.YMM || r.Class == isa.ZMM) && writes(in, r.Alias) {
+				wide = true
+			}
+		}
+	}
+	return wide
+}
+
+// writes reports whether in writes the register of alias r.
+func writes(in *block.Insn, r string) bool {
+	for _, w := range in.Writes {
+		if w.Kind == block.Reg && w.Name == r {
+			return true
+		}
+	}
+	return false
+}
+
 // isAddressRegister reports whether register alias r is an address
 // register of one of in's memory operands.
 func isAddressRegister(in *block.Insn, r string) bool {

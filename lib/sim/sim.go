@@ -410,7 +410,8 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	// whole block, what an instruction reads before the block writes it
 	// again (the previous iteration's value), and the current writer's.
 	var final, cur map[string]int32
-	if s.m.MergeLatency > 0 {
+	merges := s.m.MergeLatency > 0 && (s.m.MergeWhen != machine.MergeDirtyUpper || dirtyUpper(b))
+	if merges {
 		final, cur = map[string]int32{}, map[string]int32{}
 		for i := range b.Insns {
 			for wi := range b.Insns[i].Writes {
@@ -485,7 +486,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		}
 		// A legacy-SSE write of an XMM register merges into the old value.
 		var merge int32 = -1
-		if s.m.MergeLatency > 0 {
+		if merges {
 			if w, ok := mergesXMM(in); ok {
 				merge = regSlot(w.Name)
 				p.reads = append(p.reads, merge)
