@@ -16,6 +16,7 @@ func init() {
 		"Format":          reflect.ValueOf(constant.MakeFromLiteral("\"portlab.machine/v1\"", token.STRING, 0)),
 		"Lookup":          reflect.ValueOf(machine.Lookup),
 		"MacroOps":        reflect.ValueOf(machine.MacroOps),
+		"MergeDirtyUpper": reflect.ValueOf(constant.MakeFromLiteral("\"dirty-upper\"", token.STRING, 0)),
 		"Names":           reflect.ValueOf(machine.Names),
 		"Override":        reflect.ValueOf(machine.Override),
 		"OverrideFormat":  reflect.ValueOf(constant.MakeFromLiteral("\"portlab.machine-override/v1\"", token.STRING, 0)),
@@ -31,10 +32,12 @@ func init() {
 		"Chain":          reflect.ValueOf((*machine.Chain)(nil)),
 		"Counters":       reflect.ValueOf((*machine.Counters)(nil)),
 		"FrontEnd":       reflect.ValueOf((*machine.FrontEnd)(nil)),
+		"Fusion":         reflect.ValueOf((*machine.Fusion)(nil)),
 		"Latency":        reflect.ValueOf((*machine.Latency)(nil)),
 		"Machine":        reflect.ValueOf((*machine.Machine)(nil)),
 		"Memory":         reflect.ValueOf((*machine.Memory)(nil)),
 		"OperandLatency": reflect.ValueOf((*machine.OperandLatency)(nil)),
 		"UopCounter":     reflect.ValueOf((*machine.UopCounter)(nil)),
+		"Wakeup":         reflect.ValueOf((*machine.Wakeup)(nil)),
 	}
 }
