@@ -24,15 +24,7 @@ func fusionMachine(t *testing.T, fuse bool) *Simulator {
 	if fuse {
 		src += `, "fusions": [{"first": ["mov W:GPR:64, R:GPR:64"], "second": ["add RW:GPR:64, IMM(8)"]}]`
 	}
-	m, err := machine.Parse([]byte(src+"}"), "fusion-test.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return inlineSim(t, src+"}", "fusion-test.json")
 }
 
 // A move followed by an add on its copy takes one front-end slot when the
@@ -97,15 +89,7 @@ func wakeupMachine(t *testing.T, cost float64) *Simulator {
 	if cost > 0 {
 		src += fmt.Sprintf(`, "wakeup": {"forms": ["lea W:GPR:64, MEM(0)", "add RW:GPR:64, IMM(8)", "cmp R:GPR:64, IMM(8)"], "cost": %v}`, cost)
 	}
-	m, err := machine.Parse([]byte(src+"}"), "wakeup-test.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return inlineSim(t, src+"}", "wakeup-test.json")
 }
 
 // The first reader of a head's result pays the wakeup cost, later links
@@ -146,15 +130,7 @@ func mergeMachine(t *testing.T, latency int) *Simulator {
 	  "latencies": {"movdqu W:XMM0..15, xmmword ptr R:MEM(128)": {"cycles": 4}, "vmulps W:YMM0..15, R:YMM0..15, R:YMM0..15": {"cycles": 3},
 	    "vmulps W:XMM0..15, R:XMM0..15, R:XMM0..15": {"cycles": 3}, "vzeroupper": {"cycles": 1}},
 	  "mergeLatency": ` + strconv.Itoa(latency) + `, "mergeWhen": "dirty-upper"}`
-	m, err := machine.Parse([]byte(src), "merge-test.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(m, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return inlineSim(t, src, "merge-test.json")
 }
 
 // A legacy-SSE load into xmm0 merges into the old xmm0 only in a loop
@@ -178,4 +154,19 @@ func TestMergeDirtyUpper(t *testing.T) {
 	if a, b := simulate(t, mergeMachine(t, 2), src), simulate(t, mergeMachine(t, 0), src); !near(a.Cycles, b.Cycles) {
 		t.Errorf("with vzeroupper: %v cycles, without merges %v", a.Cycles, b.Cycles)
 	}
+}
+
+// inlineSim returns a simulator of the machine description src (file
+// name name in errors).
+func inlineSim(t *testing.T, src, name string) *Simulator {
+	t.Helper()
+	m, err := machine.Parse([]byte(src), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
