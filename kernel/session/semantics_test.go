@@ -728,3 +728,34 @@ func TestFloatCaseInIntegerSwitch(t *testing.T) {
 		t.Errorf("float cases: %q, want %q", got, want)
 	}
 }
+
+// TestConcreteAssertionsOfTypesAlike checks assertions and type switch
+// cases to types the interpreter represents alike: it matched x.(int) for
+// a MyInt, x.(B) for an A with the same fields and x.(time.Duration) for
+// a type declared from it (Go's fixedbugs/bug148.go, bug201.go), silently.
+func TestConcreteAssertionsOfTypesAlike(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"time\"")
+	run(t, s, "type MyInt int")
+	for _, c := range []struct{ code, want string }{
+		{"func f(x any) bool { _, ok := x.(int); return ok }\nf(MyInt(1))", "cannot tell int from MyInt"},
+		{"func f(x any) string {\n\tswitch x.(type) {\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}", "3:7: not supported by the interpreter: case int: of a type switch: the interpreter cannot tell int from MyInt"},
+		{"var y any = 1\nvar ok bool\n_, ok = y.(MyInt)", "cannot tell MyInt from int"},
+		{"type A struct{ a, b int }\ntype B struct{ a, b int }\nfunc g(x any) B { return x.(B) }", "cannot tell B from A"},
+		{"type MyDur time.Duration\nfunc d(x any) bool { _, ok := x.([]time.Duration); return ok }", "cannot tell time.Duration from MyDur"},
+		{"type T struct{ a, b int }\nfunc p(x any) T {\n\ttype T struct{ a, b int }\n\treturn x.(T)\n}", "4:12: not supported by the interpreter: the type assertion x.(T): the interpreter cannot tell T from another T"},
+		{"func h() bool {\n\ttype L string\n\tvar x any = L(\"a\")\n\t_, ok := x.(string)\n\treturn ok\n}", "cannot tell string from L"},
+	} {
+		e := fails(t, s, c.code)
+		if e.Name != "CompileError" || !strings.Contains(strings.ToLower(e.Value), strings.ToLower(c.want)) {
+			t.Errorf("%q: %s: %s", c.code, e.Name, e.Value)
+		}
+	}
+	// Types the interpreter tells apart run as in Go.
+	code := "type Node struct{ next *Node; v int }\ntype Other struct{ v string }\nfunc kind(x any) string {\n\tswitch v := x.(type) {\n\tcase *Node:\n\t\treturn \"node\"\n\tcase Other:\n\t\treturn v.v\n\t}\n\treturn \"other\"\n}\n" +
+		"func is(x any) (bool, bool) { _, isNode := x.(*Node); _, isOther := x.(Other); return isNode, isOther }\n" +
+		"var n any = &Node{v: 1}\nisNode, isOther := is(n)\nfmt.Println(kind(n), kind(Other{\"o\"}), kind(1.5), isNode, isOther)"
+	if got, want := out(t, s, code), "node o other true false\n"; got != want {
+		t.Errorf("assertions to types told apart: %q, want %q", got, want)
+	}
+}

@@ -370,6 +370,16 @@
 //     each case as its comparison, one clause each, switch t := x; {
 //     case t == (1e15): fallthrough; case t == (1e16): … }. No probe: the
 //     session's TestFloatCaseInIntegerSwitch.
+//  53. Assertions to declared types. A declared type is represented by
+//     the type it is declared from (type MyInt int is int, type D
+//     time.Duration is time.Duration) and struct types with the same
+//     fields are one type, also a type declared again alike inside a
+//     function; assertions and type switch cases compare those, so
+//     x.(int) succeeded for a MyInt and x.(B) for an A with B's fields.
+//     ConcreteAssertions (called by the session with the types of earlier
+//     cells) refuses an assertion or case whose type is or contains such
+//     a type, naming the types and what to write. Probe: "assertion to a
+//     type declared from another".
 //
 // # Elsewhere
 //
