@@ -759,3 +759,17 @@ func TestConcreteAssertionsOfTypesAlike(t *testing.T) {
 		t.Errorf("assertions to types told apart: %q, want %q", got, want)
 	}
 }
+
+// TestTypeSwitchOnCellTypes checks type switches with cases of a cell's
+// types: without a bound variable the interpreter matched no value of a
+// cell type, and with one no value of a cell type with methods, silently.
+func TestTypeSwitchOnCellTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type A struct{ x int }\ntype P struct{ s string }\n\nfunc (P) String() string { return \"p\" }\n\ntype N struct{ next *N }\n\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase A:\n\t\treturn \"A\"\n\tcase *N, P:\n\t\treturn \"N or P\"\n\tcase nil:\n\t\treturn \"nil\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}\n\nfunc bound(x any) string {\n\tout := \"\"\nL:\n\tswitch v := x.(type) {\n\tcase P:\n\t\tout = v.s\n\t\tif v.s == \"stop\" {\n\t\t\tbreak L\n\t\t}\n\t\tout += \"!\"\n\tcase A, nil:\n\t\tout = fmt.Sprint(v)\n\tdefault:\n\t\tout = fmt.Sprintf(\"%v\", v)\n\t}\n\treturn out\n}")
+	if got, want := out(t, s, "for _, x := range []any{A{1}, &N{}, P{\"q\"}, nil, 3, \"s\"} {\n\tfmt.Print(kind(x), \" \")\n}"), "A N or P N or P nil int other "; got != want {
+		t.Errorf("type switch without a variable: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "for _, x := range []any{P{\"stop\"}, P{\"go\"}, A{2}, nil, 1.5} {\n\tfmt.Print(bound(x), \" \")\n}"), "stop go! {2} <nil> 1.5 "; got != want {
+		t.Errorf("labeled type switch with a variable: %q, want %q", got, want)
+	}
+}

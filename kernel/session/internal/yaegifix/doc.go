@@ -380,6 +380,16 @@
 //     cells) refuses an assertion or case whose type is or contains such
 //     a type, naming the types and what to write. Probe: "assertion to a
 //     type declared from another".
+//  54. Type switches on cell types. The type switch compares type names
+//     with the representation of the value: switch x.(type) { case A: }
+//     matched no value of a cell's type A (struct or pointer to one), and
+//     switch v := x.(type) none of a cell type with methods (the comma-ok
+//     assertion is right for them). typeSwitchEdits (a later pass)
+//     rewrites a switch with a case naming a non-interface type of the
+//     cell or the session, outside generic functions, into comma-ok
+//     tests evaluated before a switch without a tag, { s := x; c1 :=
+//     false; if _, ok := s.(A); ok { c1 = true }; switch { case c1: v :=
+//     s.(A); … } }. Probe: "type switch on a cell type".
 //
 // # Elsewhere
 //
