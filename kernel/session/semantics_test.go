@@ -772,4 +772,11 @@ func TestTypeSwitchOnCellTypes(t *testing.T) {
 	if got, want := out(t, s, "for _, x := range []any{P{\"stop\"}, P{\"go\"}, A{2}, nil, 1.5} {\n\tfmt.Print(bound(x), \" \")\n}"), "stop go! {2} <nil> 1.5 "; got != want {
 		t.Errorf("labeled type switch with a variable: %q, want %q", got, want)
 	}
+	// Cases of interfaces of the cell and of the standard library.
+	run(t, s, "import \"errors\"")
+	run(t, s, "type I interface{ M() string }\ntype B struct{ y int }\n\nfunc (b B) M() string { return fmt.Sprint(\"B\", b.y) }\n\n"+
+		"func what(x any) string {\n\tswitch v := x.(type) {\n\tcase A:\n\t\treturn fmt.Sprint(\"A\", v.x)\n\tcase I:\n\t\treturn v.M()\n\tcase error:\n\t\treturn v.Error()\n\t}\n\treturn \"none\"\n}")
+	if got, want := out(t, s, "for _, x := range []any{A{1}, B{2}, errors.New(\"e\"), 4} {\n\tfmt.Print(what(x), \" \")\n}"), "A1 B2 e none "; got != want {
+		t.Errorf("type switch with interface cases: %q, want %q", got, want)
+	}
 }

@@ -389,7 +389,10 @@
 //     cell or the session, outside generic functions, into comma-ok
 //     tests evaluated before a switch without a tag, { s := x; c1 :=
 //     false; if _, ok := s.(A); ok { c1 = true }; switch { case c1: v :=
-//     s.(A); … } }. Probe: "type switch on a cell type".
+//     s.(A); … } }. A case of an interface of the cell binds its variable
+//     by the interpreter's switch on that case alone (the assertion that
+//     keeps the value fails for it), which stops the cell with a message
+//     if it does not match. Probe: "type switch on a cell type".
 //
 // # Elsewhere
 //

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -26,7 +27,9 @@ import (
 //	if _, ok := s.(B); ok || s == nil { c2 = true }
 //	switch { case c1: v := s.(A); _ = v; body; case c2: v := s; _ = v; body2; default: v := s; _ = v; body3 } }
 //
-// keeping an init statement first and a label on the switch. isIface
+// keeping an init statement first and a label on the switch; a case of
+// an interface of the cell or the session with a variable binds it by
+// switch v := s.(type) { case I: body; default: panic(…) }. isIface
 // reports the interface types of the session and the cell.
 func typeSwitchEdits(isIface func(string) bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
@@ -95,6 +98,18 @@ func typeSwitchEdits(isIface func(string) bool) func(fset *token.FileSet, f *ast
 				head := "case " + ci + ":"
 				if bound != "" {
 					v := s
+					if len(cc.List) == 1 && cellInterface(cc.List[0], isIface) {
+						// The assertion that keeps the value fails for an
+						// interface of the cell: the interpreter's own switch
+						// binds it, with the value known to match.
+						t := exprText(src, pos, cc.List[0])
+						head += fmt.Sprintf(" switch %s := %s.(type) { case %s: _ = %s;", bound, s, t, bound)
+						miss := strconv.Quote(Refused + "the interpreter's type switch did not match case " + t + ": where the assertion does; " +
+							"write the case as if " + bound + ", ok := x.(" + t + "); ok { … }")
+						edits = append(edits, edit{pos(cc.End()), pos(cc.End()), "; default: panic(" + miss + ") }"})
+						edits = append(edits, edit{pos(cc.Case), pos(cc.Colon) + 1, head})
+						continue
+					}
 					if len(cc.List) == 1 && !(isNilIdent(cc.List[0])) {
 						v = s + ".(" + exprText(src, pos, cc.List[0]) + ")"
 					}
@@ -158,6 +173,18 @@ func hasTypeParams(recv *ast.FieldList) bool {
 		case *ast.IndexExpr, *ast.IndexListExpr:
 			return true
 		}
+	}
+	return false
+}
+
+// cellInterface reports whether x is an interface type of the cell or
+// the session (a name isIface reports, or an interface literal).
+func cellInterface(x ast.Expr, isIface func(string) bool) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.InterfaceType:
+		return true
+	case *ast.Ident:
+		return x.Name != "error" && isIface(x.Name)
 	}
 	return false
 }
