@@ -728,3 +728,55 @@ func TestFloatCaseInIntegerSwitch(t *testing.T) {
 		t.Errorf("float cases: %q, want %q", got, want)
 	}
 }
+
+// TestConcreteAssertionsOfTypesAlike checks assertions and type switch
+// cases to types the interpreter represents alike: it matched x.(int) for
+// a MyInt, x.(B) for an A with the same fields and x.(time.Duration) for
+// a type declared from it (Go's fixedbugs/bug148.go, bug201.go), silently.
+func TestConcreteAssertionsOfTypesAlike(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"time\"")
+	run(t, s, "type MyInt int")
+	for _, c := range []struct{ code, want string }{
+		{"func f(x any) bool { _, ok := x.(int); return ok }\nf(MyInt(1))", "cannot tell int from MyInt"},
+		{"func f(x any) string {\n\tswitch x.(type) {\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}", "3:7: not supported by the interpreter: case int: of a type switch: the interpreter cannot tell int from MyInt"},
+		{"var y any = 1\nvar ok bool\n_, ok = y.(MyInt)", "cannot tell MyInt from int"},
+		{"type A struct{ a, b int }\ntype B struct{ a, b int }\nfunc g(x any) B { return x.(B) }", "cannot tell B from A"},
+		{"type MyDur time.Duration\nfunc d(x any) bool { _, ok := x.([]time.Duration); return ok }", "cannot tell time.Duration from MyDur"},
+		{"type T struct{ a, b int }\nfunc p(x any) T {\n\ttype T struct{ a, b int }\n\treturn x.(T)\n}", "4:12: not supported by the interpreter: the type assertion x.(T): the interpreter cannot tell T from another T"},
+		{"func h() bool {\n\ttype L string\n\tvar x any = L(\"a\")\n\t_, ok := x.(string)\n\treturn ok\n}", "cannot tell string from L"},
+	} {
+		e := fails(t, s, c.code)
+		if e.Name != "CompileError" || !strings.Contains(strings.ToLower(e.Value), strings.ToLower(c.want)) {
+			t.Errorf("%q: %s: %s", c.code, e.Name, e.Value)
+		}
+	}
+	// Types the interpreter tells apart run as in Go.
+	code := "type Node struct{ next *Node; v int }\ntype Other struct{ v string }\nfunc kind(x any) string {\n\tswitch v := x.(type) {\n\tcase *Node:\n\t\treturn \"node\"\n\tcase Other:\n\t\treturn v.v\n\t}\n\treturn \"other\"\n}\n" +
+		"func is(x any) (bool, bool) { _, isNode := x.(*Node); _, isOther := x.(Other); return isNode, isOther }\n" +
+		"var n any = &Node{v: 1}\nisNode, isOther := is(n)\nfmt.Println(kind(n), kind(Other{\"o\"}), kind(1.5), isNode, isOther)"
+	if got, want := out(t, s, code), "node o other true false\n"; got != want {
+		t.Errorf("assertions to types told apart: %q, want %q", got, want)
+	}
+}
+
+// TestTypeSwitchOnCellTypes checks type switches with cases of a cell's
+// types: without a bound variable the interpreter matched no value of a
+// cell type, and with one no value of a cell type with methods, silently.
+func TestTypeSwitchOnCellTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type A struct{ x int }\ntype P struct{ s string }\n\nfunc (P) String() string { return \"p\" }\n\ntype N struct{ next *N }\n\nfunc kind(x any) string {\n\tswitch x.(type) {\n\tcase A:\n\t\treturn \"A\"\n\tcase *N, P:\n\t\treturn \"N or P\"\n\tcase nil:\n\t\treturn \"nil\"\n\tcase int:\n\t\treturn \"int\"\n\t}\n\treturn \"other\"\n}\n\nfunc bound(x any) string {\n\tout := \"\"\nL:\n\tswitch v := x.(type) {\n\tcase P:\n\t\tout = v.s\n\t\tif v.s == \"stop\" {\n\t\t\tbreak L\n\t\t}\n\t\tout += \"!\"\n\tcase A, nil:\n\t\tout = fmt.Sprint(v)\n\tdefault:\n\t\tout = fmt.Sprintf(\"%v\", v)\n\t}\n\treturn out\n}")
+	if got, want := out(t, s, "for _, x := range []any{A{1}, &N{}, P{\"q\"}, nil, 3, \"s\"} {\n\tfmt.Print(kind(x), \" \")\n}"), "A N or P N or P nil int other "; got != want {
+		t.Errorf("type switch without a variable: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "for _, x := range []any{P{\"stop\"}, P{\"go\"}, A{2}, nil, 1.5} {\n\tfmt.Print(bound(x), \" \")\n}"), "stop go! {2} <nil> 1.5 "; got != want {
+		t.Errorf("labeled type switch with a variable: %q, want %q", got, want)
+	}
+	// Cases of interfaces of the cell and of the standard library.
+	run(t, s, "import \"errors\"")
+	run(t, s, "type I interface{ M() string }\ntype B struct{ y int }\n\nfunc (b B) M() string { return fmt.Sprint(\"B\", b.y) }\n\n"+
+		"func what(x any) string {\n\tswitch v := x.(type) {\n\tcase A:\n\t\treturn fmt.Sprint(\"A\", v.x)\n\tcase I:\n\t\treturn v.M()\n\tcase error:\n\t\treturn v.Error()\n\t}\n\treturn \"none\"\n}")
+	if got, want := out(t, s, "for _, x := range []any{A{1}, B{2}, errors.New(\"e\"), 4} {\n\tfmt.Print(what(x), \" \")\n}"), "A1 B2 e none "; got != want {
+		t.Errorf("type switch with interface cases: %q, want %q", got, want)
+	}
+}

@@ -473,6 +473,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkNames(p); e != nil {
 		return nil, e
 	}
+	var typeSrcs []string
+	for _, d := range s.typeSrc {
+		typeSrcs = append(typeSrcs, d.src)
+	}
+	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
+		return nil, syntaxError(err)
+	}
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}

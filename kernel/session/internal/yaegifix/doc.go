@@ -370,6 +370,29 @@
 //     each case as its comparison, one clause each, switch t := x; {
 //     case t == (1e15): fallthrough; case t == (1e16): … }. No probe: the
 //     session's TestFloatCaseInIntegerSwitch.
+//  53. Assertions to declared types. A declared type is represented by
+//     the type it is declared from (type MyInt int is int, type D
+//     time.Duration is time.Duration) and struct types with the same
+//     fields are one type, also a type declared again alike inside a
+//     function; assertions and type switch cases compare those, so
+//     x.(int) succeeded for a MyInt and x.(B) for an A with B's fields.
+//     ConcreteAssertions (called by the session with the types of earlier
+//     cells) refuses an assertion or case whose type is or contains such
+//     a type, naming the types and what to write. Probe: "assertion to a
+//     type declared from another".
+//  54. Type switches on cell types. The type switch compares type names
+//     with the representation of the value: switch x.(type) { case A: }
+//     matched no value of a cell's type A (struct or pointer to one), and
+//     switch v := x.(type) none of a cell type with methods (the comma-ok
+//     assertion is right for them). typeSwitchEdits (a later pass)
+//     rewrites a switch with a case naming a non-interface type of the
+//     cell or the session, outside generic functions, into comma-ok
+//     tests evaluated before a switch without a tag, { s := x; c1 :=
+//     false; if _, ok := s.(A); ok { c1 = true }; switch { case c1: v :=
+//     s.(A); … } }. A case of an interface of the cell binds its variable
+//     by the interpreter's switch on that case alone (the assertion that
+//     keeps the value fails for it), which stops the cell with a message
+//     if it does not match. Probe: "type switch on a cell type".
 //
 // # Elsewhere
 //
