@@ -104,23 +104,7 @@ func negZeroEdits(funcs map[string][]bool) func(fset *token.FileSet, f *ast.File
 				edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
 			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			for _, st := range stmtList(n) {
-				switch st := st.(type) {
-				case *ast.AssignStmt, *ast.ExprStmt, *ast.ReturnStmt, *ast.SendStmt, *ast.DeclStmt:
-					checkBefore(st, st)
-				case *ast.IfStmt:
-					if st.Init == nil {
-						checkBefore(st, st.Cond)
-					}
-				case *ast.SwitchStmt:
-					if st.Init == nil {
-						checkBefore(st, st.Tag)
-					}
-				}
-			}
-			return true
-		})
+		checkedStatements(f, checkBefore)
 		return edits
 	}
 }

@@ -1151,6 +1151,32 @@ func TypeParamCase(p any, name string) {
 
 // stmtList returns the statement list n holds: a block's, or a case or
 // select clause's body; nil for any other node.
+// checkedStatements calls check for every statement of f's statement
+// lists before which a check can run: a simple statement (assignment,
+// expression, return, send, declaration) with itself, an if or switch
+// without an init statement with its condition or tag (nil for a switch
+// without one), where a check inserted before the statement sees the
+// values the part reads.
+func checkedStatements(f ast.Node, check func(st ast.Stmt, parts ...ast.Node)) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		for _, st := range stmtList(n) {
+			switch st := st.(type) {
+			case *ast.AssignStmt, *ast.ExprStmt, *ast.ReturnStmt, *ast.SendStmt, *ast.DeclStmt:
+				check(st, st)
+			case *ast.IfStmt:
+				if st.Init == nil {
+					check(st, st.Cond)
+				}
+			case *ast.SwitchStmt:
+				if st.Init == nil {
+					check(st, st.Tag)
+				}
+			}
+		}
+		return true
+	})
+}
+
 func stmtList(n ast.Node) []ast.Stmt {
 	switch n := n.(type) {
 	case *ast.BlockStmt:

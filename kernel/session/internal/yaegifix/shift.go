@@ -172,23 +172,7 @@ func shiftEdits(isVar func(string) bool) func(fset *token.FileSet, f *ast.File, 
 				edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
 			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			for _, st := range stmtList(n) {
-				switch st := st.(type) {
-				case *ast.AssignStmt, *ast.ExprStmt, *ast.ReturnStmt, *ast.SendStmt, *ast.DeclStmt:
-					checkBefore(st, st)
-				case *ast.IfStmt:
-					if st.Init == nil {
-						checkBefore(st, st.Cond)
-					}
-				case *ast.SwitchStmt:
-					if st.Init == nil {
-						checkBefore(st, st.Tag)
-					}
-				}
-			}
-			return true
-		})
+		checkedStatements(f, checkBefore)
 		wrap := func(n ast.Expr) {
 			if mayBeNegative(n) {
 				edits = append(edits, edit{pos(n.Pos()), pos(n.Pos()), shiftCountFunc + "("}, edit{pos(n.End()), pos(n.End()), ")"})
