@@ -118,7 +118,12 @@ func TestHostBlocksKnownAnswers(t *testing.T) {
 	}
 	near("FMA loop at the FMA latency", got[0], lat.Cycles, 0.1)
 	near("independent adds at their throughput", got[1], thr.Cycles, 0.15)
-	near("one more add in the chain through memory", got[3]-got[2], 1, 0.2)
+	// The difference of two 5- and 6-cycle measurements: on a busy
+	// shared machine (go test runs other packages beside this one) each
+	// may be a few per cent off, 0.3 cycles of the difference (5.709 -
+	// 5.001 in one such run, 6.000 - 5.000 on a quiet one); 35 % still
+	// tells one more add from none or two.
+	near("one more add in the chain through memory", got[3]-got[2], 1, 0.35)
 	if got[2] < 3 {
 		t.Errorf("chain through memory: %.3f cycles, less than any load's latency", got[2])
 	}
