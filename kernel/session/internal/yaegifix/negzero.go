@@ -66,40 +66,27 @@ func negZeroEdits(funcs map[string][]bool) func(fset *token.FileSet, f *ast.File
 		checkBefore := func(st ast.Stmt, parts ...ast.Node) {
 			var pre strings.Builder
 			seen := map[string]bool{}
-			var walk func(n ast.Node) bool
-			walk = func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.BinaryExpr:
-					if n.Op == token.LAND || n.Op == token.LOR {
-						ast.Inspect(n.X, walk)
-						return false
+			inspectEvaluated(parts, func(n ast.Node) {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return
+				}
+				id, ok := call.Fun.(*ast.Ident)
+				if !ok || funcs[id.Name] == nil || call.Ellipsis.IsValid() {
+					return
+				}
+				ps := funcs[id.Name]
+				for i, a := range call.Args {
+					if i >= len(ps) || !ps[i] || isConstant(a, consts) || !pureValue(a) {
+						continue
 					}
-				case *ast.CallExpr:
-					id, ok := n.Fun.(*ast.Ident)
-					if !ok || funcs[id.Name] == nil || n.Ellipsis.IsValid() {
-						return true
-					}
-					ps := funcs[id.Name]
-					for i, a := range n.Args {
-						if i >= len(ps) || !ps[i] || isConstant(a, consts) || !pureValue(a) {
-							continue
-						}
-						x := exprText(src, pos, a)
-						if key := id.Name + "\x00" + x; !seen[key] {
-							seen[key] = true
-							fmt.Fprintf(&pre, "if (%s) == 0 { if 1/(%s) < 0 { %s(%q, %d) } }; ", x, x, negZeroFunc, id.Name, i+1)
-						}
+					x := exprText(src, pos, a)
+					if key := id.Name + "\x00" + x; !seen[key] {
+						seen[key] = true
+						fmt.Fprintf(&pre, "if (%s) == 0 { if 1/(%s) < 0 { %s(%q, %d) } }; ", x, x, negZeroFunc, id.Name, i+1)
 					}
 				}
-				return true
-			}
-			for _, p := range parts {
-				if p != nil {
-					ast.Inspect(p, walk)
-				}
-			}
+			})
 			if pre.Len() > 0 {
 				edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
 			}

@@ -1177,6 +1177,31 @@ func checkedStatements(f ast.Node, check func(st ast.Stmt, parts ...ast.Node)) {
 	})
 }
 
+// inspectEvaluated calls visit for the nodes of parts that run whenever
+// the parts are evaluated: function literals and the right operands of &&
+// and || (which may not run) are not entered.
+func inspectEvaluated(parts []ast.Node, visit func(ast.Node)) {
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if n.Op == token.LAND || n.Op == token.LOR {
+				ast.Inspect(n.X, walk)
+				return false
+			}
+		}
+		visit(n)
+		return true
+	}
+	for _, p := range parts {
+		if p != nil {
+			ast.Inspect(p, walk)
+		}
+	}
+}
+
 func stmtList(n ast.Node) []ast.Stmt {
 	switch n := n.(type) {
 	case *ast.BlockStmt:

@@ -136,25 +136,14 @@ func shiftEdits(isVar func(string) bool) func(fset *token.FileSet, f *ast.File, 
 		checkBefore := func(st ast.Stmt, parts ...ast.Node) {
 			var pre strings.Builder
 			seen := map[string]bool{}
-			var walk func(n ast.Node) bool
-			walk = func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false
-				case *ast.BinaryExpr:
-					if n.Op == token.LAND || n.Op == token.LOR {
-						ast.Inspect(n.X, walk)
-						return false // the right operand may not run
-					}
-					if (n.Op == token.SHL || n.Op == token.SHR) && mayBeNegative(n.Y) && pure(n.Y) {
-						checked[n] = true
-						if c := exprText(src, pos, n.Y); !seen[c] {
-							seen[c] = true
-							fmt.Fprintf(&pre, "if (%s) < 0 { panic(%s) }; ", c, negativeShiftVar)
-						}
+			visit := func(n ast.Node) {
+				if n, ok := n.(*ast.BinaryExpr); ok && (n.Op == token.SHL || n.Op == token.SHR) && mayBeNegative(n.Y) && pure(n.Y) {
+					checked[n] = true
+					if c := exprText(src, pos, n.Y); !seen[c] {
+						seen[c] = true
+						fmt.Fprintf(&pre, "if (%s) < 0 { panic(%s) }; ", c, negativeShiftVar)
 					}
 				}
-				return true
 			}
 			if as, ok := st.(*ast.AssignStmt); ok && (as.Tok == token.SHL_ASSIGN || as.Tok == token.SHR_ASSIGN) &&
 				len(as.Rhs) == 1 && mayBeNegative(as.Rhs[0]) && pure(as.Rhs[0]) {
@@ -163,11 +152,7 @@ func shiftEdits(isVar func(string) bool) func(fset *token.FileSet, f *ast.File, 
 				seen[c] = true
 				fmt.Fprintf(&pre, "if (%s) < 0 { panic(%s) }; ", c, negativeShiftVar)
 			}
-			for _, p := range parts {
-				if p != nil {
-					ast.Inspect(p, walk)
-				}
-			}
+			inspectEvaluated(parts, visit)
 			if pre.Len() > 0 {
 				edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre.String()})
 			}
