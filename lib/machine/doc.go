@@ -67,6 +67,8 @@
 //	  vectorStoreForwardLatency  ≥ 0: the same into a vector register
 //	  renaming              true: a load of a stored general-purpose
 //	                        register through the same registers reads it
+//	  renamingBy            "address": through any registers holding the
+//	                        store's address; absent: the same registers
 //	mergeLatency   ≥ 0: a legacy-SSE write of an XMM register merges into
 //	               its old value with this latency
 //	mergeWhen      "dirty-upper": only in a loop that writes a YMM or ZMM
@@ -76,6 +78,8 @@
 //	               the block uses as an address
 //	complexLEALatency  > 0: cycles of an lea that adds base, index and
 //	               displacement
+//	complexLEAFrom "base": complexLEALatency from the base register only;
+//	               absent: from every register input
 //	chains         [{"forms": [form, …], "cycles": ≥ 0}]: an instruction of
 //	               the forms reading a register another of them wrote takes
 //	               cycles from it instead of its latency

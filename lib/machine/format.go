@@ -103,6 +103,24 @@ func (m *Machine) validate(file string) error {
 			return bad(path+".cycles", "must be ≥ 0, not %v", c.Cycles)
 		}
 	}
+	switch m.ComplexLEAFrom {
+	case "":
+	case ComplexLEAFromBase:
+		if m.ComplexLEALatency == 0 {
+			return bad("complexLEAFrom", "%q needs complexLEALatency", m.ComplexLEAFrom)
+		}
+	default:
+		return bad("complexLEAFrom", "unknown %q (want %q or absent: every register input)", m.ComplexLEAFrom, ComplexLEAFromBase)
+	}
+	switch m.Memory.RenamingBy {
+	case "":
+	case RenameByAddress:
+		if !m.Memory.Renaming {
+			return bad("memory.renamingBy", "%q needs memory.renaming true", m.Memory.RenamingBy)
+		}
+	default:
+		return bad("memory.renamingBy", "unknown %q (want %q or absent: the same registers)", m.Memory.RenamingBy, RenameByAddress)
+	}
 	switch m.MergeWhen {
 	case "", MergeDirtyUpper:
 	default:
@@ -316,8 +334,8 @@ func join(path, field string) string {
 
 // Fields of a machine file.
 var (
-	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "mergeWhen", "addressIncrementLatency", "complexLEALatency", "chains", "fusions", "wakeup"}
-	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming"}
+	machineFields  = []string{"format", "name", "vendor", "description", "mapping", "frontEnd", "counters", "latencies", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "mergeWhen", "addressIncrementLatency", "complexLEALatency", "complexLEAFrom", "chains", "fusions", "wakeup"}
+	memoryFields   = []string{"loadLatency", "storeForwardLatency", "vectorStoreForwardLatency", "renaming", "renamingBy"}
 	frontEndFields = []string{"instructionsPerCycle", "uopsPerCycle", "decodeWidth"}
 	counterFields  = []string{"uops", "counted"}
 	latencyFields  = []string{"cycles", "operands"}
@@ -410,6 +428,9 @@ func (d *decoder) machine(data []byte) *Machine {
 		if raw, ok := mf["renaming"]; ok {
 			d.value("memory.renaming", raw, &m.Memory.Renaming)
 		}
+		if raw, ok := mf["renamingBy"]; ok {
+			d.value("memory.renamingBy", raw, &m.Memory.RenamingBy)
+		}
 	}
 	if raw, ok := f["mergeLatency"]; ok {
 		m.MergeLatency = d.cycles("mergeLatency", raw)
@@ -422,6 +443,9 @@ func (d *decoder) machine(data []byte) *Machine {
 	}
 	if raw, ok := f["complexLEALatency"]; ok {
 		m.ComplexLEALatency = d.positive("complexLEALatency", raw)
+	}
+	if raw, ok := f["complexLEAFrom"]; ok {
+		d.value("complexLEAFrom", raw, &m.ComplexLEAFrom)
 	}
 	if raw, ok := f["chains"]; ok {
 		var list []json.RawMessage
@@ -727,6 +751,9 @@ func Encode(m *Machine) ([]byte, error) {
 		if m.Memory.Renaming {
 			mem["renaming"] = true
 		}
+		if m.Memory.RenamingBy != "" {
+			mem["renamingBy"] = m.Memory.RenamingBy
+		}
 		field("memory", mem)
 	}
 	if m.MergeLatency > 0 {
@@ -740,6 +767,9 @@ func Encode(m *Machine) ([]byte, error) {
 	}
 	if m.ComplexLEALatency > 0 {
 		field("complexLEALatency", m.ComplexLEALatency)
+	}
+	if m.ComplexLEAFrom != "" {
+		field("complexLEAFrom", m.ComplexLEAFrom)
 	}
 	if len(m.Chains) > 0 {
 		type chain struct {

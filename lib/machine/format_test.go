@@ -36,6 +36,7 @@ const small = `{
   "loadPorts": ["2"],
   "storePorts": ["3"],
   "complexLEALatency": 2,
+  "complexLEAFrom": "base",
   "chains": [{"forms": ["add RW:GPR:32, R:GPR:32", "add RW:GPR:32, dword ptr R:MEM(32)"], "cycles": 0.5}],
   "fusions": [{"first": ["add RW:GPR:32, R:GPR:32"], "second": ["add RW:GPR:32, dword ptr R:MEM(32)"]}],
   "wakeup": {"forms": ["add RW:GPR:32, R:GPR:32"], "cost": 2}
@@ -131,6 +132,9 @@ func TestParseErrors(t *testing.T) {
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "storeForwardLatency": -1}`, "memory.storeForwardLatency", "must be ≥ 0"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renamed": true}`, "memory.renamed", "unknown field"},
 		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"renaming": "yes"}`, "memory.renaming", ""},
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renaming": true, "renamingBy": "value"}`, "memory.renamingBy", "unknown"},
+		{`"storePorts": ["3"]`, `"storePorts": ["3"], "memory": {"loadLatency": 4, "renamingBy": "address"}`, "memory.renamingBy", "needs memory.renaming"},
+		{`"complexLEAFrom": "base"`, `"complexLEAFrom": "index"`, "complexLEAFrom", "unknown"},
 		{`"complexLEALatency": 2`, `"complexLEALatency": 0`, "complexLEALatency", "must be > 0"},
 		// chains
 		{`"cycles": 0.5}`, `"cycles": -1}`, "chains[0].cycles", "must be ≥ 0"},
@@ -270,7 +274,8 @@ func same(t *testing.T, got, want *machine.Machine) {
 	}
 	if got.FrontEnd != want.FrontEnd || !reflect.DeepEqual(got.Counters, want.Counters) || !reflect.DeepEqual(got.Latencies, want.Latencies) ||
 		got.ReorderBuffer != want.ReorderBuffer || got.IssueWidth != want.IssueWidth || got.RetireWidth != want.RetireWidth ||
-		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || !reflect.DeepEqual(got.Fusions, want.Fusions) || !reflect.DeepEqual(got.Wakeup, want.Wakeup) || got.ComplexLEALatency != want.ComplexLEALatency {
+		!reflect.DeepEqual(got.LoadPorts, want.LoadPorts) || !reflect.DeepEqual(got.StorePorts, want.StorePorts) || !reflect.DeepEqual(got.Chains, want.Chains) || !reflect.DeepEqual(got.Fusions, want.Fusions) || !reflect.DeepEqual(got.Wakeup, want.Wakeup) || got.ComplexLEALatency != want.ComplexLEALatency ||
+		got.ComplexLEAFrom != want.ComplexLEAFrom || got.Memory != want.Memory || got.MergeWhen != want.MergeWhen {
 		t.Errorf("%s:\n%+v\nwant\n%+v", want.Name, got, want)
 	}
 }

@@ -76,6 +76,10 @@ type Machine struct {
 	// address adds base, index and displacement, on cores that compute
 	// such an address in more cycles than a simpler one (0: not described; the form's latency applies).
 	ComplexLEALatency float64
+	// ComplexLEAFrom says which inputs of such an lea take
+	// ComplexLEALatency: "" every register input, ComplexLEAFromBase only
+	// the base register (the index then takes the form's latency).
+	ComplexLEAFrom string
 	// Chains are groups of forms whose results reach each other faster
 	// than their latencies say: an instruction of a chain's forms that
 	// reads a register another instruction of them wrote takes Cycles
@@ -144,7 +148,26 @@ type Memory struct {
 	// their memory file (Agner Fog, "The microarchitecture of Intel, AMD
 	// and VIA CPUs", Zen 2: "mirroring memory operands").
 	Renaming bool
+	// RenamingBy says which loads Renaming pairs with a store: "" (the
+	// same registers, as above) or RenameByAddress (any load of the bytes
+	// the store wrote, whichever registers address them).
+	RenamingBy string
 }
+
+// ComplexLEAFromBase is the Machine.ComplexLEAFrom of a core whose
+// three-component lea is slow from its base register only: on the Zen 5
+// host a chain through the base of lea rbx, [rbx+r10-4] takes 2 cycles an
+// iteration, one through the index of lea rbx, [r10+rbx-4] takes 1
+// (bench/results/zen5-renaming-20261128, lea probes).
+const ComplexLEAFromBase = "base"
+
+// RenameByAddress is the Memory.RenamingBy of a core whose memory file
+// pairs a load with the store of the same bytes through whichever
+// registers address them: on the Zen 5 host, a loop that loads a value
+// through one base register and stores it through another holding the
+// same address runs at its port bound (bench/results/zen5-probes-20261128),
+// where a forwarded chain would take the forwarding latency each iteration.
+const RenameByAddress = "address"
 
 // FrontEnd is the front end of a machine: how many instructions and µops
 // it delivers per cycle at most. Zero fields mean no limit.

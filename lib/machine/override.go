@@ -14,7 +14,7 @@ const OverrideFormat = "portlab.machine-override/v1"
 
 // overrideFields are the fields an override document may hold: the
 // machine fields it replaces, "uops" and "description".
-var overrideFields = []string{"format", "description", "uops", "latencies", "frontEnd", "counters", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "mergeWhen", "addressIncrementLatency", "complexLEALatency", "chains", "fusions", "wakeup"}
+var overrideFields = []string{"format", "description", "uops", "latencies", "frontEnd", "counters", "reorderBuffer", "issueWidth", "retireWidth", "loadPorts", "storePorts", "memory", "mergeLatency", "mergeWhen", "addressIncrementLatency", "complexLEALatency", "complexLEAFrom", "chains", "fusions", "wakeup"}
 
 // ReadOverride reads an override document from path and applies it to m
 // (Override).
@@ -44,7 +44,7 @@ func ReadOverride(m *Machine, path string) (*Machine, error) {
 //
 // and any of the machine fields frontEnd, counters, reorderBuffer,
 // issueWidth, retireWidth, loadPorts, storePorts, memory, mergeLatency,
-// mergeWhen, addressIncrementLatency, complexLEALatency, chains, fusions
+// mergeWhen, addressIncrementLatency, complexLEALatency, complexLEAFrom, chains, fusions
 // and wakeup, which replace the machine's field whole. The result is checked as a
 // description read from a file is; errors name name (the override file)
 // and the field.

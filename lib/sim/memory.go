@@ -59,7 +59,7 @@ type memSource struct {
 // reads (by index into Reads), the store it reads from under SameBuffer,
 // or none; ok[i][k] is false where the address cannot be followed and
 // ByExpression decides.
-func sameBufferSources(b *block.Block) (src [][]memSource, ok [][]bool) {
+func sameBufferSources(b *block.Block, byAddress bool) (src [][]memSource, ok [][]bool) {
 	n := len(b.Insns)
 	// Address registers: bases start at B, indexes at 0. The operands of
 	// lea, nops and prefetches are not set up as addresses (package
@@ -199,8 +199,9 @@ func sameBufferSources(b *block.Block) (src [][]memSource, ok [][]bool) {
 				}
 				// Renamed: the same registers address the same bytes (the
 				// displacements may differ by what the registers moved).
-				renamed := regAlias(st.m.Base) == regAlias(ld.m.Base) && regAlias(st.m.Index) == regAlias(ld.m.Index) &&
-					(st.m.Index == "" || st.m.Scale == ld.m.Scale) && lo == ld.a.off && width(st.m) == width(ld.m)
+				// With byAddress, any registers that address them.
+				renamed := (byAddress || regAlias(st.m.Base) == regAlias(ld.m.Base) && regAlias(st.m.Index) == regAlias(ld.m.Index) &&
+					(st.m.Index == "" || st.m.Scale == ld.m.Scale)) && lo == ld.a.off && width(st.m) == width(ld.m)
 				src[j][ld.k] = memSource{store: k, renamed: renamed}
 				return true
 			}
@@ -440,6 +441,33 @@ func writesVector(in *block.Insn) bool {
 var moves = map[string]bool{"mov": true, "movq": true, "movd": true, "movss": true, "movsd": true, "movups": true, "movaps": true,
 	"movupd": true, "movapd": true, "movdqu": true, "movdqa": true, "vmovq": true, "vmovd": true, "vmovss": true, "vmovsd": true,
 	"vmovups": true, "vmovaps": true, "vmovupd": true, "vmovapd": true, "vmovdqu": true, "vmovdqa": true}
+
+// widens reports whether in is a load that zero- or sign-extends a byte or
+// word into a register (movzx, movsx): forwarded, its result comes with
+// the forwarding latency, as a move's does (on the Zen 5 host
+// movzx eax, byte [m] after mov byte [m], al takes 7 cycles a round, the
+// forwarding latency; bench/results/zen5-renaming-20261128).
+func widens(in *block.Insn) bool {
+	m := in.Form.Mnemonic
+	return (m == "movzx" || m == "movsx") && len(in.Operands) == 2 && in.Operands[0].Kind == isa.KindReg
+}
+
+// storesOperand reports whether the store st writes a register operand
+// or an immediate unchanged (mov [m], r), rather than a value it computes
+// (add [m], r), whose forwarded value is its own result.
+func storesOperand(st *block.Insn) bool {
+	return moves[st.Form.Mnemonic] && len(st.Operands) == 2 && st.Operands[0].Kind == isa.KindMem
+}
+
+// storeWidth is the width in bits of what st writes to memory (0: none).
+func storeWidth(st *block.Insn) int {
+	for _, w := range st.Writes {
+		if w.Kind == block.Mem && !w.Stack {
+			return w.Mem.Width
+		}
+	}
+	return 0
+}
 
 // isMove reports whether in copies its source into a register unchanged
 // (a renamed load of it is the stored register itself).

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -75,6 +76,74 @@ func TestRenamedChain(t *testing.T) {
 	other := "mov rax, [rdi+8]\nadd rax, 1\nmov [rsi+8], rax"
 	if r := simulate(t, memSim(t, true, SameBuffer), other); !near(r.Cycles, 6) {
 		t.Errorf("%s in one buffer, renaming: %v cycles/iteration, want 6 (forwarded: another base register)", other, r.Cycles)
+	}
+}
+
+// With renaming by address, a load through another base register holding
+// the store's address is renamed too; a byte or word store is forwarded,
+// not renamed, whichever registers address it (Zen 5 probes:
+// bench/results/zen5-renaming-20261128); the result of a read-modify-write
+// store is what a later load reads, renamed.
+func TestRenamedByAddress(t *testing.T) {
+	m := memMachine(t, true)
+	m.Memory.RenamingBy = machine.RenameByAddress
+	mp := m.Mapping.Clone()
+	m.Latencies = maps.Clone(m.Latencies)
+	for _, f := range []struct {
+		form, usage string
+		cycles      int
+	}{
+		{"mov W:GPR:32, dword ptr R:MEM(32)", "1*p23", 4},
+		{"mov dword ptr W:MEM(32), R:GPR:32", "1*p237+1*p4", 1},
+		{"add RW:GPR:32, IMM(8)", "1*p0156", 1},
+		{"movzx W:GPR:32, byte ptr R:MEM(8)", "1*p23", 4},
+		{"mov byte ptr W:MEM(8), R:al,bl,bpl,cl,dil,dl,r10b,r11b,r12b,r13b,r14b,r15b,r8b,r9b,sil,spl", "1*p237+1*p4", 1},
+		{"add qword ptr RW:MEM(64), IMM(8)", "1*p0156+1*p23+1*p237+1*p4", 5},
+		{"add qword ptr RW:MEM(64), R:GPR:64", "1*p0156+1*p23+1*p237+1*p4", 5},
+	} {
+		if err := mp.SetUsage(f.form, f.usage); err != nil {
+			t.Fatal(err)
+		}
+		m.Latencies[f.form] = machine.Latency{Cycles: f.cycles}
+	}
+	m.Mapping = mp
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(m, Options{Aliasing: SameBuffer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+		why  string
+	}{
+		{"mov rax, [rdi+8]\nadd rax, 1\nmov [rsi+8], rax", 1, "renamed through another base register: the add"},
+		{"mov eax, [rdi+rbx*4]\nadd eax, 1\nmov [rsi+rbx*4], eax", 1, "32 bits, indexed, renamed: the add"},
+		{"movzx eax, byte ptr [rdi]\nadd eax, 1\nmov [rsi], al", 5 + 1, "a byte store: forwarded 5, the movzx nothing more, the add 1"},
+		{"movzx eax, byte ptr [rdi]\nadd eax, 1\nmov [rdi], al", 5 + 1, "a byte store through the same register: still forwarded"},
+		{"mov rax, [rdi+8]\nadd rax, 1\nmov [rsi+16], rax", 1, "another address: no chain through memory, the add"},
+		{"add qword ptr [rdi], 1", 1, "a read-modify-write chain renamed: the add"},
+	} {
+		src := strings.ReplaceAll(c.src, `\n`, "\n")
+		if r := simulate(t, s, src); !near(r.Cycles, c.want) {
+			t.Errorf("%q: %v cycles/iteration, want %v (%s)", src, r.Cycles, c.want, c.why)
+		}
+	}
+	// A read-modify-write store forwards its own result, not the register
+	// it adds: the load of it waits for the add.
+	m.Memory.Renaming, m.Memory.RenamingBy = false, ""
+	fwd, err := New(m, Options{Aliasing: SameBuffer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := simulate(t, fwd, "add qword ptr [rdi], rcx\nmov rcx, [rsi]"); !(r.Cycles >= 5+1) {
+		t.Errorf("add [rdi], rcx; mov rcx, [rsi] forwarded: %v cycles/iteration, want ≥ 6 (the add's result forwarded, then added again)", r.Cycles)
+	}
+	m.Memory.Renaming, m.Memory.RenamingBy = true, "value"
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "renamingBy") {
+		t.Errorf("renamingBy %q: error %v, want one naming memory.renamingBy", "value", err)
 	}
 }
 
@@ -197,6 +266,63 @@ func TestComplexLEA(t *testing.T) {
 		}
 		if r := simulate(t, s, c.src); !near(r.Cycles, c.cplex) {
 			t.Errorf("%q with complex lea 2: %v cycles/iteration, want %v", c.src, r.Cycles, c.cplex)
+		}
+	}
+	// From the base register only: a chain through the index takes the
+	// form's latency.
+	m.ComplexLEAFrom = machine.ComplexLEAFromBase
+	if s, err = New(&m, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+	}{
+		{"lea rax, [rax+r12*2+8]", 2},
+		{"lea rax, [r12+rax*2+8]", 1},
+		{"lea rax, [r12+rax+8]", 1},
+		{"lea rax, [rax+rax*2+8]", 2},
+	} {
+		if r := simulate(t, s, c.src); !near(r.Cycles, c.want) {
+			t.Errorf("%q with complex lea 2 from the base: %v cycles/iteration, want %v", c.src, r.Cycles, c.want)
+		}
+	}
+	m.ComplexLEALatency = 0
+	if err := m.Validate(); err == nil || !strings.Contains(err.Error(), "complexLEAFrom") {
+		t.Errorf("complexLEAFrom without complexLEALatency: error %v, want one naming complexLEAFrom", err)
+	}
+}
+
+// A stack engine adjusts rsp for push and pop: a run of pushes and pops is
+// bound by the ports, not by a chain through rsp or the stack.
+func TestStackEngine(t *testing.T) {
+	m := *TestMachine()
+	mp := m.Mapping.Clone()
+	for _, f := range []struct{ form, usage string }{
+		{"push R:GPR:64", "1*p237+1*p4"},
+		{"pop W:GPR:64", "1*p23"},
+	} {
+		if err := mp.SetUsage(f.form, f.usage); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Mapping = mp
+	s, err := New(&m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		src  string
+		want float64
+	}{
+		{"push rax", 1},  // port 4
+		{"pop rax", 0.5}, // ports 2 and 3
+		{"push rax\npush rbx\npop rbx\npop rax", 2}, // port 4, twice
+		{"pop rcx\nadd rax, rcx", 1},                // the add's chain
+	} {
+		src := strings.ReplaceAll(c.src, `\n`, "\n")
+		if r := simulate(t, s, src); !near(r.Cycles, c.want) {
+			t.Errorf("%q: %v cycles/iteration, want %v", src, r.Cycles, c.want)
 		}
 	}
 }

@@ -8,6 +8,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/portlab/portlab/lib/machine"
 	"math"
 	"slices"
 	"sort"
@@ -147,7 +148,7 @@ func (s *Simulator) refCompile(b *block.Block) (*refProgram, error) {
 	var bufSrc [][]refMemSource
 	var bufOK [][]bool
 	if s.opt.Aliasing == SameBuffer {
-		bufSrc, bufOK = refSameBufferSources(b)
+		bufSrc, bufOK = refSameBufferSources(b, s.m.Memory.RenamingBy == machine.RenameByAddress)
 	}
 	final := map[string]int32{}
 	for i := range b.Insns {
@@ -230,6 +231,20 @@ func (s *Simulator) refCompile(b *block.Block) (*refProgram, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sim: line %d %q: %w", in.Line, in.Text, err)
 		}
+		if m := in.Form.Mnemonic; m == "push" || m == "pop" {
+			nw := len(in.Writes) + 1
+			for k, rd := range in.Reads {
+				for w, wr := range in.Writes {
+					if wr.Kind == block.Reg && wr.Name == "rsp" {
+						if rd.Kind == block.Reg && rd.Name == "rsp" {
+							lat[k*nw+w+1] = 0
+						} else {
+							lat[k*nw+w+1] = math.Inf(-1)
+						}
+					}
+				}
+			}
+		}
 		if r, ok := refAddressIncrement(b, in); ok && s.m.AddressIncrementLatency > 0 {
 			nw := len(in.Writes) + 1
 			for k, rd := range in.Reads {
@@ -245,8 +260,14 @@ func (s *Simulator) refCompile(b *block.Block) (*refProgram, error) {
 		}
 		if s.m.ComplexLEALatency > 0 && refComplexLEA(in) {
 			nw := len(in.Writes) + 1
+			base := ""
+			for _, o := range in.Operands {
+				if o.Kind == isa.KindMem {
+					base = refRegAlias(o.Mem.Base)
+				}
+			}
 			for k, rd := range in.Reads {
-				if rd.Kind == block.Mem {
+				if rd.Kind == block.Mem || s.m.ComplexLEAFrom == machine.ComplexLEAFromBase && rd.Name != base {
 					continue
 				}
 				for w := 0; w < nw; w++ {
@@ -283,18 +304,26 @@ func (s *Simulator) refCompile(b *block.Block) (*refProgram, error) {
 		st := &b.Insns[f.store]
 		data := int32(-1)
 		vector := false
+		operand := refMoves[st.Form.Mnemonic] && len(st.Operands) == 2 && st.Operands[0].Kind == isa.KindMem
 		for k, r := range st.Reads {
-			if r.Kind == block.Reg && !refIsAddressRegister(st, r.Name) {
+			if operand && r.Kind == block.Reg && !refIsAddressRegister(st, r.Name) {
 				data = regReads[f.store][k]
 				vector = refIsVectorRegister(r.Name)
 				break
 			}
 		}
 		if data < 0 {
-			data = p.ops[f.store].writes0 // an immediate: when the store completes
+			data = p.ops[f.store].writes0 // an immediate or a computed value: when the store completes
+		}
+		width := 0
+		for _, w := range st.Writes {
+			if w.Kind == block.Mem && !w.Stack {
+				width = w.Mem.Width
+				break
+			}
 		}
 		ld := &b.Insns[f.insn]
-		renamed := f.renamed && !vector && !refWritesVector(ld)
+		renamed := f.renamed && width >= 32 && !vector && !refWritesVector(ld)
 		extra := float64(mem.StoreForwardLatency)
 		if refWritesVector(ld) && mem.VectorStoreForwardLatency > 0 {
 			extra = float64(mem.VectorStoreForwardLatency)
@@ -302,7 +331,7 @@ func (s *Simulator) refCompile(b *block.Block) (*refProgram, error) {
 		if renamed {
 			extra = 0
 		}
-		move := refIsMove(ld)
+		move := refIsMove(ld) || !renamed && (ld.Form.Mnemonic == "movzx" || ld.Form.Mnemonic == "movsx") && len(ld.Operands) == 2 && ld.Operands[0].Kind == isa.KindReg
 		o := &p.ops[f.insn]
 		p.reads[o.reads0+int32(f.read)] = data
 		nw := o.writes1 - o.writes0
@@ -750,7 +779,7 @@ type refMemSource struct {
 	renamed bool
 }
 
-func refSameBufferSources(b *block.Block) (src [][]refMemSource, ok [][]bool) {
+func refSameBufferSources(b *block.Block, byAddress bool) (src [][]refMemSource, ok [][]bool) {
 	n := len(b.Insns)
 	vals := map[string]refAffine{}
 	for _, in := range b.Insns {
@@ -882,8 +911,8 @@ func refSameBufferSources(b *block.Block) (src [][]refMemSource, ok [][]bool) {
 				if !(lo < ld.a.off+width(ld.m) && ld.a.off < lo+width(st.m)) {
 					return false
 				}
-				renamed := refRegAlias(st.m.Base) == refRegAlias(ld.m.Base) && refRegAlias(st.m.Index) == refRegAlias(ld.m.Index) &&
-					(st.m.Index == "" || st.m.Scale == ld.m.Scale) && lo == ld.a.off && width(st.m) == width(ld.m)
+				renamed := (byAddress || refRegAlias(st.m.Base) == refRegAlias(ld.m.Base) && refRegAlias(st.m.Index) == refRegAlias(ld.m.Index) &&
+					(st.m.Index == "" || st.m.Scale == ld.m.Scale)) && lo == ld.a.off && width(st.m) == width(ld.m)
 				src[j][ld.k] = refMemSource{store: k, renamed: renamed}
 				return true
 			}

@@ -78,6 +78,15 @@ func TestSameAsReference(t *testing.T) {
 		}
 		machines = append(machines, machineCase{filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f), m})
 	}
+	// The memory file renaming by address and the lea slow from its base
+	// only, on the tuned description.
+	byAddress := *machines[1].m
+	byAddress.Memory.Renaming, byAddress.Memory.RenamingBy = true, machine.RenameByAddress
+	byAddress.ComplexLEALatency, byAddress.ComplexLEAFrom = 2, machine.ComplexLEAFromBase
+	if err := byAddress.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	machines = append(machines, machineCase{machines[1].name + " renaming by address", &byAddress})
 	machines = append(machines, machineCase{"test-icl", corpusMachine(t).Machine()})
 	options := []Options{
 		{},

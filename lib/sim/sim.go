@@ -404,7 +404,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	var bufSrc [][]memSource
 	var bufOK [][]bool
 	if s.opt.Aliasing == SameBuffer {
-		bufSrc, bufOK = sameBufferSources(b)
+		bufSrc, bufOK = sameBufferSources(b, s.m.Memory.RenamingBy == machine.RenameByAddress)
 	}
 	// For the merges: the last writer's slot of each register over the
 	// whole block, what an instruction reads before the block writes it
@@ -512,6 +512,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		}
 		lat := p.lat[lat0:]
 		nw := len(in.Writes) + 1
+		stackEngine(in, lat, nw)
 		if s.m.AddressIncrementLatency > 0 {
 			if r, ok := addressIncrement(b, in); ok {
 				for k := range in.Reads {
@@ -530,7 +531,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		if s.m.ComplexLEALatency > 0 && complexLEA(in) {
 			for k := range in.Reads {
 				rd := &in.Reads[k]
-				if rd.Kind == block.Mem {
+				if rd.Kind == block.Mem || s.m.ComplexLEAFrom == machine.ComplexLEAFromBase && rd.Name != leaBase(in) {
 					continue
 				}
 				for w := 0; w < nw; w++ {
@@ -573,7 +574,11 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		st := &b.Insns[f.store]
 		data := int32(-1)
 		vector := false
+		operand := storesOperand(st)
 		for k, r := range st.Reads {
+			if !operand {
+				break
+			}
 			if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
 				data = regRead(f.store, k)
 				vector = isVectorRegister(r.Name)
@@ -581,10 +586,16 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 			}
 		}
 		if data < 0 {
-			data = p.ops[f.store].writes0 // an immediate: when the store completes
+			// An immediate, or a value the store computes (add [m], r):
+			// when the store completes.
+			data = p.ops[f.store].writes0
 		}
 		ld := &b.Insns[f.insn]
-		renamed := f.renamed && !vector && !writesVector(ld)
+		// The memory file renames 32- and 64-bit general-purpose registers
+		// only: on the Zen 5 host a byte store and its load, written with
+		// the same registers, take the forwarding latency
+		// (bench/results/zen5-renaming-20261128).
+		renamed := f.renamed && storeWidth(st) >= 32 && !vector && !writesVector(ld)
 		extra := float64(mem.StoreForwardLatency)
 		if writesVector(ld) && mem.VectorStoreForwardLatency > 0 {
 			extra = float64(mem.VectorStoreForwardLatency)
@@ -592,7 +603,7 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		if renamed {
 			extra = 0
 		}
-		move := isMove(ld)
+		move := isMove(ld) || !renamed && widens(ld)
 		o := &p.ops[f.insn]
 		p.reads[o.reads0+int32(f.read)] = data
 		nw := o.writes1 - o.writes0
@@ -609,8 +620,6 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 	return p, nil
 }
 
-// complexLEA reports whether in is an x86 lea whose address adds base,
-// index and displacement.
 // fuse applies the machine's Fusions to the compiled ops of b: the first
 // instruction of a fused pair takes no front-end slot, the second takes
 // the pair's. Pairs do not overlap; the last instruction of a loop body is
@@ -688,6 +697,45 @@ func touches(locs []block.Location, reg string) bool {
 	return false
 }
 
+// stackEngine makes the stack pointer that a push or pop writes depend on
+// the one it reads only, with no latency: x86 cores adjust the stack
+// pointer of push and pop in the front end, in a stack engine, so that a
+// run of them is no chain through rsp, nor through the stack (Agner Fog,
+// "The microarchitecture of Intel, AMD and VIA CPUs": "stack engine"; on
+// the Zen 5 host four pushes and four pops take 2 cycles, the store
+// ports' bound: bench/results/zen5-renaming-20261128, stack probes). lat
+// is the instruction's latency table, a row per read of nw columns
+// (completion, then a column per write); −∞ is no dependency.
+func stackEngine(in *block.Insn, lat []float64, nw int) {
+	if m := in.Form.Mnemonic; m != "push" && m != "pop" {
+		return
+	}
+	for w, wr := range in.Writes {
+		if wr.Kind != block.Reg || wr.Name != "rsp" {
+			continue
+		}
+		for k, r := range in.Reads {
+			if r.Kind == block.Reg && r.Name == "rsp" {
+				lat[k*nw+w+1] = 0
+			} else {
+				lat[k*nw+w+1] = math.Inf(-1)
+			}
+		}
+	}
+}
+
+// leaBase is the register alias of the base of lea in's address.
+func leaBase(in *block.Insn) string {
+	for _, o := range in.Operands {
+		if o.Kind == isa.KindMem {
+			return regAlias(o.Mem.Base)
+		}
+	}
+	return ""
+}
+
+// complexLEA reports whether in is an x86 lea whose address adds base,
+// index and displacement.
 func complexLEA(in *block.Insn) bool {
 	if in.Form.ISA != isa.X86 || in.Form.Mnemonic != "lea" {
 		return false

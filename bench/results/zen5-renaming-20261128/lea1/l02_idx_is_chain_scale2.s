@@ -1,0 +1,1 @@
+lea rbx, [r10+rbx*2-0x4]

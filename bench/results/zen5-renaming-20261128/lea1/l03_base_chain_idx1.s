@@ -1,0 +1,1 @@
+lea rbx, [rbx+r10*1-0x4]

@@ -1,0 +1,1 @@
+lea rax, [rax+r12*2+0x8]

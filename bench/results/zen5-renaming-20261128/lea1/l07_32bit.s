@@ -1,0 +1,1 @@
+lea ebx, [r10+rbx*1-0x4]

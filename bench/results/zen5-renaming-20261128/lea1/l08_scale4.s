@@ -1,0 +1,1 @@
+lea rbx, [r10+rbx*4-0x4]

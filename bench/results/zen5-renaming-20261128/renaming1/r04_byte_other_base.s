@@ -1,0 +1,2 @@
+movzx eax, BYTE PTR [r10]
+mov BYTE PTR [r8], al

@@ -1,0 +1,1 @@
+add DWORD PTR [r8], 1

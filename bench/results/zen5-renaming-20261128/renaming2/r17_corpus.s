@@ -1,0 +1,3 @@
+mov eax, DWORD PTR [r10+rdx*4-0x4]
+mov DWORD PTR [r8+rdx*4-0x4], eax
+cmp r9, rdx

@@ -1,0 +1,6 @@
+mov eax, DWORD PTR [r10]
+add eax, 1
+mov DWORD PTR [r8], eax
+cmp r9, rdx
+cmp r9, rdx
+cmp r9, rdx

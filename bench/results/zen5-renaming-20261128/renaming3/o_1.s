@@ -1,0 +1,3 @@
+mov eax, DWORD PTR [r10]
+mov DWORD PTR [r8], eax
+cmp r9, rdx

@@ -1,0 +1,2 @@
+mov eax, DWORD PTR [r8]
+mov DWORD PTR [r8], eax

@@ -1,0 +1,3 @@
+add DWORD PTR [r8], 1
+mov edx, DWORD PTR [r10]
+imul edx, ecx

@@ -1,0 +1,3 @@
+add DWORD PTR [r10], 1
+cmp r9, rdx
+add DWORD PTR [r8], 1

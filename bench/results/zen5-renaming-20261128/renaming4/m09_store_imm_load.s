@@ -1,0 +1,3 @@
+mov DWORD PTR [r8], 5
+mov eax, DWORD PTR [r8]
+add ecx, eax

@@ -1,0 +1,2 @@
+push rax
+push rbx

@@ -1,0 +1,2 @@
+pop rax
+pop rbx

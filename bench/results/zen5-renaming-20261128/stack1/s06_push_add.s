@@ -1,0 +1,2 @@
+push rbx
+add rax, 1

@@ -1,0 +1,3 @@
+push rax
+pop rax
+add rax, 1

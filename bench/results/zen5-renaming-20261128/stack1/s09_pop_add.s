@@ -1,0 +1,2 @@
+pop rcx
+add rax, rcx

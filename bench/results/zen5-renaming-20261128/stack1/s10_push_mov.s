@@ -1,0 +1,3 @@
+push rbx
+mov rbx, rdi
+add rbx, 8
