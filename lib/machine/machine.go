@@ -142,11 +142,12 @@ type Memory struct {
 	// into a vector register (0: as StoreForwardLatency).
 	StoreForwardLatency, VectorStoreForwardLatency int
 	// Renaming says that a load from the address of an earlier store of
-	// a general-purpose register, written the same way (the same base
-	// and index registers, scale and displacement), reads the stored
-	// register directly, with no latency, as AMD's Zen cores do with
-	// their memory file (Agner Fog, "The microarchitecture of Intel, AMD
-	// and VIA CPUs", Zen 2: "mirroring memory operands").
+	// a 32- or 64-bit general-purpose register, written the same way (the
+	// same base and index registers, scale and displacement), reads the
+	// stored register directly, with no latency, as AMD's Zen cores do
+	// with their memory file (Agner Fog, "The microarchitecture of Intel,
+	// AMD and VIA CPUs", Zen 2: "mirroring memory operands"); byte and
+	// word stores are forwarded.
 	Renaming bool
 	// RenamingBy says which loads Renaming pairs with a store: "" (the
 	// same registers, as above) or RenameByAddress (any load of the bytes

@@ -54,13 +54,16 @@
 // followed by the load's latency, or, where the machine describes its memory
 // (machine.Memory), as the forwarding latency from the store's data (into
 // general-purpose or vector registers) replacing the load-to-use latency,
-// and memory renaming (a general-purpose register stored and loaded through
-// the same registers reaches the load with no latency, as AMD's memory file
-// does); legacy-SSE writes of an XMM register that merge into its old value
+// and memory renaming (a 32- or 64-bit general-purpose value stored and
+// loaded through the same registers, or at the same address with
+// Memory.RenamingBy, reaches the load with no latency, as AMD's memory file
+// does; a read-modify-write store passes its own result); a stack engine
+// (the stack pointer of push and pop depends on the one before only, with
+// no latency); legacy-SSE writes of an XMM register that merge into its old value
 // (Machine.MergeLatency: zero idioms included); a constant added to an
 // address register faster than its ALU latency
 // (Machine.AddressIncrementLatency); lea adding three address parts
-// (Machine.ComplexLEALatency); groups of forms that pass a value to each
+// (Machine.ComplexLEALatency, from every input or the base only); groups of forms that pass a value to each
 // other faster than their latencies (Machine.Chains, such as floating-point
 // adds feeding adds); pairs of adjacent instructions the core dispatches as
 // one (Machine.Fusions: one front-end slot for both, such as Zen 5's
