@@ -17,6 +17,7 @@ var (
 	full     = flag.Bool("full", false, "run every `// run` program and rewrite results.tsv, results.md and the README's conformance section")
 	workers  = flag.Int("workers", 2, "programs run at once")
 	progTime = flag.Duration("progtimeout", 10*time.Second, "timeout of each run of a program")
+	slowTime = flag.Duration("slowtimeout", 0, "timeout of a second run in the session of a program that timed out (0: none)")
 	only     = flag.String("only", "", "with -full: run only programs whose name contains this, print, write nothing")
 	names    = flag.String("names", "", "with -full: run only the programs a file names (one a line, as in results.tsv), print, write nothing")
 	update   = flag.Bool("update", false, "with -full -names: replace the rows of those programs in results.tsv, results.md and the README's counts, saying which were rerun")
@@ -55,12 +56,13 @@ func setup(t *testing.T) (Config, []Program, string) {
 		t.Fatal(err)
 	}
 	cfg := Config{
-		Timeout:  *progTime,
-		MemLimit: 2 << 30,
-		Workers:  *workers,
-		Child:    exe,
-		Go:       goCmd,
-		TmpDir:   t.TempDir(),
+		Timeout:     *progTime,
+		SlowTimeout: *slowTime,
+		MemLimit:    2 << 30,
+		Workers:     *workers,
+		Child:       exe,
+		Go:          goCmd,
+		TmpDir:      t.TempDir(),
 	}
 	return cfg, progs, dir
 }

@@ -59,12 +59,17 @@ type Result struct {
 
 // Config are the limits of a run.
 type Config struct {
-	Timeout  time.Duration // per program and per run (compiled and in the session)
-	MemLimit int64         // resident bytes at which the session's process is killed
-	Workers  int           // programs run at once
-	Child    string        // the executable that runs a program in a session (the test binary)
-	Go       string        // the go command
-	TmpDir   string        // where compiled programs are built
+	Timeout time.Duration // per program and per run (compiled and in the session)
+	// SlowTimeout, when longer than Timeout, is the timeout of a second
+	// run in the session of a program whose first run timed out: a program
+	// the interpreter runs slowly is then classified by what it prints, and
+	// only one with no result within SlowTimeout is a hang.
+	SlowTimeout time.Duration
+	MemLimit    int64  // resident bytes at which the session's process is killed
+	Workers     int    // programs run at once
+	Child       string // the executable that runs a program in a session (the test binary)
+	Go          string // the go command
+	TmpDir      string // where compiled programs are built
 }
 
 // Run classifies programs, calling progress (if not nil) after each.
@@ -127,8 +132,30 @@ func Classify(ctx context.Context, cfg Config, p Program) Result {
 	got := runProc(ctx, cfg, exec.Command(cfg.Child), p, true)
 	r.Time = time.Since(start)
 	r.Class, r.Reason = compare(got, want)
+	timeout := cfg.Timeout
+	if r.Class == Hang && cfg.SlowTimeout > cfg.Timeout && ctx.Err() == nil {
+		// Slow or stuck: again, with the longer timeout.
+		long := cfg
+		long.Timeout = cfg.SlowTimeout
+		start = time.Now()
+		got = runProc(ctx, long, exec.Command(cfg.Child), p, true)
+		r.Time = time.Since(start)
+		r.Class, r.Reason = compare(got, want)
+		timeout = cfg.SlowTimeout
+		if r.Class != Hang {
+			slow := fmt.Sprintf("slow: no result within %s, a result in %s on a second run", cfg.Timeout, r.Time.Round(time.Second))
+			if ref > 0 {
+				slow += fmt.Sprintf(" (compiled: %s)", ref.Round(time.Millisecond))
+			}
+			if r.Reason == "" {
+				r.Reason = slow
+			} else {
+				r.Reason = slow + "; " + r.Reason
+			}
+		}
+	}
 	if r.Class == Hang {
-		r.Reason = fmt.Sprintf("no result within %s", cfg.Timeout)
+		r.Reason = fmt.Sprintf("no result within %s", timeout)
 		if ref > 0 {
 			r.Reason += fmt.Sprintf(" (compiled: %s)", ref.Round(time.Millisecond))
 		}

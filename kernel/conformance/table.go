@@ -70,8 +70,16 @@ type Summary struct {
 
 // runLine is the line of results.md about the run.
 func runLine(sum Summary) string {
-	return fmt.Sprintf("%s, the `// run` programs of `%s`, each compiled and in a session (timeout %s, memory guard %d MiB, %d at once); the run took %s.",
-		sum.GoVersion, sum.Dir, sum.Config.Timeout, sum.Config.MemLimit>>20, sum.Config.Workers, sum.Wall.Round(time.Second))
+	return fmt.Sprintf("%s, the `// run` programs of `%s`, each compiled and in a session (timeout %s%s, memory guard %d MiB, %d at once); the run took %s.",
+		sum.GoVersion, sum.Dir, sum.Config.Timeout, slowLine(sum.Config), sum.Config.MemLimit>>20, sum.Config.Workers, sum.Wall.Round(time.Second))
+}
+
+// slowLine says how a program that timed out was run again, if it was.
+func slowLine(c Config) string {
+	if c.SlowTimeout <= c.Timeout {
+		return ""
+	}
+	return fmt.Sprintf("; a program that timed out in the session ran there again with a timeout of %s", c.SlowTimeout)
 }
 
 // rerunIntro and rerunEnd frame the programs of a rerun in results.md.
@@ -114,7 +122,7 @@ var classText = map[Class]string{
 	Stopped:       "stopped: the session ended the program with an InterpreterError (the interpreter's failure, named as such) after output that matched Go's so far",
 	Wrong:         "wrong output: ran, printed something else, or panicked where Go does not",
 	Death:         "kernel death: the session's process died (crash, signal, os.Exit ≠ 0, memory guard)",
-	Hang:          "hang: no result within the timeout",
+	Hang:          "hang: no result within the timeout (the second run's, where there was one)",
 	NotImportable: "not importable: imports a package a session without a host lacks",
 	Skipped:       "skipped by a rule (arguments, build constraint, cgo, unsafe, directives, or a compiled run that fails here)",
 }
@@ -152,8 +160,8 @@ func WriteMarkdown(w io.Writer, sum Summary, rs []Result) error {
 	}
 	fmt.Fprintf(&b, "%s\n", header)
 	if len(sum.Rerun) > 0 {
-		fmt.Fprintf(&b, "After that run, the kernel changed and %d %s (`-update -names FILE`; the last rerun: timeout %s, %d at once, %s). Programs rerun (sorted): %s%s; the other rows are the full run's.\n",
-			len(sum.Rerun), rerunIntro, sum.RerunConfig.Timeout, sum.RerunConfig.Workers, sum.RerunWall.Round(time.Second), strings.Join(sum.Rerun, ", "), rerunEnd)
+		fmt.Fprintf(&b, "After that run, the kernel changed and %d %s (`-update -names FILE`; the last rerun: timeout %s%s, %d at once, %s). Programs rerun (sorted): %s%s; the other rows are the full run's.\n",
+			len(sum.Rerun), rerunIntro, sum.RerunConfig.Timeout, slowLine(sum.RerunConfig), sum.RerunConfig.Workers, sum.RerunWall.Round(time.Second), strings.Join(sum.Rerun, ", "), rerunEnd)
 	}
 	b.WriteString("\n")
 	b.WriteString(CountTable(rs))
