@@ -372,6 +372,10 @@ func (s *Session) exports() interp.Exports {
 			// Negative zero for a float parameter (negZeroEdits).
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
+			// Comma-ok assertions to interfaces (methodSetEdits).
+			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
+				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
+			}),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).
@@ -951,6 +955,13 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 func (s *Session) isInterface(name string) bool {
 	d, ok := s.typeSrc[name]
 	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
+}
+
+// interfaceSrc returns the source of the interface type name an earlier
+// cell declared.
+func (s *Session) interfaceSrc(name string) (string, bool) {
+	d, ok := s.typeSrc[name]
+	return d.src, ok && strings.HasPrefix(d.src, name+" interface {")
 }
 
 func (s *Session) isGlobalInt(name string) bool {
