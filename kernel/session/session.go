@@ -484,6 +484,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
+	if err := yaegifix.PromotionRefusals(code, typeSrcs, s.methodNames()); err != nil {
+		return nil, syntaxError(err)
+	}
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -955,6 +958,18 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 func (s *Session) isInterface(name string) bool {
 	d, ok := s.typeSrc[name]
 	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
+}
+
+// methodNames returns the names of the methods earlier cells declared, by
+// receiver type.
+func (s *Session) methodNames() map[string][]string {
+	names := map[string][]string{}
+	for recv, ms := range s.methods {
+		for name := range ms {
+			names[recv] = append(names[recv], name)
+		}
+	}
+	return names
 }
 
 // interfaceSrc returns the source of the interface type name an earlier
