@@ -372,6 +372,8 @@ func (s *Session) exports() interp.Exports {
 			// Negative zero for a float parameter (negZeroEdits).
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
+			// Comparisons of what may be interfaces (EqualityEdits).
+			"Equal": reflect.ValueOf(yaegifix.Equal),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
 				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
@@ -484,9 +486,10 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.PromotionRefusals(code, typeSrcs, s.methodNames()); err != nil {
+	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods()); err != nil {
 		return nil, syntaxError(err)
 	}
+	yaegifix.EqualityEdits(p, s.isGlobalVar, len(s.methods) > 0)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -960,16 +963,22 @@ func (s *Session) isInterface(name string) bool {
 	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
 }
 
-// methodNames returns the names of the methods earlier cells declared, by
-// receiver type.
-func (s *Session) methodNames() map[string][]string {
-	names := map[string][]string{}
-	for recv, ms := range s.methods {
-		for name := range ms {
-			names[recv] = append(names[recv], name)
+// isGlobalVar reports whether name is a variable (not a constant) an
+// earlier cell declared.
+func (s *Session) isGlobalVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet()
+}
+
+// cellMethods returns the methods earlier cells declared.
+func (s *Session) cellMethods() []yaegifix.CellMethod {
+	var ms []yaegifix.CellMethod
+	for _, byName := range s.methods {
+		for _, m := range byName {
+			ms = append(ms, m)
 		}
 	}
-	return names
+	return ms
 }
 
 // interfaceSrc returns the source of the interface type name an earlier

@@ -215,15 +215,25 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 	return nil
 }
 
-// PromotionRefusals refuses the struct types of the cell src that select
-// a promoted name otherwise than Go (see promotionRefusals); sessionTypes
-// and sessionMethods are the types and methods of earlier cells.
-func PromotionRefusals(src string, sessionTypes []string, sessionMethods map[string][]string) error {
+// SelectorRefusals refuses the struct types of the cell src that select
+// a promoted name otherwise than Go (promotionRefusals) and the method
+// values it would evaluate otherwise (methodValueRefusals);
+// sessionTypes and sessionMethods are the types and methods of earlier
+// cells.
+func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod) error {
 	chunks, err := split(src)
 	if err != nil {
 		return nil // PrepareCell reports it
 	}
-	return promotionRefusals(parseChunks(chunks), sessionTypes, sessionMethods)
+	files := parseChunks(chunks)
+	names := map[string][]string{}
+	for _, m := range sessionMethods {
+		names[m.Recv] = append(names[m.Recv], m.Name)
+	}
+	if err := promotionRefusals(files, sessionTypes, names); err != nil {
+		return err
+	}
+	return methodValueRefusals(files, sessionTypes, sessionMethods)
 }
 
 // A parsedChunk is a chunk of a cell parsed, with the line delta that

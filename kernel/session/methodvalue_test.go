@@ -1,0 +1,31 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMethodValuesOfValueReceivers: Go copies the receiver of a method
+// value of a value method where it is made (Go's method5.go); the
+// interpreter read it when called, so such method values are refused
+// unless the receiver is a copy nothing changes.
+func TestMethodValuesOfValueReceivers(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type V int\nfunc (v V) Get() int { return int(v) }")
+	for _, code := range []string{
+		"v := V(3)\nf := v.Get\nv = 4\nfmt.Println(f())",
+		"func g() (r any) { defer func() { r = recover() }(); var p *V; f := p.Get; return f }\ng()",
+		"func h(p *V) func() int { return p.Get }",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "method value") || !strings.Contains(e.Value, ".Get") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+	if got := out(t, s, "w := V(3)\nf := w.Get\nfmt.Println(f(), V(5).Get(), (V(6)).Get)"); !strings.HasPrefix(got, "3 5 0x") {
+		t.Errorf("method values of copies: %q", got)
+	}
+	if got := out(t, s, "func k(p *V) func() int { r := *p; return r.Get }\nx := V(7)\nfk := k(&x)\nx = 8\nfmt.Println(fk())"); got != "7\n" {
+		t.Errorf("method value of a copy: %q, want 7", got)
+	}
+}
