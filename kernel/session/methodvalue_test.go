@@ -29,3 +29,15 @@ func TestMethodValuesOfValueReceivers(t *testing.T) {
 		t.Errorf("method value of a copy: %q, want 7", got)
 	}
 }
+
+// TestReflectMethodSetsOfCellTypesAreRefused: reflect sees no methods of
+// the cells' types (Go's reflectmethod7.go), so its method-set functions
+// are refused in a session with methods.
+func TestReflectMethodSetsOfCellTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"\ntype S int\nfunc (s S) M() {}")
+	e := fails(t, s, "t := reflect.TypeOf(S(0))\n_, ok := reflect.PointerTo(t).MethodByName(\"M\")\nfmt.Println(ok)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "2:") || !strings.Contains(e.Value, "MethodByName") {
+		t.Errorf("MethodByName of a cell type: %v", e)
+	}
+}

@@ -255,3 +255,57 @@ func isTypeName(x ast.Expr) bool {
 	}
 	return false
 }
+
+// reflectMethodRefusals refuses the calls of reflect's method-set
+// functions (NumMethod, Method, MethodByName) in a cell that uses reflect
+// (imported by the cell, or by an earlier one: reflectImported) where the
+// cell or an earlier one (methods) declares methods: yaegi v0.16.1 builds
+// the types of the cells without methods for reflect, so that
+// reflect.PointerTo(reflect.TypeOf(S(0))).MethodByName("M") found
+// nothing where Go finds S's method M (Go's reflectmethod7.go).
+func reflectMethodRefusals(files []parsedChunk, reflectImported, methods bool) error {
+	for _, p := range files {
+		for _, is := range p.f.Imports {
+			if is.Path.Value == `"reflect"` {
+				reflectImported = true
+			}
+		}
+		for _, d := range p.f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+				methods = true
+			}
+		}
+	}
+	if !reflectImported || !methods {
+		return nil
+	}
+	var errs scanner.ErrorList
+	for _, p := range files {
+		ast.Inspect(p.f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(errs) > 0 {
+				return len(errs) == 0
+			}
+			se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			switch {
+			case se.Sel.Name == "NumMethod" && len(call.Args) == 0,
+				se.Sel.Name == "MethodByName" && len(call.Args) == 1,
+				se.Sel.Name == "Method" && len(call.Args) == 1:
+			default:
+				return true
+			}
+			pos := p.fset.Position(call.Pos())
+			pos.Line += p.delta
+			errs.Add(pos, fmt.Sprintf(Refused+"%s of reflect in a session with types that have methods: the interpreter builds the types of the cells "+
+				"without methods for reflect, so that reflect's method sets of them are empty where Go's are not; call the methods directly or through an interface", se.Sel.Name))
+			return false
+		})
+		if len(errs) > 0 {
+			return errs
+		}
+	}
+	return nil
+}

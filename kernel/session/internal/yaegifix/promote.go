@@ -217,10 +217,12 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 
 // SelectorRefusals refuses the struct types of the cell src that select
 // a promoted name otherwise than Go (promotionRefusals) and the method
-// values it would evaluate otherwise (methodValueRefusals);
-// sessionTypes and sessionMethods are the types and methods of earlier
-// cells.
-func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod) error {
+// values it would evaluate otherwise (methodValueRefusals), and the uses
+// of reflect's method sets that miss the methods of the cells' types
+// (reflectMethodRefusals); sessionTypes and sessionMethods are the types
+// and methods of earlier cells, reflectImported says that an earlier cell
+// imported reflect.
+func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod, reflectImported bool) error {
 	chunks, err := split(src)
 	if err != nil {
 		return nil // PrepareCell reports it
@@ -233,7 +235,10 @@ func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMe
 	if err := promotionRefusals(files, sessionTypes, names); err != nil {
 		return err
 	}
-	return methodValueRefusals(files, sessionTypes, sessionMethods)
+	if err := methodValueRefusals(files, sessionTypes, sessionMethods); err != nil {
+		return err
+	}
+	return reflectMethodRefusals(files, reflectImported, len(sessionMethods) > 0)
 }
 
 // A parsedChunk is a chunk of a cell parsed, with the line delta that
