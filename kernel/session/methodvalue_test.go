@@ -41,3 +41,20 @@ func TestReflectMethodSetsOfCellTypesAreRefused(t *testing.T) {
 		t.Errorf("MethodByName of a cell type: %v", e)
 	}
 }
+
+// TestTypeVerbOfCellTypesStops: %T of a value of a cell's type printed the
+// type it is represented by (Go's typeparam/issue49547.go); the cell stops
+// instead, and %T of other values works.
+func TestTypeVerbOfCellTypesStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{}")
+	if got := out(t, s, "fmt.Printf(\"%T %5T %v\\n\", 3, \"s\", G{1})"); got != "int string {1}\n" {
+		t.Errorf("%%T of compiled types: %q", got)
+	}
+	for _, code := range []string{"fmt.Println(fmt.Sprintf(\"%T\", F[foo]{}))", "fmt.Printf(\"%v %T\\n\", 1, G{1})", "fmt.Printf(\"%T\\n\", foo(1))"} {
+		e := fails(t, s, code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, "%T") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+}
