@@ -20,8 +20,9 @@ func TestInterfaceEqualityOfCellTypes(t *testing.T) {
 			t.Errorf("cell %q printed %q, want %q", c.code, got, c.want)
 		}
 	}
-	// A variable of an earlier cell.
-	if got := out(t, s, "fmt.Println(g() == ErrX)"); got != "true\n" {
-		t.Errorf("comparison with a variable of an earlier cell printed %q", got)
+	// Variables of an earlier cell.
+	run(t, s, "var e1 error = myErr{\"a\"}\nvar e2 error = myErr{\"a\"}\nvar j1 J = U16(1)\nvar i1 any = U16(1)\nu1 := U16(1)\nn := 3")
+	if got := out(t, s, "fmt.Println(g() == ErrX, e1 == e2, j1 == i1, u1 == i1, u1 == j1, n == 3)"); got != "true true true true true true\n" {
+		t.Errorf("comparisons with variables of an earlier cell printed %q", got)
 	}
 }

@@ -489,7 +489,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}]); err != nil {
 		return nil, syntaxError(err)
 	}
-	yaegifix.EqualityEdits(p, s.isGlobalVar, len(s.methods) > 0)
+	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -968,6 +968,17 @@ func (s *Session) isInterface(name string) bool {
 func (s *Session) isGlobalVar(name string) bool {
 	v, ok := s.interp.Globals()[name]
 	return ok && v.IsValid() && v.CanSet()
+}
+
+// isConcreteGlobal reports whether name is a variable of an earlier cell
+// whose type is not an interface.
+func (s *Session) isConcreteGlobal(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	if !ok || !v.IsValid() || !v.CanSet() || v.Kind() == reflect.Interface {
+		return false
+	}
+	// The interpreter keeps an interface of a cell in its own wrapper.
+	return !(v.Kind() == reflect.Struct && strings.HasPrefix(v.Type().String(), "interp."))
 }
 
 // cellMethods returns the methods earlier cells declared.

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -21,12 +22,15 @@ const equalFunc = "_portlab.Equal"
 // (Go's convT2X.go, fixedbugs/issue18595.go, typeparam/eface.go). A
 // comparison is left alone where an operand may be an untyped constant
 // (a literal, nil, a constant, a name of a package or one not known as a
-// variable: a constant given to Equal would take its default type) or is
-// no interface (arithmetic, a comparison, a unary expression, len or cap,
-// a conversion to a basic type), in constant declarations, and in cells
+// variable, operations on them: a constant given to Equal would take its
+// default type), where both operands are plainly of no interface type
+// (arithmetic, a comparison, a unary expression, len or cap, a
+// conversion to a basic type, a variable declared in the cell only with
+// such a type or from such a value (concreteNames), or one of an earlier
+// cell that isConcrete reports), in constant declarations, and in cells
 // when neither they nor the session (methods) declare a method. isVar
 // reports the variables of earlier cells.
-func EqualityEdits(p *Plan, isVar func(string) bool, methods bool) {
+func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
 	type parsed struct {
 		fset *token.FileSet
 		f    *ast.File
@@ -57,11 +61,30 @@ func EqualityEdits(p *Plan, isVar func(string) bool, methods bool) {
 	if !methods {
 		return
 	}
+	var fs []*ast.File
+	for _, pf := range files {
+		if pf != nil {
+			fs = append(fs, pf.f)
+		}
+	}
+	concrete := concreteNames(fs)
 	isVariable := func(name string) bool {
 		if consts[name] {
 			return false
 		}
 		return vars[name] || isVar != nil && isVar(name)
+	}
+	isConcreteVar := func(name string) bool {
+		return concrete[name] || !vars[name] && isConcrete != nil && isConcrete(name)
+	}
+	// rewritten reports whether the comparison of x and y goes through
+	// Equal: neither may be an untyped constant, and one may be an
+	// interface.
+	rewritten := func(x, y ast.Expr) bool {
+		if mayBeConstant(x, isVariable) || mayBeConstant(y, isVariable) {
+			return false
+		}
+		return !noInterface(x, isConcreteVar) || !noInterface(y, isConcreteVar)
 	}
 	rewrite := func(pf *parsed, src string) string {
 		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
@@ -73,7 +96,7 @@ func EqualityEdits(p *Plan, isVar func(string) bool, methods bool) {
 			case *ast.ArrayType:
 				return false // a length is constant
 			case *ast.BinaryExpr:
-				if n.Op != token.EQL && n.Op != token.NEQ || !mayBeInterface(n.X, isVariable) || !mayBeInterface(n.Y, isVariable) {
+				if n.Op != token.EQL && n.Op != token.NEQ || !rewritten(n.X, n.Y) {
 					return true
 				}
 				open := equalFunc + "("
@@ -152,29 +175,61 @@ func declaredNames(f *ast.File, vars, consts map[string]bool, methods *bool) {
 	})
 }
 
-// mayBeInterface reports whether the operand x of a comparison may be of
-// an interface type and is not an untyped constant (see EqualityEdits).
-func mayBeInterface(x ast.Expr, isVariable func(string) bool) bool {
+// mayBeConstant reports whether the operand x of a comparison may be an
+// untyped constant (see EqualityEdits): a literal, nil, true, false, iota,
+// a name not known as a variable, a selector of a package or a name not
+// known, or an operation on such operands only.
+func mayBeConstant(x ast.Expr, isVariable func(string) bool) bool {
 	switch x := ast.Unparen(x).(type) {
-	case *ast.BasicLit, *ast.BinaryExpr, *ast.UnaryExpr, *ast.FuncLit:
-		return false
-	case *ast.Ident:
-		return isVariable(x.Name)
-	case *ast.SelectorExpr:
-		if id, ok := x.X.(*ast.Ident); ok && !isVariable(id.Name) {
-			return false // of a package, or not known
-		}
+	case *ast.BasicLit:
 		return true
+	case *ast.Ident:
+		return !isVariable(x.Name)
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		return ok && !isVariable(id.Name)
+	case *ast.BinaryExpr:
+		return mayBeConstant(x.X, isVariable) && mayBeConstant(x.Y, isVariable)
+	case *ast.UnaryExpr:
+		return x.Op != token.AND && x.Op != token.ARROW && mayBeConstant(x.X, isVariable)
 	case *ast.CallExpr:
-		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !isVariable(id.Name) && basicConversions[id.Name] {
-			return false
+		// len and cap of a constant, complex, real, imag of constants
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !isVariable(id.Name) {
+			switch id.Name {
+			case "len", "cap", "complex", "real", "imag", "min", "max":
+				for _, a := range x.Args {
+					if !mayBeConstant(a, isVariable) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noInterface reports whether the operand x of a comparison is plainly
+// not of an interface type: arithmetic, a comparison, a unary expression,
+// len or cap, a conversion to a basic type, a function literal, or a
+// variable concrete reports.
+func noInterface(x ast.Expr, concrete func(string) bool) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.BasicLit, *ast.BinaryExpr, *ast.FuncLit:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW
+	case *ast.Ident:
+		return concrete(x.Name)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !concrete(id.Name) && basicConversions[id.Name] {
+			return true
 		}
 		if _, ok := ast.Unparen(x.Fun).(*ast.ArrayType); ok {
-			return false // []byte(s)
+			return true // []byte(s)
 		}
-		return true
 	}
-	return true
+	return false
 }
 
 // basicConversions are the builtins and basic types whose calls give no
@@ -243,4 +298,132 @@ func unwrapCell(x any) (typ string, v any, ok bool) {
 		_, v, _ = unwrapCell(v)
 	}
 	return t.Elem().FieldByName("str").String(), v, true
+}
+
+// concreteNames returns the names that the files declare only as
+// variables of types that are not interfaces: with such a type (var x
+// int, parameters), or defined from a literal, arithmetic, a conversion to
+// a basic type, len or cap, or a composite literal of such a type.
+func concreteNames(files []*ast.File) map[string]bool {
+	typeDefs := map[string]ast.Expr{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if _, dup := typeDefs[ts.Name.Name]; dup || ts.TypeParams != nil {
+					typeDefs[ts.Name.Name] = nil
+				} else {
+					typeDefs[ts.Name.Name] = ts.Type
+				}
+			}
+			return true
+		})
+	}
+	var concreteType func(t ast.Expr, depth int) bool
+	concreteType = func(t ast.Expr, depth int) bool {
+		switch t := ast.Unparen(t).(type) {
+		case *ast.Ident:
+			if def, ok := typeDefs[t.Name]; ok {
+				return def != nil && depth < 5 && concreteType(def, depth+1)
+			}
+			o := types.Universe.Lookup(t.Name)
+			if tn, ok := o.(*types.TypeName); ok {
+				_, iface := tn.Type().Underlying().(*types.Interface)
+				return !iface
+			}
+			return false
+		case *ast.StarExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.StructType:
+			return true
+		case *ast.SelectorExpr:
+			if pkg, ok := t.X.(*ast.Ident); ok {
+				if rt := stdlibType(pkg.Name, t.Sel.Name); rt != nil {
+					return rt.Kind() != reflect.Interface
+				}
+			}
+		}
+		return false
+	}
+	var concreteValue func(x ast.Expr) bool
+	concreteValue = func(x ast.Expr) bool {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.BasicLit, *ast.BinaryExpr:
+			return true
+		case *ast.UnaryExpr:
+			return x.Op != token.ARROW
+		case *ast.Ident:
+			return x.Name == "true" || x.Name == "false"
+		case *ast.CompositeLit:
+			return x.Type != nil && concreteType(x.Type, 0)
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if basicConversions[id.Name] && typeDefs[id.Name] == nil {
+					_, shadow := typeDefs[id.Name]
+					return !shadow
+				}
+				if def, ok := typeDefs[id.Name]; ok && def != nil && len(x.Args) == 1 {
+					return concreteType(id, 0) // a conversion T(v)
+				}
+			}
+		}
+		return false
+	}
+	yes, no := map[string]bool{}, map[string]bool{}
+	mark := func(id *ast.Ident, concrete bool) {
+		if id == nil || id.Name == "_" {
+			return
+		}
+		if concrete {
+			yes[id.Name] = true
+		} else {
+			no[id.Name] = true
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					switch {
+					case n.Type != nil:
+						mark(id, concreteType(n.Type, 0))
+					case len(n.Values) == len(n.Names):
+						mark(id, concreteValue(n.Values[i]))
+					default:
+						mark(id, false)
+					}
+				}
+			case *ast.Field:
+				for _, id := range n.Names {
+					mark(id, concreteType(n.Type, 0))
+				}
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE {
+					return true
+				}
+				for i, l := range n.Lhs {
+					id, _ := l.(*ast.Ident)
+					mark(id, len(n.Lhs) == len(n.Rhs) && concreteValue(n.Rhs[i]))
+				}
+			case *ast.RangeStmt:
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					id, _ := x.(*ast.Ident)
+					mark(id, false)
+				}
+			case *ast.TypeSwitchStmt:
+				if as, ok := n.Assign.(*ast.AssignStmt); ok {
+					for _, l := range as.Lhs {
+						id, _ := l.(*ast.Ident)
+						mark(id, false)
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := map[string]bool{}
+	for name := range yes {
+		if !no[name] {
+			out[name] = true
+		}
+	}
+	return out
 }
