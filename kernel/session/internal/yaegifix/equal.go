@@ -342,8 +342,7 @@ func concreteNames(files []*ast.File) map[string]bool {
 		}
 		return false
 	}
-	var concreteValue func(x ast.Expr) bool
-	concreteValue = func(x ast.Expr) bool {
+	concreteValue := func(x ast.Expr) bool {
 		switch x := ast.Unparen(x).(type) {
 		case *ast.BasicLit, *ast.BinaryExpr:
 			return true
