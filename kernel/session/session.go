@@ -372,6 +372,12 @@ func (s *Session) exports() interp.Exports {
 			// Negative zero for a float parameter (negZeroEdits).
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
+			// Comparisons of what may be interfaces (EqualityEdits).
+			"Equal": reflect.ValueOf(yaegifix.Equal),
+			// Comma-ok assertions to interfaces (methodSetEdits).
+			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
+				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
+			}),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).
@@ -480,6 +486,10 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
+	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}]); err != nil {
+		return nil, syntaxError(err)
+	}
+	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -951,6 +961,42 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 func (s *Session) isInterface(name string) bool {
 	d, ok := s.typeSrc[name]
 	return ok && strings.HasPrefix(d.src, name+" interface {") && d.src != name+" interface { }"
+}
+
+// isGlobalVar reports whether name is a variable (not a constant) an
+// earlier cell declared.
+func (s *Session) isGlobalVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet()
+}
+
+// isConcreteGlobal reports whether name is a variable of an earlier cell
+// whose type is not an interface.
+func (s *Session) isConcreteGlobal(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	if !ok || !v.IsValid() || !v.CanSet() || v.Kind() == reflect.Interface {
+		return false
+	}
+	// The interpreter keeps an interface of a cell in its own wrapper.
+	return !(v.Kind() == reflect.Struct && strings.HasPrefix(v.Type().String(), "interp."))
+}
+
+// cellMethods returns the methods earlier cells declared.
+func (s *Session) cellMethods() []yaegifix.CellMethod {
+	var ms []yaegifix.CellMethod
+	for _, byName := range s.methods {
+		for _, m := range byName {
+			ms = append(ms, m)
+		}
+	}
+	return ms
+}
+
+// interfaceSrc returns the source of the interface type name an earlier
+// cell declared.
+func (s *Session) interfaceSrc(name string) (string, bool) {
+	d, ok := s.typeSrc[name]
+	return d.src, ok && strings.HasPrefix(d.src, name+" interface {")
 }
 
 func (s *Session) isGlobalInt(name string) bool {

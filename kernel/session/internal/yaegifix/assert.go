@@ -219,6 +219,9 @@ func AssertFailed(x any, typ, methods string) {
 	missing := ""
 	if strings.HasPrefix(name, "interp.") {
 		name = "a type of the cell" // the interpreter's wrapper hides it and its methods
+		if tn, m := pointerMethodOf(x, methods); m != "" {
+			name, missing = tn, " "+m
+		}
 	} else {
 		for _, m := range strings.Fields(methods) {
 			if _, ok := t.MethodByName(m); !ok {

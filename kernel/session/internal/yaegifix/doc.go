@@ -393,6 +393,47 @@
 //     by the interpreter's switch on that case alone (the assertion that
 //     keeps the value fails for it), which stops the cell with a message
 //     if it does not match. Probe: "type switch on a cell type".
+//  55. Method sets of values. yaegi adds the methods declared on *T to T:
+//     x.(I) succeeded for a value of T when I has a method with a pointer
+//     receiver. methodSetEdits (a later pass) corrects a comma-ok
+//     assertion to an interface after it, v, ok := x.(I); if ok &&
+//     _portlab.LacksValueMethod(x, "I", "M") { v, ok = nil, false }
+//     (reading the interpreter's type of the value by reflection),
+//     typeSwitchEdits also rewrites switches with a case of an interface
+//     with methods, and AssertFailed names the type and the method. Probe:
+//     "method set of a value" (TestYaegiMethodSetOfAValue).
+//  56. Promotion depth. Through embedded fields, yaegi selects the first
+//     field or method of a name it finds depth first, Go the shallowest:
+//     with type B struct { A; E }, where A embeds E, b.val() called A.E's
+//     val. SelectorRefusals (promotionRefusals, called by the session
+//     with the types and methods of earlier cells) refuses such a struct
+//     type, naming both paths and the order of fields that works; a clash
+//     of fields only where the cell selects one. No probe: the session's
+//     TestPromotionFromTwoDepthsIsRefused.
+//  57. Interface comparisons. A value of a type with methods is held in
+//     an interface as the interpreter's wrapper, and == compares the
+//     wrappers: two interfaces holding one pointer, or an interface and
+//     its value, were unequal, and errors of a cell's type could not be
+//     compared. EqualityEdits (called by the session after PrepareCell)
+//     writes a == b as _portlab.Equal(a, b) where neither operand may be
+//     an untyped constant or is plainly no interface, in sessions with
+//     methods. No probe: the session's TestInterfaceEqualityOfCellTypes.
+//  58. Method values. f := v.M (or p.M) of a method with a value receiver
+//     keeps the variable where Go copies the receiver (and panics for a
+//     nil pointer). SelectorRefusals (methodValueRefusals) refuses it
+//     unless the receiver is a copy nothing changes (r := *p; f := r.M),
+//     an interface, a literal or a call; variables of earlier cells are
+//     not followed. No probe: the session's
+//     TestMethodValuesOfValueReceivers.
+//  59. reflect's method sets. The cells' types have no methods for
+//     reflect: NumMethod, Method and MethodByName are refused in a session
+//     that imports reflect and declares methods (reflectMethodRefusals).
+//     No probe: the session's TestReflectMethodSetsOfCellTypesAreRefused.
+//  60. %T. A declared type is printed as the type it is represented by
+//     (int for type foo int, struct {} for F[foo]): the replaced Sprintf,
+//     Printf and Fprintf (12) stop the cell when a %T argument may be of
+//     a cell's type (checkTypeVerbs). No probe: the session's
+//     TestTypeVerbOfCellTypesStops.
 //
 // # Elsewhere
 //

@@ -291,13 +291,16 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	var generics genericTypes
 	// The interface types the cell declares, for assertEdits.
 	ifaces := map[string]bool{}
+	ifaceTypes := map[string]*ast.InterfaceType{} // for methodSetEdits
 	for _, c := range chunks {
 		if c.Decl {
 			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
 				interfaceNames(f, ifaces)
+				interfaceTypes(f, ifaceTypes)
 			}
 		} else if f, err := parser.ParseFile(token.NewFileSet(), "", stmtPrefix+c.Src+"\n}", 0); err == nil {
 			interfaceNames(f, ifaces)
+			interfaceTypes(f, ifaceTypes)
 		}
 	}
 	// The functions of the cell with float parameters, for negZeroEdits.
@@ -422,7 +425,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
 			if cell > 0 {
-				c.Src = laterPass(laterPass(laterPass(laterPass(c.Src, true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits), true, typeSwitchEdits(cellIface))
+				c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits), true, typeSwitchEdits(cellIface)), true, methodSetEdits(cellIface, ifaceTypes))
 			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
@@ -482,7 +485,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
 				if cell > 0 {
-					p.Unwrapped = laterPass(laterPass(laterPass(laterPass(p.Unwrapped, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
+					p.Unwrapped = laterPass(laterPass(laterPass(laterPass(laterPass(p.Unwrapped, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface)), false, methodSetEdits(cellIface, ifaceTypes))
 				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
@@ -492,7 +495,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		c.Src = applyEdits(c.Src, edits)
 		if cell > 0 {
-			c.Src = laterPass(laterPass(laterPass(laterPass(c.Src, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
+			c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface)), false, methodSetEdits(cellIface, ifaceTypes))
 		}
 		c.LastStep = step
 	}

@@ -125,12 +125,15 @@ func unwrapInterp(v reflect.Value) reflect.Value {
 func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	fixes := map[string]reflect.Value{
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
+			checkTypeVerbs(it, format, a)
 			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
+			checkTypeVerbs(it, format, a)
 			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
+			checkTypeVerbs(it, format, a)
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 	}

@@ -65,7 +65,7 @@ func typeSwitchEdits(isIface func(string) bool) func(fset *token.FileSet, f *ast
 			any := false
 			for _, c := range ts.Body.List {
 				for _, t := range c.(*ast.CaseClause).List {
-					if cellType(t) {
+					if cellType(t) || isInterfaceType(t, isIface) {
 						any = true
 					}
 				}

@@ -1,0 +1,28 @@
+package session
+
+import "testing"
+
+// TestInterfaceEqualityOfCellTypes: interfaces holding values of a cell's
+// type with methods compare as in Go, with each other and with the value
+// (Go's convT2X.go, fixedbugs/issue18595.go, typeparam/eface.go), and
+// error values of a cell's type can be compared (sentinel errors).
+func TestInterfaceEqualityOfCellTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type J interface{ Method() }\ntype U16 uint16\nfunc (U16) Method() {}\ntype T struct{}\nfunc (*T) M() {}")
+	cases := []struct{ code, want string }{
+		{"u := U16(1)\nvar iu interface{} = u\nvar ju J = u\nfmt.Println(u == iu, u == ju, iu == ju, iu != ju, iu == U16(2))", "true true true false false\n"},
+		{"func f() bool { t := new(T); var i1, i2 interface{ M() }; i1 = t; var j interface{ M() } = t; i2 = j; return i1 == i2 }\nfmt.Println(f())", "true\n"},
+		{"type myErr struct{ s string }\nfunc (e myErr) Error() string { return e.s }\nfunc mk(s string) error { return myErr{s} }\nvar ErrX = mk(\"x\")\nfunc g() error { return ErrX }\nfmt.Println(g() == ErrX, g() == mk(\"y\"), g() != ErrX)", "true false false\n"},
+		{"x := 2.5\nconst c = 2\nfmt.Println(x == c, x != c)", "false true\n"},
+	}
+	for _, c := range cases {
+		if got := out(t, s, c.code); got != c.want {
+			t.Errorf("cell %q printed %q, want %q", c.code, got, c.want)
+		}
+	}
+	// Variables of an earlier cell.
+	run(t, s, "var e1 error = myErr{\"a\"}\nvar e2 error = myErr{\"a\"}\nvar j1 J = U16(1)\nvar i1 any = U16(1)\nu1 := U16(1)\nn := 3")
+	if got := out(t, s, "fmt.Println(g() == ErrX, e1 == e2, j1 == i1, u1 == i1, u1 == j1, n == 3)"); got != "true true true true true true\n" {
+		t.Errorf("comparisons with variables of an earlier cell printed %q", got)
+	}
+}

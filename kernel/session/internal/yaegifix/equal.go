@@ -1,0 +1,428 @@
+package yaegifix
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+	"unsafe"
+)
+
+// equalFunc is the interpreted name of Equal.
+const equalFunc = "_portlab.Equal"
+
+// EqualityEdits rewrites the comparisons a == b and a != b of the cell p
+// whose operands may be interfaces holding values of the cell's types
+// into Equal(a, b) (!Equal(a, b)). yaegi v0.16.1 holds a value of a type
+// with methods in an interface as its own wrapper (the node that made
+// it and the value) and compares the wrappers: two interfaces holding the
+// same pointer, or an interface and the value it holds, compared unequal
+// (Go's convT2X.go, fixedbugs/issue18595.go, typeparam/eface.go). A
+// comparison is left alone where an operand may be an untyped constant
+// (a literal, nil, a constant, a name of a package or one not known as a
+// variable, operations on them: a constant given to Equal would take its
+// default type), where both operands are plainly of no interface type
+// (arithmetic, a comparison, a unary expression, len or cap, a
+// conversion to a basic type, a variable declared in the cell only with
+// such a type or from such a value (concreteNames), or one of an earlier
+// cell that isConcrete reports), in constant declarations, and in cells
+// when neither they nor the session (methods) declare a method. isVar
+// reports the variables of earlier cells.
+func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
+	type parsed struct {
+		fset *token.FileSet
+		f    *ast.File
+		off  int
+	}
+	parse := func(c Chunk, src string) *parsed {
+		prefix, suffix := stmtPrefix, "\n}"
+		if c.Decl {
+			prefix, suffix = "package p\n", ""
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", prefix+src+suffix, 0)
+		if err != nil {
+			return nil
+		}
+		return &parsed{fset, f, len(prefix)}
+	}
+	files := make([]*parsed, len(p.Chunks))
+	vars, consts := map[string]bool{}, map[string]bool{}
+	for i, c := range p.Chunks {
+		pf := parse(c, c.Src)
+		if pf == nil {
+			continue
+		}
+		files[i] = pf
+		declaredNames(pf.f, vars, consts, &methods)
+	}
+	if !methods {
+		return
+	}
+	var fs []*ast.File
+	for _, pf := range files {
+		if pf != nil {
+			fs = append(fs, pf.f)
+		}
+	}
+	concrete := concreteNames(fs)
+	isVariable := func(name string) bool {
+		if consts[name] {
+			return false
+		}
+		return vars[name] || isVar != nil && isVar(name)
+	}
+	isConcreteVar := func(name string) bool {
+		return concrete[name] || !vars[name] && isConcrete != nil && isConcrete(name)
+	}
+	// rewritten reports whether the comparison of x and y goes through
+	// Equal: neither may be an untyped constant, and one may be an
+	// interface.
+	rewritten := func(x, y ast.Expr) bool {
+		if mayBeConstant(x, isVariable) || mayBeConstant(y, isVariable) {
+			return false
+		}
+		return !noInterface(x, isConcreteVar) || !noInterface(y, isConcreteVar)
+	}
+	rewrite := func(pf *parsed, src string) string {
+		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
+		var edits []edit
+		ast.Inspect(pf.f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GenDecl:
+				return n.Tok != token.CONST
+			case *ast.ArrayType:
+				return false // a length is constant
+			case *ast.BinaryExpr:
+				if n.Op != token.EQL && n.Op != token.NEQ || !rewritten(n.X, n.Y) {
+					return true
+				}
+				open := equalFunc + "("
+				if n.Op == token.NEQ {
+					open = "!" + open
+				}
+				edits = append(edits,
+					edit{pos(n.X.Pos()), pos(n.X.Pos()), open},
+					edit{pos(n.X.End()), pos(n.Y.Pos()), ", "},
+					edit{pos(n.Y.End()), pos(n.Y.End()), ")"})
+			}
+			return true
+		})
+		return applyEdits(src, edits)
+	}
+	for i := range p.Chunks {
+		if files[i] == nil {
+			continue
+		}
+		p.Chunks[i].Src = rewrite(files[i], p.Chunks[i].Src)
+	}
+	if p.Unwrapped != "" && len(p.Chunks) > 0 {
+		if pf := parse(p.Chunks[len(p.Chunks)-1], p.Unwrapped); pf != nil {
+			p.Unwrapped = rewrite(pf, p.Unwrapped)
+		}
+	}
+}
+
+// declaredNames adds the names f declares as variables (var, :=, range,
+// parameters, results, functions) and constants; methods becomes true if
+// f declares a method.
+func declaredNames(f *ast.File, vars, consts map[string]bool, methods *bool) {
+	addIdents := func(into map[string]bool, xs ...ast.Expr) {
+		for _, x := range xs {
+			if id, ok := x.(*ast.Ident); ok && id.Name != "_" {
+				into[id.Name] = true
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			for _, s := range n.Specs {
+				vs, ok := s.(*ast.ValueSpec)
+				if !ok {
+					continue
+				}
+				for _, id := range vs.Names {
+					if n.Tok == token.CONST {
+						consts[id.Name] = true
+					} else {
+						vars[id.Name] = true
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				addIdents(vars, n.Lhs...)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				addIdents(vars, n.Key, n.Value)
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				vars[id.Name] = true
+			}
+		case *ast.FuncDecl:
+			if n.Recv != nil {
+				*methods = true
+			} else {
+				vars[n.Name.Name] = true
+			}
+		}
+		return true
+	})
+}
+
+// mayBeConstant reports whether the operand x of a comparison may be an
+// untyped constant (see EqualityEdits): a literal, nil, true, false, iota,
+// a name not known as a variable, a selector of a package or a name not
+// known, or an operation on such operands only.
+func mayBeConstant(x ast.Expr, isVariable func(string) bool) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		return !isVariable(x.Name)
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		return ok && !isVariable(id.Name)
+	case *ast.BinaryExpr:
+		return mayBeConstant(x.X, isVariable) && mayBeConstant(x.Y, isVariable)
+	case *ast.UnaryExpr:
+		return x.Op != token.AND && x.Op != token.ARROW && mayBeConstant(x.X, isVariable)
+	case *ast.CallExpr:
+		// len and cap of a constant, complex, real, imag of constants
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !isVariable(id.Name) {
+			switch id.Name {
+			case "len", "cap", "complex", "real", "imag", "min", "max":
+				for _, a := range x.Args {
+					if !mayBeConstant(a, isVariable) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noInterface reports whether the operand x of a comparison is plainly
+// not of an interface type: arithmetic, a comparison, a unary expression,
+// len or cap, a conversion to a basic type, a function literal, or a
+// variable concrete reports.
+func noInterface(x ast.Expr, concrete func(string) bool) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.BasicLit, *ast.BinaryExpr, *ast.FuncLit:
+		return true
+	case *ast.UnaryExpr:
+		return x.Op != token.ARROW
+	case *ast.Ident:
+		return concrete(x.Name)
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !concrete(id.Name) && basicConversions[id.Name] {
+			return true
+		}
+		if _, ok := ast.Unparen(x.Fun).(*ast.ArrayType); ok {
+			return true // []byte(s)
+		}
+	}
+	return false
+}
+
+// basicConversions are the builtins and basic types whose calls give no
+// interface.
+var basicConversions = map[string]bool{
+	"len": true, "cap": true, "real": true, "imag": true, "complex": true, "copy": true,
+	"bool": true, "string": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true, "byte": true, "rune": true,
+}
+
+// Equal compares a and b as Go's == does where one of them may be an
+// interface holding a value of a cell's type, which the interpreter
+// wraps (see EqualityEdits): two wrapped values are equal when their
+// types and values are; a wrapped value and another are equal when the
+// other has the type the wrapped value is represented by and the same
+// value.
+func Equal(a, b any) bool {
+	ta, va, wa := unwrapCell(a)
+	tb, vb, wb := unwrapCell(b)
+	switch {
+	case wa && wb:
+		return ta == tb && va == vb
+	case wa:
+		return reflect.TypeOf(va) == reflect.TypeOf(b) && va == b
+	case wb:
+		return reflect.TypeOf(vb) == reflect.TypeOf(a) && a == vb
+	}
+	return a == b
+}
+
+// unwrapCell returns the interpreter's type name and the value of x when
+// x is the interpreter's wrapper of a cell's value in an interface.
+func unwrapCell(x any) (typ string, v any, ok bool) {
+	rv := reflect.ValueOf(x)
+	if rv.IsValid() && rv.Kind() == reflect.Struct && strings.HasPrefix(rv.Type().String(), "interp._") {
+		// The interpreter's wrapper for a compiled interface (error's
+		// interp._error): the value is in its field IValue.
+		if iv := rv.FieldByName("IValue"); iv.IsValid() && iv.Kind() == reflect.Interface && iv.CanInterface() {
+			if t, v, ok := unwrapCell(iv.Interface()); ok {
+				return t, v, true
+			}
+			return "", iv.Interface(), true
+		}
+	}
+	if !rv.IsValid() || rv.Kind() != reflect.Struct || rv.Type().String() != "interp.valueInterface" {
+		return "", nil, false
+	}
+	n, val := rv.FieldByName("node"), rv.FieldByName("value")
+	if !n.IsValid() || n.Kind() != reflect.Pointer || n.IsNil() || !val.IsValid() || val.Type() != reflect.TypeOf(reflect.Value{}) {
+		return "", nil, false
+	}
+	t := n.Elem().FieldByName("typ")
+	if !t.IsValid() || t.Kind() != reflect.Pointer || t.IsNil() {
+		return "", nil, false
+	}
+	c := reflect.New(rv.Type()).Elem()
+	c.Set(rv)
+	f := c.FieldByName("value")
+	inner := *(*reflect.Value)(unsafe.Pointer(f.UnsafeAddr()))
+	if !inner.IsValid() || !inner.CanInterface() {
+		return "", nil, false
+	}
+	v = inner.Interface()
+	if _, _, nested := unwrapCell(v); nested {
+		_, v, _ = unwrapCell(v)
+	}
+	return t.Elem().FieldByName("str").String(), v, true
+}
+
+// concreteNames returns the names that the files declare only as
+// variables of types that are not interfaces: with such a type (var x
+// int, parameters), or defined from a literal, arithmetic, a conversion to
+// a basic type, len or cap, or a composite literal of such a type.
+func concreteNames(files []*ast.File) map[string]bool {
+	typeDefs := map[string]ast.Expr{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if _, dup := typeDefs[ts.Name.Name]; dup || ts.TypeParams != nil {
+					typeDefs[ts.Name.Name] = nil
+				} else {
+					typeDefs[ts.Name.Name] = ts.Type
+				}
+			}
+			return true
+		})
+	}
+	var concreteType func(t ast.Expr, depth int) bool
+	concreteType = func(t ast.Expr, depth int) bool {
+		switch t := ast.Unparen(t).(type) {
+		case *ast.Ident:
+			if def, ok := typeDefs[t.Name]; ok {
+				return def != nil && depth < 5 && concreteType(def, depth+1)
+			}
+			o := types.Universe.Lookup(t.Name)
+			if tn, ok := o.(*types.TypeName); ok {
+				_, iface := tn.Type().Underlying().(*types.Interface)
+				return !iface
+			}
+			return false
+		case *ast.StarExpr, *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.StructType:
+			return true
+		case *ast.SelectorExpr:
+			if pkg, ok := t.X.(*ast.Ident); ok {
+				if rt := stdlibType(pkg.Name, t.Sel.Name); rt != nil {
+					return rt.Kind() != reflect.Interface
+				}
+			}
+		}
+		return false
+	}
+	concreteValue := func(x ast.Expr) bool {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.BasicLit, *ast.BinaryExpr:
+			return true
+		case *ast.UnaryExpr:
+			return x.Op != token.ARROW
+		case *ast.Ident:
+			return x.Name == "true" || x.Name == "false"
+		case *ast.CompositeLit:
+			return x.Type != nil && concreteType(x.Type, 0)
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if basicConversions[id.Name] && typeDefs[id.Name] == nil {
+					_, shadow := typeDefs[id.Name]
+					return !shadow
+				}
+				if def, ok := typeDefs[id.Name]; ok && def != nil && len(x.Args) == 1 {
+					return concreteType(id, 0) // a conversion T(v)
+				}
+			}
+		}
+		return false
+	}
+	yes, no := map[string]bool{}, map[string]bool{}
+	mark := func(id *ast.Ident, concrete bool) {
+		if id == nil || id.Name == "_" {
+			return
+		}
+		if concrete {
+			yes[id.Name] = true
+		} else {
+			no[id.Name] = true
+		}
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					switch {
+					case n.Type != nil:
+						mark(id, concreteType(n.Type, 0))
+					case len(n.Values) == len(n.Names):
+						mark(id, concreteValue(n.Values[i]))
+					default:
+						mark(id, false)
+					}
+				}
+			case *ast.Field:
+				for _, id := range n.Names {
+					mark(id, concreteType(n.Type, 0))
+				}
+			case *ast.AssignStmt:
+				if n.Tok != token.DEFINE {
+					return true
+				}
+				for i, l := range n.Lhs {
+					id, _ := l.(*ast.Ident)
+					mark(id, len(n.Lhs) == len(n.Rhs) && concreteValue(n.Rhs[i]))
+				}
+			case *ast.RangeStmt:
+				for _, x := range []ast.Expr{n.Key, n.Value} {
+					id, _ := x.(*ast.Ident)
+					mark(id, false)
+				}
+			case *ast.TypeSwitchStmt:
+				if as, ok := n.Assign.(*ast.AssignStmt); ok {
+					for _, l := range as.Lhs {
+						id, _ := l.(*ast.Ident)
+						mark(id, false)
+					}
+				}
+			}
+			return true
+		})
+	}
+	out := map[string]bool{}
+	for name := range yes {
+		if !no[name] {
+			out[name] = true
+		}
+	}
+	return out
+}

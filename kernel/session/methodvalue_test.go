@@ -1,0 +1,60 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMethodValuesOfValueReceivers: Go copies the receiver of a method
+// value of a value method where it is made (Go's method5.go); the
+// interpreter read it when called, so such method values are refused
+// unless the receiver is a copy nothing changes.
+func TestMethodValuesOfValueReceivers(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type V int\nfunc (v V) Get() int { return int(v) }")
+	for _, code := range []string{
+		"v := V(3)\nf := v.Get\nv = 4\nfmt.Println(f())",
+		"func g() (r any) { defer func() { r = recover() }(); var p *V; f := p.Get; return f }\ng()",
+		"func h(p *V) func() int { return p.Get }",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, "method value") || !strings.Contains(e.Value, ".Get") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+	if got := out(t, s, "w := V(3)\nf := w.Get\nfmt.Println(f(), V(5).Get(), (V(6)).Get)"); !strings.HasPrefix(got, "3 5 0x") {
+		t.Errorf("method values of copies: %q", got)
+	}
+	if got := out(t, s, "func k(p *V) func() int { r := *p; return r.Get }\nx := V(7)\nfk := k(&x)\nx = 8\nfmt.Println(fk())"); got != "7\n" {
+		t.Errorf("method value of a copy: %q, want 7", got)
+	}
+}
+
+// TestReflectMethodSetsOfCellTypesAreRefused: reflect sees no methods of
+// the cells' types (Go's reflectmethod7.go), so its method-set functions
+// are refused in a session with methods.
+func TestReflectMethodSetsOfCellTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"\ntype S int\nfunc (s S) M() {}")
+	e := fails(t, s, "t := reflect.TypeOf(S(0))\n_, ok := reflect.PointerTo(t).MethodByName(\"M\")\nfmt.Println(ok)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "2:") || !strings.Contains(e.Value, "MethodByName") {
+		t.Errorf("MethodByName of a cell type: %v", e)
+	}
+}
+
+// TestTypeVerbOfCellTypesStops: %T of a value of a cell's type printed the
+// type it is represented by (Go's typeparam/issue49547.go); the cell stops
+// instead, and %T of other values works.
+func TestTypeVerbOfCellTypesStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{}")
+	if got := out(t, s, "fmt.Printf(\"%T %5T %v\\n\", 3, \"s\", G{1})"); got != "int string {1}\n" {
+		t.Errorf("%%T of compiled types: %q", got)
+	}
+	for _, code := range []string{"fmt.Println(fmt.Sprintf(\"%T\", F[foo]{}))", "fmt.Printf(\"%v %T\\n\", 1, G{1})", "fmt.Printf(\"%T\\n\", foo(1))"} {
+		e := fails(t, s, code)
+		if e.Name != "InterpreterError" || !strings.Contains(e.Value, "%T") {
+			t.Errorf("cell %q: %v", code, e)
+		}
+	}
+}
