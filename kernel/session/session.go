@@ -359,7 +359,7 @@ func (s *Session) exports() interp.Exports {
 			"MakeLen":    reflect.ValueOf(makeLen),
 			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
 			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
-			"Recover":    reflect.ValueOf(yaegifix.Recover),
+			"Recover":    reflect.ValueOf(func(v any) any { return yaegifix.RecoverIn(s.interp, v) }),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),

@@ -393,6 +393,25 @@
 //     by the interpreter's switch on that case alone (the assertion that
 //     keeps the value fails for it), which stops the cell with a message
 //     if it does not match. Probe: "type switch on a cell type".
+//  55. Assignment operations. In x[i] op= f(), *p op= f() and p.f op=
+//     f(), the interpreter reads the element before it calls f and
+//     stores after, so that an f changing x, p or i split the read and
+//     the write between two elements; Go's compiler calls f first.
+//     opAssignEdits (a later pass) writes { t := f(); x[i] op= t } inside
+//     functions. No probe: the session's
+//     TestOpAssignEvaluatesTheRightSideFirst.
+//  56. Switch on channels. A case whose channel has another direction
+//     than the tag's never matched (they are compared as interface values
+//     of different types). chanSwitchEdits writes the comparisons, the
+//     bidirectional channel converted, where the declarations of the
+//     function give both types. No probe: the session's
+//     TestSwitchOnChannelsOfOtherDirection.
+//  57. Deferred recover. defer recover() recovers at the defer statement;
+//     deferRecoverRefusals refuses it. An unhashable map key panics with
+//     the runtime's internal error naming the interpreter's struct
+//     literal; RecoverIn (the session's Recover) gives Go's runtime.Error
+//     text with the cell's type name. No probe: the session's
+//     TestDeferRecoverIsRefused and TestUnhashableKeyMessage.
 //
 // # Elsewhere
 //

@@ -1,0 +1,66 @@
+package session
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDeferRecoverIsRefused(t *testing.T) {
+	s := newSession(t)
+	// The interpreter calls a deferred recover at the defer statement:
+	// the recover in the body found no panic (Go's test/recover1.go).
+	code := "func f() (r string) {\n\tdefer func() {\n\t\tdefer recover()\n\t\tr = fmt.Sprint(recover())\n\t}()\n\tpanic(1)\n}\nfmt.Println(f())"
+	e := fails(t, s, code)
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:3") || !strings.Contains(e.Value, "defer recover()") {
+		t.Errorf("defer recover(): %s %s, want a CompileError at 3:3 naming it", e.Name, e.Value)
+	}
+}
+
+func TestSwitchOnChannelsOfOtherDirection(t *testing.T) {
+	s := newSession(t)
+	// Go's test/fixedbugs/issue67190.go.
+	code := "func f() {\n\tch1 := make(chan struct{})\n\tvar ch2 <-chan struct{} = ch1\n\tswitch ch1 {\n\tcase ch2:\n\t\tfmt.Print(\"a\")\n\tdefault:\n\t\tfmt.Print(\"b\")\n\t}\n\tswitch ch2 {\n\tcase nil, ch1:\n\t\tfmt.Print(\"c\")\n\tdefault:\n\t\tfmt.Print(\"d\")\n\t}\n}\nf()"
+	if got := out(t, s, code); got != "ac" {
+		t.Errorf("switch on a channel with a case of the other direction: %q, want ac", got)
+	}
+}
+
+func TestOpAssignEvaluatesTheRightSideFirst(t *testing.T) {
+	s := newSession(t)
+	code := `func f() {
+	one := map[int]int{0: 1}
+	two := map[int]int{0: 2}
+	x := one
+	x[0] += func() int { x = two; return 10 }()
+	a1, a2 := []int{1}, []int{2}
+	y := a1
+	y[0] += func() int { y = a2; return 10 }()
+	p1, p2 := 1, 2
+	p := &p1
+	*p += func() int { p = &p2; return 10 }()
+	type S struct{ f int }
+	s1, s2 := &S{1}, &S{2}
+	q := s1
+	q.f += func() int { q = s2; return 10 }()
+	i := 0
+	s := []int{0, 0}
+	s[i] += func() int { i = 1; return 10 }()
+	fmt.Println(one[0], two[0], a1[0], a2[0], p1, p2, s1.f, s2.f, s)
+}
+f()`
+	// Go's compiler calls the function before it evaluates the operand
+	// on the left (Go's test/fixedbugs/issue21687.go).
+	if got, want := out(t, s, code), "1 12 1 12 1 12 1 12 [0 10]\n"; got != want {
+		t.Errorf("op= with a call changing the operand: %q, want %q", got, want)
+	}
+}
+
+func TestUnhashableKeyMessage(t *testing.T) {
+	s := newSession(t)
+	// Go's test/recover2.go.
+	code := "type T struct {\n\ta, b int\n\tc    []int\n}\nfunc g() (err error) {\n\tdefer func() { err = recover().(runtime.Error) }()\n\tm := map[any]int{}\n\tm[T{}] = 1\n\treturn\n}\nfmt.Println(g())"
+	run(t, s, `import "runtime"`)
+	if got, want := out(t, s, code), "runtime error: hash of unhashable type main.T\n"; got != want {
+		t.Errorf("unhashable map key: %q, want %q", got, want)
+	}
+}
