@@ -64,3 +64,14 @@ func TestUnhashableKeyMessage(t *testing.T) {
 		t.Errorf("unhashable map key: %q, want %q", got, want)
 	}
 }
+
+func TestRecoverAsALaterArgument(t *testing.T) {
+	s := newSession(t)
+	// recover() after a comma was taken for a declaration of recover, and
+	// the cell's recovered values stayed the interpreter's reflect.Value
+	// (Go's test/fixedbugs/issue43942.go).
+	code := "func expect(want, have any) bool { return want == have }\nfunc f() (ok bool) {\n\tdefer func() { ok = expect(1, recover()) }()\n\tpanic(1)\n}\nfmt.Println(f())"
+	if got := out(t, s, code); got != "true\n" {
+		t.Errorf("expect(1, recover()) after panic(1): %q, want true", got)
+	}
+}

@@ -66,7 +66,8 @@ func declaresPrint(src string) bool {
 	fset := token.NewFileSet()
 	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
 	prev := token.ILLEGAL
-	pending := false // print or println just seen
+	pending := false    // print or println just seen
+	afterComma := false // seen after a comma: declared unless called
 	for {
 		_, tok, lit := sc.Scan()
 		if tok == token.EOF {
@@ -75,11 +76,17 @@ func declaresPrint(src string) bool {
 		if pending && (tok == token.DEFINE || tok == token.COMMA) {
 			return true
 		}
-		pending = false
+		if afterComma && tok != token.LPAREN {
+			// a, recover := …; f(x, recover()) calls it.
+			return true
+		}
+		pending, afterComma = false, false
 		if tok == token.IDENT && (printFuncs[lit] != "" || lit == "recover") {
 			switch prev {
-			case token.FUNC, token.VAR, token.CONST, token.TYPE, token.COMMA:
+			case token.FUNC, token.VAR, token.CONST, token.TYPE:
 				return true
+			case token.COMMA:
+				afterComma = true
 			}
 			pending = true
 		}
