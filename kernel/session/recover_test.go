@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,29 @@ func TestRecoverAsALaterArgument(t *testing.T) {
 	code := "func expect(want, have any) bool { return want == have }\nfunc f() (ok bool) {\n\tdefer func() { ok = expect(1, recover()) }()\n\tpanic(1)\n}\nfmt.Println(f())"
 	if got := out(t, s, code); got != "true\n" {
 		t.Errorf("expect(1, recover()) after panic(1): %q, want true", got)
+	}
+}
+
+func TestRecoveredIndexErrorText(t *testing.T) {
+	s := newSession(t)
+	// Compared with nil, the recovered index error is fine.
+	code := "func try(f func()) (failed bool) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tfailed = true\n\t\t}\n\t}()\n\tf()\n\treturn\n}\nxs := []int{1}\ni := 3\nfmt.Println(try(func() { _ = xs[i] }))"
+	if got := out(t, s, code); got != "true\n" {
+		t.Errorf("recovered index error compared with nil: %q, want true", got)
+	}
+	// Its text lacks Go's "[3] with length 1": the cell stops, and what
+	// its deferred calls print afterwards is dropped (Go's
+	// test/fixedbugs/issue30116.go).
+	code = "func text() (s string) {\n\tdefer func() { s = fmt.Sprint(recover()) }()\n\t_ = xs[i]\n\treturn\n}\nfunc g() {\n\tdefer fmt.Println(\"deferred\")\n\tfmt.Println(text())\n}\nfmt.Println(\"before\")\ng()"
+	rec := &recorder{}
+	r := s.Execute(context.Background(), code, rec)
+	if r.Err == nil || r.Err.Name != "InterpreterError" || !strings.Contains(r.Err.Value, "index and the length") {
+		t.Fatalf("text of a recovered index error: output %q, error %v; want an InterpreterError", rec.text("stdout"), r.Err)
+	}
+	if got := rec.text("stdout"); got != "before\n" {
+		t.Errorf("output of the stopped cell: %q, want only before", got)
+	}
+	if got := out(t, s, "fmt.Println(\"next\")"); got != "next\n" {
+		t.Errorf("the next cell: %q", got)
 	}
 }

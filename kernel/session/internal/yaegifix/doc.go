@@ -412,6 +412,14 @@
 //     literal; RecoverIn (the session's Recover) gives Go's runtime.Error
 //     text with the cell's type name. No probe: the session's
 //     TestDeferRecoverIsRefused and TestUnhashableKeyMessage.
+//  58. Text of recovered bounds errors. An index or slice expression out
+//     of range panics in reflect, whose message has neither the index nor
+//     the length of Go's ("index out of range [3] with length 1"). A
+//     recover() whose value the cell may read beyond comparing it with
+//     nil (nilCheckedRecovers) becomes RecoverRead, which stops the cell
+//     for such a value, and the session drops what the cell prints while
+//     the stop unwinds its deferred calls. No probe: the session's
+//     TestRecoveredIndexErrorText.
 //
 // # Elsewhere
 //

@@ -38,6 +38,7 @@ const recoverFunc = "_portlab.Recover"
 func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallExpr]bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
+	nilChecked := nilCheckedRecovers(root)
 	ast.Inspect(root, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || skip[call] {
@@ -51,7 +52,11 @@ func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallE
 			edits = append(edits, edit{pos(id.Pos()), pos(id.End()), to})
 		}
 		if id.Name == "recover" && len(call.Args) == 0 {
-			edits = append(edits, edit{pos(call.Pos()), pos(call.Pos()), recoverFunc + "("}, edit{pos(call.End()), pos(call.End()), ")"})
+			f := recoverReadFunc
+			if nilChecked[call] {
+				f = recoverFunc
+			}
+			edits = append(edits, edit{pos(call.Pos()), pos(call.Pos()), f + "("}, edit{pos(call.End()), pos(call.End()), ")"})
 		}
 		return true
 	})
