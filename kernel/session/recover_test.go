@@ -100,3 +100,26 @@ func TestRecoveredIndexErrorText(t *testing.T) {
 		t.Errorf("the next cell: %q", got)
 	}
 }
+
+func TestPanicInADeferredCallWithOthersPending(t *testing.T) {
+	s := newSession(t)
+	// The interpreter left the loop of deferred calls at the panic: the
+	// first deferred function never ran (Go's test/fixedbugs/issue8047.go).
+	code := "func f() {\n\tdefer func() { fmt.Println(\"recovered\", recover() != nil) }()\n\tdefer ((func())(nil))()\n\tfmt.Println(\"body\")\n}\nf()"
+	rec := &recorder{}
+	r := s.Execute(context.Background(), code, rec)
+	if r.Err == nil || r.Err.Name != "InterpreterError" || !strings.Contains(r.Err.Value, "still to run") {
+		t.Fatalf("deferred nil function before a deferred recover: output %q, error %v; want an InterpreterError", rec.text("stdout"), r.Err)
+	}
+	// Deferred calls that do not panic, recover in them and deferred
+	// method values still run as in Go.
+	code = "type T struct{ n int }\nfunc (t *T) M() { fmt.Println(\"M\", recover(), t.n) }\n" +
+		"func a() (r int) {\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tdefer mu.Unlock()\n\tdefer func() {\n\t\tif v := recover(); v != nil {\n\t\t\tr = v.(int)\n\t\t}\n\t}()\n\tpanic(7)\n}\n" +
+		"func b() {\n\tdefer fmt.Println(\"last\")\n\tdefer (&T{3}).M()\n\tpanic(\"p\")\n}\n" +
+		"func c() (n int) {\n\tfor i := 1; i <= 3; i++ {\n\t\tdefer func() { n++ }()\n\t}\n\treturn 10\n}\n" +
+		"fmt.Println(a())\nb()\nfmt.Println(c())"
+	run(t, s, `import "sync"`)
+	if got, want := out(t, s, code), "7\nM p 3\nlast\n13\n"; got != want {
+		t.Errorf("deferred calls: %q, want %q", got, want)
+	}
+}

@@ -380,6 +380,9 @@ func (s *Session) exports() interp.Exports {
 			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
 			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
 			"Recover":    reflect.ValueOf(func(v any) any { return yaegifix.RecoverIn(s.interp, v) }),
+			// Deferred calls of functions with several (deferPanicEdits).
+			"NewDefers": reflect.ValueOf(yaegifix.NewDefers),
+			"Deferred":  reflect.ValueOf(yaegifix.Deferred),
 			// Recovered values the cell reads (yaegifix's printEdits).
 			"RecoverRead": reflect.ValueOf(s.recoverRead),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).

@@ -420,6 +420,14 @@
 //     for such a value, and the session drops what the cell prints while
 //     the stop unwinds its deferred calls. No probe: the session's
 //     TestRecoveredIndexErrorText.
+//  59. Panics in deferred calls. The deferred calls of a function run in
+//     a loop that a panic in one of them leaves: the others never run (a
+//     deferred nil function skipped the deferred recover before it).
+//     deferPanicEdits (a later pass) counts the deferred calls of a
+//     function with several (NewDefers) and calls each without arguments
+//     through Deferred, which stops the cell when it panics while others
+//     are still to run. No probe: the session's
+//     TestPanicInADeferredCallWithOthersPending.
 //
 // # Elsewhere
 //

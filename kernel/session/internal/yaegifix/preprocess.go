@@ -422,7 +422,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
 			if cell > 0 {
-				c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, true, opAssignEdits), true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits), true, typeSwitchEdits(cellIface))
+				c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, true, opAssignEdits), true, deferPanicEdits), true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits), true, typeSwitchEdits(cellIface))
 			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
@@ -482,7 +482,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
 				if cell > 0 {
-					p.Unwrapped = laterPass(laterPass(laterPass(laterPass(laterPass(p.Unwrapped, false, opAssignEdits), false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
+					p.Unwrapped = laterPass(laterPass(laterPass(laterPass(laterPass(laterPass(p.Unwrapped, false, opAssignEdits), false, deferPanicEdits), false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
 				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
@@ -492,7 +492,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		c.Src = applyEdits(c.Src, edits)
 		if cell > 0 {
-			c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, false, opAssignEdits), false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
+			c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, false, opAssignEdits), false, deferPanicEdits), false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface))
 		}
 		c.LastStep = step
 	}
