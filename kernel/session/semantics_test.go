@@ -204,7 +204,7 @@ func TestDeferArgumentsEvaluatedAtTheStatement(t *testing.T) {
 		"func k() {\n\tn := 1\n\tdefer h(c, n)\n\tdefer func(m int) { acc += fmt.Sprint(m, recover(), \" \") }(n)\n\tn = 7\n\tpanic(\"p\")\n}\n" +
 		"func r(s []int) {\n\tc := make(chan []int, 1)\n\tc <- []int{1}\n\tdefer copy(s, <-c)\n}\n" +
 		"f()\ng()\nk()\nxs := make([]int, 1)\nr(xs)\nfmt.Print(acc, xs)"
-	if got, want := out(t, s, code), "x1 1 30 20 10 a!1 p 2.5 1 [1]"; got != want {
+	if got, want := out(t, s, code), "x1 1 30 20 10 a!1p 2.5 1 [1]"; got != want {
 		t.Errorf("deferred calls: %q, want %q", got, want)
 	}
 }

@@ -105,6 +105,10 @@ type Session struct {
 	history []HistoryEntry
 	results [][]any // values captured by _portlab.Value during the cell
 	panics  []string
+	// muted drops the running cell's output once a check of the kernel
+	// has stopped it from a recovered value: what its deferred calls print
+	// while the stop unwinds them is not what Go would print.
+	muted   bool
 	outMu   sync.Mutex
 	out     Output
 	cellCtx context.Context
@@ -222,8 +226,9 @@ func (s *Session) History() []HistoryEntry {
 func (s *Session) emit(name, text string) {
 	s.outMu.Lock()
 	out := s.out
+	muted := s.muted
 	s.outMu.Unlock()
-	if out != nil {
+	if out != nil && !muted {
 		out.Stream(name, text)
 	}
 }
@@ -268,6 +273,21 @@ func (w cellWriter) Write(p []byte) (int, error) {
 	w.s.flush()
 	w.s.emit(w.name, string(p))
 	return len(p), nil
+}
+
+// recoverRead is yaegifix.RecoverRead, which mutes the cell when it
+// stops it.
+func (s *Session) recoverRead(v any) any {
+	defer func() {
+		if p := recover(); p != nil {
+			s.flush()
+			s.outMu.Lock()
+			s.muted = true
+			s.outMu.Unlock()
+			panic(p)
+		}
+	}()
+	return yaegifix.RecoverRead(s.interp, v)
 }
 
 // reset replaces the interpreter by a fresh one with the prelude.
@@ -359,7 +379,12 @@ func (s *Session) exports() interp.Exports {
 			"MakeLen":    reflect.ValueOf(makeLen),
 			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
 			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
-			"Recover":    reflect.ValueOf(yaegifix.Recover),
+			"Recover":    reflect.ValueOf(func(v any) any { return yaegifix.RecoverIn(s.interp, v) }),
+			// Deferred calls of functions with several (deferPanicEdits).
+			"NewDefers": reflect.ValueOf(yaegifix.NewDefers),
+			"Deferred":  reflect.ValueOf(yaegifix.Deferred),
+			// Recovered values the cell reads (yaegifix's printEdits).
+			"RecoverRead": reflect.ValueOf(s.recoverRead),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),
@@ -426,6 +451,7 @@ func (s *Session) execute(ctx context.Context, code string, out Output, store bo
 	defer stop(nil)
 	s.outMu.Lock()
 	s.out = out
+	s.muted = false
 	s.panics = nil
 	s.cellCtx = ctx
 	s.cellStop = stop

@@ -434,6 +434,41 @@
 //     Printf and Fprintf (12) stop the cell when a %T argument may be of
 //     a cell's type (checkTypeVerbs). No probe: the session's
 //     TestTypeVerbOfCellTypesStops.
+//  61. Assignment operations. In x[i] op= f(), *p op= f() and p.f op=
+//     f(), the interpreter reads the element before it calls f and
+//     stores after, so that an f changing x, p or i split the read and
+//     the write between two elements; Go's compiler calls f first.
+//     opAssignEdits (a later pass) writes { t := f(); x[i] op= t } inside
+//     functions. No probe: the session's
+//     TestOpAssignEvaluatesTheRightSideFirst.
+//  62. Switch on channels. A case whose channel has another direction
+//     than the tag's never matched (they are compared as interface values
+//     of different types). chanSwitchEdits writes the comparisons, the
+//     bidirectional channel converted, where the declarations of the
+//     function give both types. No probe: the session's
+//     TestSwitchOnChannelsOfOtherDirection.
+//  63. Deferred recover. defer recover() recovers at the defer statement;
+//     deferRecoverRefusals refuses it. An unhashable map key panics with
+//     the runtime's internal error naming the interpreter's struct
+//     literal; RecoverIn (the session's Recover) gives Go's runtime.Error
+//     text with the cell's type name. No probe: the session's
+//     TestDeferRecoverIsRefused and TestUnhashableKeyMessage.
+//  64. Text of recovered bounds errors. An index or slice expression out
+//     of range panics in reflect, whose message has neither the index nor
+//     the length of Go's ("index out of range [3] with length 1"). A
+//     recover() whose value the cell may read beyond comparing it with
+//     nil (nilCheckedRecovers) becomes RecoverRead, which stops the cell
+//     for such a value, and the session drops what the cell prints while
+//     the stop unwinds its deferred calls. No probe: the session's
+//     TestRecoveredIndexErrorText.
+//  65. Panics in deferred calls. The deferred calls of a function run in
+//     a loop that a panic in one of them leaves: the others never run (a
+//     deferred nil function skipped the deferred recover before it).
+//     deferPanicEdits (a later pass) counts the deferred calls of a
+//     function with several (NewDefers) and calls each without arguments
+//     through Deferred, which stops the cell when it panics while others
+//     are still to run. No probe: the session's
+//     TestPanicInADeferredCallWithOthersPending.
 //
 // # Elsewhere
 //

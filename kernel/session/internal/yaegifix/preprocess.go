@@ -318,6 +318,16 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		return isIface != nil && isIface(name)
 	}
+	// The later passes over a chunk after its edits, in order.
+	later := func(src string, decl bool) string {
+		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
+			opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
+		} {
+			src = laterPass(src, decl, pass)
+		}
+		return src
+	}
 	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
 	for ci := range chunks {
 		c := &chunks[ci]
@@ -425,7 +435,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			c.Imports = nil
 			c.Src = applyEdits(c.Src, otherEdits)
 			if cell > 0 {
-				c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, true, shiftEdits(isVar)), true, negZeroEdits(floatFuncs)), true, floatCaseEdits), true, typeSwitchEdits(cellIface)), true, methodSetEdits(cellIface, ifaceTypes))
+				c.Src = later(c.Src, true)
 			}
 			if strings.TrimSpace(c.Src) == "" {
 				c.Src = ""
@@ -485,7 +495,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if es, ok := body.List[len(body.List)-1].(*ast.ExprStmt); ok && showsValue(es.X) {
 				p.Unwrapped = applyEdits(c.Src, edits)
 				if cell > 0 {
-					p.Unwrapped = laterPass(laterPass(laterPass(laterPass(laterPass(p.Unwrapped, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface)), false, methodSetEdits(cellIface, ifaceTypes))
+					p.Unwrapped = later(p.Unwrapped, false)
 				}
 				begin := fset.Position(es.X.Pos()).Offset - off
 				end := fset.Position(es.X.End()).Offset - off
@@ -495,7 +505,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		c.Src = applyEdits(c.Src, edits)
 		if cell > 0 {
-			c.Src = laterPass(laterPass(laterPass(laterPass(laterPass(c.Src, false, shiftEdits(isVar)), false, negZeroEdits(floatFuncs)), false, floatCaseEdits), false, typeSwitchEdits(cellIface)), false, methodSetEdits(cellIface, ifaceTypes))
+			c.Src = later(c.Src, false)
 		}
 		c.LastStep = step
 	}

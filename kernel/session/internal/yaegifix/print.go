@@ -38,6 +38,7 @@ const recoverFunc = "_portlab.Recover"
 func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallExpr]bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
+	nilChecked := nilCheckedRecovers(root)
 	ast.Inspect(root, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || skip[call] {
@@ -51,7 +52,11 @@ func printEdits(fset *token.FileSet, root ast.Node, off int, skip map[*ast.CallE
 			edits = append(edits, edit{pos(id.Pos()), pos(id.End()), to})
 		}
 		if id.Name == "recover" && len(call.Args) == 0 {
-			edits = append(edits, edit{pos(call.Pos()), pos(call.Pos()), recoverFunc + "("}, edit{pos(call.End()), pos(call.End()), ")"})
+			f := recoverReadFunc
+			if nilChecked[call] {
+				f = recoverFunc
+			}
+			edits = append(edits, edit{pos(call.Pos()), pos(call.Pos()), f + "("}, edit{pos(call.End()), pos(call.End()), ")"})
 		}
 		return true
 	})
@@ -66,7 +71,8 @@ func declaresPrint(src string) bool {
 	fset := token.NewFileSet()
 	sc.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
 	prev := token.ILLEGAL
-	pending := false // print or println just seen
+	pending := false    // print or println just seen
+	afterComma := false // seen after a comma: declared unless called
 	for {
 		_, tok, lit := sc.Scan()
 		if tok == token.EOF {
@@ -75,11 +81,17 @@ func declaresPrint(src string) bool {
 		if pending && (tok == token.DEFINE || tok == token.COMMA) {
 			return true
 		}
-		pending = false
+		if afterComma && tok != token.LPAREN {
+			// a, recover := …; f(x, recover()) calls it.
+			return true
+		}
+		pending, afterComma = false, false
 		if tok == token.IDENT && (printFuncs[lit] != "" || lit == "recover") {
 			switch prev {
-			case token.FUNC, token.VAR, token.CONST, token.TYPE, token.COMMA:
+			case token.FUNC, token.VAR, token.CONST, token.TYPE:
 				return true
+			case token.COMMA:
+				afterComma = true
 			}
 			pending = true
 		}

@@ -66,6 +66,8 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	}
 	consts := constNames(root)
 	deferReturns := returnsWithDefer(root)
+	deferRecoverRefusals(root, refuse)
+	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
 	ast.Inspect(root, func(n ast.Node) bool {
