@@ -358,8 +358,12 @@ func compare(got proc, want []byte) (Class, string) {
 			return Refusal, st.ErrName + ": " + firstLine(st.ErrValue)
 		}
 		return Wrong, "output, then " + st.ErrName + ": " + firstLine(st.ErrValue)
-	case st.ErrName == "Panic" && st.ErrValue == "os.Exit(0)" && bytes.Equal(got.out, want):
+	case st.ErrName == "Panic" && (st.ErrValue == "os.Exit(0)" || strings.HasPrefix(st.ErrValue, goExit0+" (")) && bytes.Equal(got.out, want):
 		return Same, "os.Exit(0): the session ends the cell with an error"
+	case st.ErrName == "" && goExitedWith(got.out, want):
+		// A goroutine called os.Exit(0) after the cells had returned: Go
+		// ends the program there, the session says so and goes on.
+		return Same, "os.Exit(0) in a goroutine after main returned: the session reports it"
 	case st.ErrName == "InterpreterError" && bytes.HasPrefix(want, got.out):
 		return Stopped, firstLine(st.ErrValue)
 	case st.ErrName != "":
@@ -373,6 +377,17 @@ func compare(got proc, want []byte) (Class, string) {
 		return Same, ""
 	}
 	return Wrong, diff(got.out, want)
+}
+
+// goExit0 begins the session's notice of a goroutine that called
+// os.Exit(0), which the session turns into a panic of that goroutine.
+const goExit0 = "panic in a goroutine: os.Exit(0)"
+
+// goExitedWith reports whether out is want followed by the session's
+// notice that a goroutine called os.Exit(0) after the cells returned.
+func goExitedWith(out, want []byte) bool {
+	rest, ok := bytes.CutPrefix(out, want)
+	return ok && bytes.HasPrefix(rest, []byte(goExit0+" (recovered by the kernel")) && (len(want) == 0 || want[len(want)-1] == '\n')
 }
 
 // refused reports whether the session's error is a refusal to compile:

@@ -49,3 +49,28 @@ func TestSlowProgramsAreInTheTable(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine's os.Exit(0) ends a compiled program: in a session it is a
+// panic of the goroutine, during a cell or after the cells returned, and
+// counts as the exit when the output before it is Go's; other output, or
+// another exit code, does not.
+func TestCompareGoroutineExit(t *testing.T) {
+	notice := goExit0 + " (recovered by the kernel; in compiled Go it would end the program)\n"
+	for _, c := range []struct {
+		out, want string
+		st        status
+		class     Class
+	}{
+		{notice, "", status{}, Same},
+		{"a\n" + notice, "a\n", status{}, Same},
+		{"a\n" + notice, "b\n", status{}, Wrong},
+		{"a\n", "", status{}, Wrong},
+		{"", "", status{ErrName: "Panic", ErrValue: goExit0 + " (in compiled Go it would end the program; the kernel stopped the cell and keeps its state)", Cell: "main"}, Same},
+		{"", "", status{ErrName: "Panic", ErrValue: "panic in a goroutine: os.Exit(1) (…)", Cell: "main"}, Wrong},
+	} {
+		st := c.st
+		if got, why := compare(proc{out: []byte(c.out), status: &st}, []byte(c.want)); got != c.class {
+			t.Errorf("out %q, want %q, status %+v: %s (%s), want %s", c.out, c.want, c.st, got, why, c.class)
+		}
+	}
+}
