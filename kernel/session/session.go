@@ -301,6 +301,7 @@ func (s *Session) reset() error {
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
+	yaegifix.UseXMLFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}
@@ -372,6 +373,9 @@ func (s *Session) exports() interp.Exports {
 			// Negative zero for a float parameter (negZeroEdits).
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
+			// Range loops over functions (funcRangeLoops).
+			"ErrRangeAfterFalse": reflect.ValueOf(&yaegifix.ErrRangeAfterFalse).Elem(),
+			"ErrRangeAfterExit":  reflect.ValueOf(&yaegifix.ErrRangeAfterExit).Elem(),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).
@@ -766,8 +770,8 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 	if errors.As(err, &p) {
 		value := fmt.Sprint(p.Value)
 		if yaegifix.IsRangePanic(p.Value) {
-			return &Error{Name: "CompileError", Value: yaegifix.RangeIntMessage,
-				Traceback: []string{"CompileError: " + yaegifix.RangeIntMessage}}
+			msg := yaegifix.NilTypeMessage(c.Src)
+			return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 		}
 		s.flush()
 		s.outMu.Lock()
