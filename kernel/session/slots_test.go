@@ -124,3 +124,10 @@ func TestRangeOverFunction(t *testing.T) {
 		"var m = map[string]int{\"a\": 1}\nvar a, ok = m[\"a\"]":                                           {"comma-ok form in a package-level declaration"},
 	})
 }
+
+func TestCommaOkVarDeclaration(t *testing.T) {
+	expect(t, map[string]string{
+		"type T struct{ x int }\nvar i any = &T{42}\nvar tt, ok = i.(*T)\nfmt.Println(tt.x, ok)": "42 true\n",
+		"var m = map[string]int{\"a\": 1}\nvar a, found any = m[\"b\"]\nfmt.Println(a, found)":   "0 false\n",
+	})
+}

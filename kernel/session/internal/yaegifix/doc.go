@@ -433,6 +433,12 @@
 //     UseXMLFixes stops the cell with a message for such a value without
 //     an XMLName field (Encoder.Encode cannot be replaced). Probe:
 //     "xml.Marshal of a cell struct".
+//  60. Comma-ok var declarations. var x, ok = v.(T) at package level
+//     fails with "nil type". commaOkVarEdits makes the assignment in a
+//     function literal called at once where the declaration shows the
+//     types (the assertion's type, or the var's type for var a, b any =
+//     m[k]), unless another initializer reads the names. No probe: the
+//     session's TestCommaOkVarDeclaration.
 //
 // # Elsewhere
 //

@@ -346,6 +346,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, funcLoops...)
+			otherEdits = append(otherEdits, commaOkVarEdits(fset, f, 10, c.Src)...)
 			if cell > 0 {
 				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
 				otherEdits = append(otherEdits, rangeStringEdits(fset, f, 10, c.Src, ints)...)
