@@ -321,6 +321,7 @@ func (s *Session) reset() error {
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
+	yaegifix.UseXMLFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}
@@ -403,6 +404,9 @@ func (s *Session) exports() interp.Exports {
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
 				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
 			}),
+			// Range loops over functions (funcRangeLoops).
+			"ErrRangeAfterFalse": reflect.ValueOf(&yaegifix.ErrRangeAfterFalse).Elem(),
+			"ErrRangeAfterExit":  reflect.ValueOf(&yaegifix.ErrRangeAfterExit).Elem(),
 			// Type switches with function types (funcSwitchEdits).
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).
@@ -802,8 +806,8 @@ func (s *Session) cellError(ctx context.Context, err error, c yaegifix.Chunk) *E
 	if errors.As(err, &p) {
 		value := fmt.Sprint(p.Value)
 		if yaegifix.IsRangePanic(p.Value) {
-			return &Error{Name: "CompileError", Value: yaegifix.RangeIntMessage,
-				Traceback: []string{"CompileError: " + yaegifix.RangeIntMessage}}
+			msg := yaegifix.NilTypeMessage(c.Src)
+			return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 		}
 		s.flush()
 		s.outMu.Lock()

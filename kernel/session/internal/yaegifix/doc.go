@@ -23,13 +23,21 @@
 //     own, and imports the session already has are dropped (importEdit),
 //     so re-running a cell is harmless. Probe: "imports of a failed
 //     evaluation".
-//  2. Range over an integer. yaegi implements the range statement of Go
-//     1.21: `for i := range n` panics with "nil type" while compiling.
-//     rangeEdits rewrites it into a three-clause loop when n is
-//     recognisably an integer (a constant, len/cap, arithmetic on them, an
-//     integer global or an integer defined with := in the cell); otherwise
-//     the panic becomes RangeIntMessage (IsRangePanic), which also explains
-//     ranging over a function. Probe: "range over an integer".
+//  2. Range over an integer or a function. yaegi implements the range
+//     statement of Go 1.21: `for i := range n` panics with "nil type"
+//     while compiling. rangeEdits (intRangeEdits) rewrites it into a
+//     three-clause loop with Go's semantics (n evaluated once, the counter
+//     of n's type, a variable per iteration) when n is recognisably an
+//     integer (a constant, len/cap, a conversion, arithmetic on them, an
+//     integer variable, constant or parameter of the cell, withLocalInts
+//     and cellDecls, or an integer global); funcRangeLoops rewrites a loop
+//     over a function the cell declares with a yield parameter (or one
+//     returning such a function) into a call with the body as the yield
+//     function, and refuses bodies with defer, goto or a break or continue
+//     of an enclosing statement. Otherwise the panic becomes
+//     RangeIntMessage (IsRangePanic), or CommaOkMessage for a chunk
+//     without a range statement (NilTypeMessage). Probe: "range over an
+//     integer".
 //  3. Redefinition from itself. At top level, `x := x + 1` (or
 //     `a, b := f(a)`) with an existing x re-creates x as zero before the
 //     right-hand side is evaluated, silently: x is 1, not 2, after x := 1.
@@ -469,6 +477,44 @@
 //     through Deferred, which stops the cell when it panics while others
 //     are still to run. No probe: the session's
 //     TestPanicInADeferredCallWithOthersPending.
+//  66. Named results. A called function gets the caller's slot for each
+//     result (the variable assigned or the call's own slot), and a named
+//     result starts with what that slot holds: x := f(); x = f() appended
+//     to the first result, and a call in a loop counted on.
+//     namedResultEdits (a later pass) zeroes the named
+//     results when the function starts. Probe: "named results start with
+//     the caller's slot".
+//  67. Composite literals. Among several values of an assignment or var
+//     declaration, a composite literal left the other values zero (a, b
+//     := 1, S{3} gave a == 0), and the literals of a generic type with
+//     two or more type arguments shared a node, so that control jumped
+//     from the first to after the last, skipping the statements between.
+//     compositeEdits puts the first in parentheses and writes the second
+//     as []A[K, V]{{…}}[0]. Probes: "composite literal among several
+//     values", "literals of a generic type with two type arguments".
+//  68. case nil. A switch with a tag matched case nil only for a nil
+//     interface. nilCaseEdits writes the comparisons, as floatCaseEdits
+//     (52) does. Probe: "case nil with a slice".
+//  69. Instantiations that are one type. The instantiations of a generic
+//     type whose definition does not use a type parameter are one type,
+//     and a struct type argument with field tags takes the instantiation
+//     without them. instanceRefusals refuses a type with a blank
+//     parameter instantiated twice in the chunk and tagged struct type
+//     arguments; a named unused parameter is left alone (such types carry
+//     the parameter to their methods and are rarely compared). Probes:
+//     "type parameter not used in the definition", "type argument with
+//     tags".
+//  70. encoding/xml. A cell's struct type has no name, after which
+//     xml.Marshal names the element ("xml: unsupported type").
+//     UseXMLFixes stops the cell with a message for such a value without
+//     an XMLName field (Encoder.Encode cannot be replaced). Probe:
+//     "xml.Marshal of a cell struct".
+//  71. Comma-ok var declarations. var x, ok = v.(T) at package level
+//     fails with "nil type". commaOkVarEdits makes the assignment in a
+//     function literal called at once where the declaration shows the
+//     types (the assertion's type, or the var's type for var a, b any =
+//     m[k]), unless another initializer reads the names. No probe: the
+//     session's TestCommaOkVarDeclaration.
 //
 // # Elsewhere
 //

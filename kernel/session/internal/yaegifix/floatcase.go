@@ -19,6 +19,24 @@ import (
 //
 // A switch with an init statement of its own is left alone.
 func floatCaseEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	return caseComparisonEdits(fset, f, off, src, func(x ast.Expr) bool {
+		float := false
+		ast.Inspect(x, func(m ast.Node) bool {
+			if lit, ok := m.(*ast.BasicLit); ok && lit.Kind == token.FLOAT {
+				float = true
+			}
+			return !float
+		})
+		return float
+	})
+}
+
+// caseComparisonEdits rewrites the switch statements with a tag, without
+// an init statement, and a case expression for which wrong reports true
+// into a switch without a tag comparing a variable holding the tag with
+// each case expression (nil compared as itself: the interpreter fails on
+// t == (nil) in a generic function).
+func caseComparisonEdits(fset *token.FileSet, f *ast.File, off int, src string, wrong func(ast.Expr) bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
 	ast.Inspect(f, func(n ast.Node) bool {
@@ -26,18 +44,13 @@ func floatCaseEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 		if !ok || sw.Tag == nil || sw.Init != nil {
 			return true
 		}
-		float := false
+		found := false
 		for _, c := range sw.Body.List {
 			for _, x := range c.(*ast.CaseClause).List {
-				ast.Inspect(x, func(m ast.Node) bool {
-					if lit, ok := m.(*ast.BasicLit); ok && lit.Kind == token.FLOAT {
-						float = true
-					}
-					return !float
-				})
+				found = found || wrong(x)
 			}
 		}
-		if !float {
+		if !found {
 			return true
 		}
 		tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
@@ -49,6 +62,10 @@ func floatCaseEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 			}
 			var parts []string
 			for _, x := range cc.List {
+				if id, ok := x.(*ast.Ident); ok && id.Name == "nil" {
+					parts = append(parts, tmp+" == nil")
+					continue
+				}
 				parts = append(parts, tmp+" == ("+exprText(src, pos, x)+")")
 			}
 			edits = append(edits, edit{pos(cc.List[0].Pos()), pos(cc.List[len(cc.List)-1].End()), strings.Join(parts, ": fallthrough; case ")})

@@ -90,8 +90,10 @@ func Clear(v any) {
 // rewritten for, or over a function.
 const RangeIntMessage = "for … range over an integer or over a function (an iterator such as iter.Seq) is not supported by the interpreter, " +
 	"which implements Go 1.21's range statement. Over an integer n, write for i := 0; i < n; i++ " +
-	"(the kernel rewrites the loop itself when n is a constant, len(…), cap(…) or an integer variable of the session). " +
-	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break)"
+	"(the kernel rewrites the loop itself when it sees that n is an integer: a constant, len(…), cap(…), a conversion, an integer variable, " +
+	"parameter or constant of the cell or an integer variable of the session). " +
+	"Over an iterator seq, call it with the loop body: seq(func(v T) bool { …; return true }) (return false to break); " +
+	"the kernel rewrites the loop itself when seq is a function the same cell declares with a yield parameter of a func type, or returns one"
 
 // IsRangePanic reports whether v, the value of a panic of the interpreter
 // while it compiled a cell, is the one it raises for a range statement of

@@ -277,6 +277,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	if err != nil {
 		return nil, err
 	}
+	// The integers and iterator functions the cell declares at top
+	// level, for the range loops of all its chunks.
+	isInt, seqs := cellDecls(chunks, isInt)
 	chunks = splitBlocks(chunks, isInt)
 	if cell > 0 {
 		chunks = splitVarInits(chunks, isVar)
@@ -323,6 +326,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
+			namedResultEdits, compositeEdits, nilCaseEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}
@@ -338,6 +342,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			generics.add(fset, f, c.Line-2)
+			if err := instanceRefusals(fset, f, c.Line-2); err != nil {
+				return nil, err
+			}
 			// Imports are evaluated on their own, first: the interpreter
 			// keeps the imports of a chunk that fails, and would reject
 			// them as redeclared when the corrected cell is run again.
@@ -346,7 +353,14 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if c.ints != nil {
 				ints = c.ints
 			}
-			otherEdits := rangeEdits(fset, f, 10, c.Src, ints)
+			ints = withLocalInts(f, ints)
+			otherEdits := rangeEdits(fset, f, 10, c.Src, ints, seqs)
+			funcLoops, err := funcRangeLoops(fset, f, 10, c.Src, seqs)
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, funcLoops...)
+			otherEdits = append(otherEdits, commaOkVarEdits(fset, f, 10, c.Src)...)
 			if cell > 0 {
 				otherEdits = append(otherEdits, cellEdits(fset, f, 10, c.Src, c.block, builtinPrint)...)
 				otherEdits = append(otherEdits, rangeStringEdits(fset, f, 10, c.Src, ints)...)
@@ -448,11 +462,19 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		body := f.Decls[0].(*ast.FuncDecl).Body
 		off := len(stmtPrefix)
+		if err := instanceRefusals(fset, f, c.Line-2); err != nil {
+			return nil, err
+		}
 		ints := withLocalInts(f, isInt)
 		if c.ints != nil {
-			ints = c.ints
+			ints = withLocalInts(f, c.ints)
 		}
-		edits := rangeEdits(fset, f, off, c.Src, ints)
+		edits := rangeEdits(fset, f, off, c.Src, ints, seqs)
+		funcLoops, err := funcRangeLoops(fset, f, off, c.Src, seqs)
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, funcLoops...)
 		loops, err := loopEdits(fset, f, off, c.Src)
 		if err != nil {
 			return nil, ShiftError(err, c.Line-2)
@@ -609,14 +631,18 @@ func DefaultName(path string) string {
 // …`, so that after the loop they hold the last iteration's values as in
 // Go. A range over an integer assigning to i counts with a fresh variable
 // and the bound evaluated once likewise.
-func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt func(string) bool) []edit {
+func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt func(string) bool, seqs map[string]string) []edit {
 	var edits []edit
 	n := 0
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	funcs := yieldTypes(fset, f, off, src, seqs)
 	ast.Inspect(f, func(node ast.Node) bool {
 		rs, ok := node.(*ast.RangeStmt)
 		if !ok {
 			return true
+		}
+		if _, ok := rangeFuncType(rs.X, funcs); ok {
+			return true // funcRangeLoops
 		}
 		intRange := rs.Value == nil && isIntExpr(rs.X, isInt)
 		if !intRange && (rs.Tok != token.ASSIGN || rs.Key == nil) {
@@ -649,24 +675,7 @@ func rangeEdits(fset *token.FileSet, f *ast.File, off int, src string, isInt fun
 				edit{body, body, " " + strings.Join(targets, ", ") + " = " + strings.Join(values, ", ") + ";"})
 			return true
 		}
-		key := fmt.Sprintf("_portlab_i%d", n)
-		limit := fmt.Sprintf("_portlab_n%d", n)
-		assign := ""
-		if id, ok := rs.Key.(*ast.Ident); ok && id.Name != "_" {
-			if rs.Tok == token.DEFINE {
-				key = id.Name
-			} else {
-				assign = " " + id.Name + " = " + key + ";"
-			}
-		} else if rs.Key != nil && !ok {
-			return true
-		}
-		x := src[pos(rs.X.Pos()):pos(rs.X.End())]
-		head := fmt.Sprintf("for %s, %s := 0, (%s); %s < %s; %s++ ", key, limit, x, key, limit, key)
-		edits = append(edits, edit{pos(rs.For), pos(rs.Body.Lbrace), head})
-		if assign != "" {
-			edits = append(edits, edit{body, body, assign})
-		}
+		edits = append(edits, intRangeEdits(pos, rs, n, src, isInt)...)
 		return true
 	})
 	return edits
@@ -854,12 +863,15 @@ func hasGoto(st ast.Stmt) bool {
 func isIntExpr(x ast.Expr, isInt func(string) bool) bool {
 	switch x := x.(type) {
 	case *ast.BasicLit:
-		return x.Kind == token.INT
+		return x.Kind == token.INT || x.Kind == token.CHAR
 	case *ast.ParenExpr:
 		return isIntExpr(x.X, isInt)
+	case *ast.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD || x.Op == token.XOR) && isIntExpr(x.X, isInt)
 	case *ast.CallExpr:
 		id, ok := x.Fun.(*ast.Ident)
-		return ok && (id.Name == "len" || id.Name == "cap" || id.Name == "int")
+		return ok && (id.Name == "len" || id.Name == "cap" || intTypes[id.Name] ||
+			isInt != nil && (isInt(intTypeKey+id.Name) || isInt(intFuncKey+id.Name)))
 	case *ast.BinaryExpr:
 		switch x.Op {
 		case token.ADD, token.SUB, token.MUL, token.QUO, token.REM, token.SHL, token.SHR:
@@ -906,26 +918,6 @@ func ShiftError(err error, delta int) error {
 		return out
 	}
 	return err
-}
-
-// withLocalInts extends isInt by the names a statement chunk defines with
-// := from integer expressions (n := 10; for i := range n).
-func withLocalInts(f *ast.File, isInt func(string) bool) func(string) bool {
-	local := map[string]bool{}
-	probe := func(name string) bool { return local[name] || isInt != nil && isInt(name) }
-	ast.Inspect(f, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
-			return true
-		}
-		for i, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && isIntExpr(as.Rhs[i], probe) {
-				local[id.Name] = true
-			}
-		}
-		return true
-	})
-	return probe
 }
 
 // tokenText returns the tokens of src separated by single spaces, without

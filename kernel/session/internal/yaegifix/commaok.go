@@ -1,0 +1,79 @@
+package yaegifix
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// commaOkVarEdits rewrites the package-level var declarations of a comma-ok
+// form whose types the declaration shows, which yaegi v0.16.1 fails to
+// compile ("nil type"): var x, ok = v.(T) and var a, b U = <any comma-ok
+// form> (U an interface type, such as any, as the bool requires) become a call of a function literal that makes the comma-ok
+// assignment inside a function, where it works:
+//
+//	var x, ok = func() (T, bool) { v, ok := v.(T); return v, ok }()
+//
+// Other forms (var v, ok = m[k] without a type), and declarations whose
+// names another package-level initializer reads (the interpreter
+// initialized that one first), are left to the interpreter's failure,
+// which NilTypeMessage explains.
+func commaOkVarEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	// The names other package-level initializers read: the interpreter
+	// initialized such a reader before a rewritten declaration.
+	read := map[string]int{}
+	for _, d := range f.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				for _, v := range spec.(*ast.ValueSpec).Values {
+					ast.Inspect(v, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							read[id.Name]++
+						}
+						return true
+					})
+				}
+			}
+		}
+	}
+	var edits []edit
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if len(vs.Names) != 2 || len(vs.Values) != 1 || read[vs.Names[0].Name] > 0 || read[vs.Names[1].Name] > 0 {
+				continue
+			}
+			x := ast.Unparen(vs.Values[0])
+			var types string
+			switch {
+			case vs.Type != nil:
+				switch v := x.(type) {
+				case *ast.TypeAssertExpr, *ast.IndexExpr:
+				case *ast.UnaryExpr:
+					if v.Op != token.ARROW {
+						continue
+					}
+				default:
+					continue
+				}
+				t := exprText(src, pos, vs.Type)
+				types = t + ", " + t
+			default:
+				ta, ok := x.(*ast.TypeAssertExpr)
+				if !ok || ta.Type == nil {
+					continue
+				}
+				types = exprText(src, pos, ta.Type) + ", bool"
+			}
+			v := vs.Values[0]
+			edits = append(edits,
+				edit{pos(v.Pos()), pos(v.Pos()), "func() (" + types + ") { " + tempPrefix + "v, " + tempPrefix + "ok := "},
+				edit{pos(v.End()), pos(v.End()), "; return " + tempPrefix + "v, " + tempPrefix + "ok }()"})
+		}
+	}
+	return edits
+}

@@ -1,0 +1,133 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// expect runs each cell in a fresh session and compares its standard
+// output with want (what compiled Go prints).
+func expect(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for code, want := range cases {
+		s := newSession(t)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		rec := &recorder{}
+		r := s.Execute(ctx, code, rec)
+		cancel()
+		if r.Err != nil || rec.text("stdout") != want {
+			t.Errorf("cell %q: output %q, error %v; want %q", code, rec.text("stdout"), r.Err, want)
+		}
+	}
+}
+
+// refused runs each cell in a fresh session and checks that it fails with
+// a CompileError or InterpreterError holding each of the texts.
+func refused(t *testing.T, cases map[string][]string) {
+	t.Helper()
+	for code, texts := range cases {
+		s := newSession(t)
+		e := fails(t, s, code)
+		if e.Name != "CompileError" && e.Name != "InterpreterError" {
+			t.Errorf("cell %q: %s %s, want a refusal", code, e.Name, e.Value)
+			continue
+		}
+		for _, text := range texts {
+			if !strings.Contains(e.Value, text) {
+				t.Errorf("cell %q: %q lacks %q", code, e.Value, text)
+			}
+		}
+	}
+}
+
+func TestNamedResultsStartAtZero(t *testing.T) {
+	expect(t, map[string]string{
+		// The named result started with the value of the variable assigned.
+		"func f() (r []int) {\n\tr = append(r, 1)\n\treturn r\n}\ngot := f()\ngot = f()\nfmt.Println(got)": "[1]\n",
+		// … or of the call's slot, which keeps the last call's result.
+		"func h() (n int) {\n\tn++\n\treturn\n}\nfor i := 0; i < 3; i++ {\n\tfmt.Print(h(), \" \")\n}":                                                                                "1 1 1 ",
+		"func g[T any](x T) (ret []T) {\n\tret = append(ret, x)\n\treturn\n}\nfunc run() {\n\tvar got []int\n\tfor i := range 3 {\n\t\tgot = g(i)\n\t}\n\tfmt.Println(got)\n}\nrun()": "[2]\n",
+	})
+}
+
+func TestCompositeLiteralAmongSeveralValues(t *testing.T) {
+	expect(t, map[string]string{
+		"type S struct{ a int }\nfunc run() {\n\ta, b := 1, S{3}\n\tfmt.Println(a, b)\n}\nrun()":                                  "1 {3}\n",
+		"func f() []string { return []string{\"a\"} }\nif got, want := f(), []string{\"a\"}; true {\n\tfmt.Println(got, want)\n}": "[a] [a]\n",
+		"var x, y = 7, [1]int{4}\nfmt.Println(x, y)":                                                                              "7 [4]\n",
+	})
+}
+
+func TestLiteralsOfGenericTypeWithTwoArguments(t *testing.T) {
+	expect(t, map[string]string{
+		// The statements between two literals of A[string, int] were skipped.
+		"type A[K, V any] struct {\n\tKey K\n\tVal V\n}\nfunc run() {\n\tfmt.Println(\"one\")\n\tp := &A[string, int]{Key: \"a\"}\n\tfmt.Println(\"two\", p)\n\tq := A[string, int]{\"b\", 2}\n\tfmt.Println(\"three\", q, p == &q)\n}\nrun()": "one\ntwo &{a 0}\nthree {b 2} false\n",
+	})
+}
+
+func TestSwitchCaseNil(t *testing.T) {
+	expect(t, map[string]string{
+		"func f[T any]() {\n\tswitch []T(nil) {\n\tcase nil:\n\t\tfmt.Println(\"nil\")\n\tdefault:\n\t\tfmt.Println(\"not nil\")\n\t}\n}\nf[int]()": "nil\n",
+		"var m map[int]int\nvar p *int\nswitch m {\ncase nil:\n\tfmt.Print(\"m \")\n}\nswitch p {\ncase &[]int{1}[0], nil:\n\tfmt.Print(\"p\")\n}":  "m p",
+	})
+}
+
+func TestInstantiationsThatWouldBeOneType(t *testing.T) {
+	refused(t, map[string][]string{
+		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"1:6", "blank type parameter", "T[int], T[string]"},
+		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"1:6", "V[int], V[string]"},
+		"type T[P any] struct{ x P }\nvar a, b any = T[struct{ int }]{}, T[struct{ int \"x\" }]{}\nfmt.Println(a == b)": {"2:50", "field tags as a type argument"},
+	})
+	expect(t, map[string]string{
+		// One instantiation only: nothing to tell apart.
+		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": "3\n",
+		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":              "false\n",
+	})
+}
+
+func TestXMLMarshalOfCellStruct(t *testing.T) {
+	refused(t, map[string][]string{
+		"import \"encoding/xml\"\ntype A[K, V any] struct {\n\tName K `xml:\"name\"`\n\tData V `xml:\"data\"`\n}\ndata, err := xml.Marshal(&A[string, int]{Name: \"n\", Data: 1})\nfmt.Println(string(data), err)": {"xml.Marshal", "XMLName"},
+	})
+	expect(t, map[string]string{
+		"import \"encoding/xml\"\ntype A struct {\n\tXMLName xml.Name `xml:\"A\"`\n\tName string `xml:\"name\"`\n}\ndata, err := xml.Marshal(&A{Name: \"n\"})\nfmt.Println(string(data), err)": "<A><name>n</name></A> <nil>\n",
+	})
+}
+
+func TestRangeOverInteger(t *testing.T) {
+	expect(t, map[string]string{
+		// Local constants, parameters, conversions, rune and negative bounds.
+		"type MyInt int\nfunc run(n int) {\n\tconst N = 2\n\tfor i := range N {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfor i := range n {\n\t\tfmt.Printf(\"%T \", i)\n\t}\n\tfor i := range MyInt(1) {\n\t\tvar m MyInt = i\n\t\tfmt.Print(m, \" \")\n\t}\n\tfor i := range uint8(1) {\n\t\tfmt.Printf(\"%T \", i)\n\t}\n\tfor i := range 'a' {\n\t\tvar _ *rune = &i\n\t}\n\tfor range -1 {\n\t\tpanic(\"ran\")\n\t}\n}\nrun(1)": "0 1 int 0 uint8 ",
+		// The body changes its own variable, not the count.
+		"n := 0\nfor i := range 3 {\n\ti += 10\n\tn++\n}\nfmt.Println(n)": "3\n",
+		// The bound is evaluated once; labels and closures per iteration.
+		"calls := 0\nfunc bound() int {\n\tcalls++\n\treturn 3\n}\nvar fs []func()\nL:\nfor i := range bound() {\n\tfor j := range 3 {\n\t\tif j == 1 {\n\t\t\tcontinue L\n\t\t}\n\t}\n\tfs = append(fs, func() { fmt.Print(i) })\n}\nfor _, f := range fs {\n\tf()\n}\nfmt.Println(\" calls\", calls)": " calls 1\n",
+		"var i int\nfor i = range 4 {\n}\nfmt.Println(i)": "3\n",
+	})
+}
+
+func TestRangeOverFunction(t *testing.T) {
+	const iter = "func count(yield func(int) bool) {\n\tfor i := 0; i < 5; i++ {\n\t\tif !yield(i) {\n\t\t\treturn\n\t\t}\n\t}\n}\n" +
+		"func pairs(n int) func(func(int, string) bool) {\n\treturn func(yield func(int, string) bool) {\n\t\tfor i := 0; i < n; i++ {\n\t\t\tif !yield(i, fmt.Sprint(\"s\", i)) {\n\t\t\t\treturn\n\t\t\t}\n\t\t}\n\t}\n}\n" +
+		"var saved func(int) bool\nfunc keep(yield func(int) bool) {\n\tsaved = yield\n\tyield(1)\n\tyield(2)\n}\n"
+	expect(t, map[string]string{
+		iter + "func run() {\n\tvar fs []func()\n\tfor i := range count {\n\t\tif i == 1 {\n\t\t\tcontinue\n\t\t}\n\t\tif i == 3 {\n\t\t\tbreak\n\t\t}\n\t\tfs = append(fs, func() { fmt.Print(i, \" \") })\n\t}\n\tfor _, f := range fs {\n\t\tf()\n\t}\n\tvar k int\n\tvar v string\n\tfor k, v = range pairs(3) {\n\t}\n\tfmt.Println(k, v)\n}\nrun()": "0 2 2 s2\n",
+		iter + "func first(limit int) (int, error) {\n\tfor x := range count {\n\t\tswitch {\n\t\tcase x > limit:\n\t\t\treturn x * 10, nil\n\t\t}\n\t}\n\treturn -1, nil\n}\nfmt.Println(first(1))\nfmt.Println(first(9))":                                                                                                                               "20 <nil>\n-1 <nil>\n",
+		iter + "func run() {\n\tdefer func() { fmt.Println(recover()) }()\n\tfor x := range keep {\n\t\t_ = x\n\t\tbreak\n\t}\n}\nrun()":                                                                                                                                                                                                                  "runtime error: range function continued iteration after function for loop body returned false\n",
+		iter + "func run() {\n\tdefer func() { fmt.Println(recover()) }()\n\tfor range keep {\n\t}\n\tsaved(3)\n}\nrun()":                                                                                                                                                                                                                                 "runtime error: range function continued iteration after whole loop exit\n",
+	})
+	refused(t, map[string][]string{
+		iter + "func run() {\n\tfor range count {\n\t\tdefer fmt.Println()\n\t}\n}":                        {"25:3", "defer in the body of a range loop over a function"},
+		iter + "func run() {\nL:\n\tfor range 2 {\n\t\tfor range count {\n\t\t\tcontinue L\n\t\t}\n\t}\n}": {"27:4", "continue L"},
+		"var m = map[string]int{\"a\": 1}\nvar a, ok = m[\"a\"]":                                           {"comma-ok form in a package-level declaration"},
+	})
+}
+
+func TestCommaOkVarDeclaration(t *testing.T) {
+	expect(t, map[string]string{
+		"type T struct{ x int }\nvar i any = &T{42}\nvar tt, ok = i.(*T)\nfmt.Println(tt.x, ok)": "42 true\n",
+		"var m = map[string]int{\"a\": 1}\nvar a, found any = m[\"b\"]\nfmt.Println(a, found)":   "0 false\n",
+	})
+}
