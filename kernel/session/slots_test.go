@@ -98,8 +98,10 @@ func TestXMLMarshalOfCellStruct(t *testing.T) {
 
 func TestRangeOverInteger(t *testing.T) {
 	expect(t, map[string]string{
-		// Local constants, parameters, conversions, rune and negative bounds.
-		"type MyInt int\nfunc run(n int) {\n\tconst N = 2\n\tfor i := range N {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfor i := range n {\n\t\tfmt.Printf(\"%T \", i)\n\t}\n\tfor i := range MyInt(1) {\n\t\tvar m MyInt = i\n\t\tfmt.Print(m, \" \")\n\t}\n\tfor i := range uint8(1) {\n\t\tfmt.Printf(\"%T \", i)\n\t}\n\tfor i := range 'a' {\n\t\tvar _ *rune = &i\n\t}\n\tfor range -1 {\n\t\tpanic(\"ran\")\n\t}\n}\nrun(1)": "0 1 int 0 uint8 ",
+		// Local constants, parameters, conversions, rune and negative bounds
+		// (the declarations check the variables' types: %T is not used, as
+		// the cell declares a type represented by int).
+		"type MyInt int\nfunc run(n int) {\n\tconst N = 2\n\tfor i := range N {\n\t\tfmt.Print(i, \" \")\n\t}\n\tfor i := range n {\n\t\tvar _ int = i\n\t\tfmt.Print(\"int \")\n\t}\n\tfor i := range MyInt(1) {\n\t\tvar m MyInt = i\n\t\tfmt.Print(m, \" \")\n\t}\n\tfor i := range uint8(1) {\n\t\tvar _ uint8 = i\n\t\tfmt.Print(\"uint8 \")\n\t}\n\tfor i := range 'a' {\n\t\tvar _ *rune = &i\n\t}\n\tfor range -1 {\n\t\tpanic(\"ran\")\n\t}\n}\nrun(1)": "0 1 int 0 uint8 ",
 		// The body changes its own variable, not the count.
 		"n := 0\nfor i := range 3 {\n\ti += 10\n\tn++\n}\nfmt.Println(n)": "3\n",
 		// The bound is evaluated once; labels and closures per iteration.
