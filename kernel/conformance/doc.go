@@ -42,10 +42,15 @@
 //     where the compiled program succeeded.
 //   - death: the child process died: a fatal runtime error, a signal, an
 //     exit without a result, or the memory guard.
-//   - hang: no result within the timeout (this includes programs that are
-//     merely too slow interpreted; the reason gives the compiled time, and
-//     for the programs Slow lists, what makes them long and how long the
-//     session took with a longer timeout or a smaller workload).
+//   - hang: no result within the timeout. With -slowtimeout, a program
+//     whose session timed out runs there a second time with that longer
+//     timeout, and is classified by that run: a program the interpreter
+//     merely runs slowly is then same (or what it is), its reason saying
+//     how long the second run took, and a hang had no result within the
+//     longer timeout either. Without it, a hang includes the slow programs;
+//     the reason gives the compiled time and, for the programs Slow lists,
+//     what makes them long and how long the session took with a longer
+//     timeout or a smaller workload.
 //   - not-importable: the program imports packages a session lacks (the
 //     reason lists them).
 //   - skipped: a rule keeps it from running — arguments on the run line
@@ -64,7 +69,9 @@
 // which took 17m48s on two shared, busy cores (load 17) with the default two
 // programs at once, and 20m43s at load 25 with -workers 5 -progtimeout 20s
 // (programs that take seconds compiled there still time out) (-workers,
-// -progtimeout change them; -only SUBSTR runs
+// -progtimeout change them; -slowtimeout 60m gives a program that timed
+// out a second run of up to an hour, which the slowest, abi/uglyfib.go,
+// needed 34 minutes of at load 10; -only SUBSTR runs
 // the matching programs and writes nothing, as does -names FILE with the
 // programs a file lists, one a line; -update with -names reruns those and
 // replaces their rows in the tables, which then say which were rerun). TestSample, run by a plain
