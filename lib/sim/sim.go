@@ -574,15 +574,13 @@ func (s *Simulator) compileInto(b *block.Block, p *program) (*program, error) {
 		st := &b.Insns[f.store]
 		data := int32(-1)
 		vector := false
-		operand := storesOperand(st)
-		for k, r := range st.Reads {
-			if !operand {
-				break
-			}
-			if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
-				data = regRead(f.store, k)
-				vector = isVectorRegister(r.Name)
-				break
+		if storesOperand(st) {
+			for k, r := range st.Reads {
+				if r.Kind == block.Reg && !isAddressRegister(st, r.Name) {
+					data = regRead(f.store, k)
+					vector = isVectorRegister(r.Name)
+					break
+				}
 			}
 		}
 		if data < 0 {
