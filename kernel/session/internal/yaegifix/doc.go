@@ -515,6 +515,22 @@
 //     types (the assertion's type, or the var's type for var a, b any =
 //     m[k]), unless another initializer reads the names. No probe: the
 //     session's TestCommaOkVarDeclaration.
+//  72. Closures and deferred calls. A function literal deferred in a
+//     loop reads the variables it uses when the function returns, from
+//     the function's frame, so that every deferred call sees the last
+//     iteration's; and a closure made in a function and called while
+//     the function runs its deferred calls never returns (defer c() after
+//     c := func() {…} hangs), as the interpreter holds a lock of the
+//     frame the closure takes when it returns. closureEdits makes such
+//     literals in a call of their own, func() T { return func… }(), and
+//     refuses those that call recover (the call changes the frame in
+//     which recover looks). Probes: "deferred function literal in a
+//     loop" and TestYaegiStillHangsInClosuresOfDeferredCalls.
+//  73. Statements that start with func. Source that starts with the
+//     keyword func is taken for declarations and, when it does not parse
+//     as such (func() { … }() as a statement), wrapped in a func main
+//     that runs again after every later evaluation. asStatements puts a
+//     semicolon before it. Probe: "statement that starts with func".
 //
 // # Elsewhere
 //

@@ -372,6 +372,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, loops...)
+			closures, err := closureEdits(fset, f, 10, c.Src)
+			if err != nil {
+				return nil, ShiftError(err, c.Line-2)
+			}
+			otherEdits = append(otherEdits, closures...)
 			gen, err := genericEdits(fset, f, 10, withFileImports(f, importedName(known)))
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
@@ -480,6 +485,11 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			return nil, ShiftError(err, c.Line-2)
 		}
 		edits = append(edits, loops...)
+		closures, err := closureEdits(fset, f, off, c.Src)
+		if err != nil {
+			return nil, ShiftError(err, c.Line-2)
+		}
+		edits = append(edits, closures...)
 		gen, err := genericEdits(fset, f, off, importedName(known))
 		if err != nil {
 			return nil, ShiftError(err, c.Line-2)
@@ -539,13 +549,33 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			p.Chunks = append(p.Chunks, ic)
 		}
 		if c.Src != "" {
+			if !c.Decl {
+				c.Src = asStatements(c.Src)
+			}
 			p.Chunks = append(p.Chunks, c)
 		}
 	}
 	if p.Wrapped && (len(p.Chunks) == 0 || p.Chunks[len(p.Chunks)-1].Decl) {
 		p.Wrapped = false
 	}
+	p.Unwrapped = asStatements(p.Unwrapped)
 	return p, nil
+}
+
+// asStatements makes sure that the interpreter takes statements as such:
+// yaegi v0.16.1 takes source that starts with the keyword func for
+// declarations, and when it does not parse as such (func() { … }() as a
+// statement), wraps it in a func main that runs again after every later
+// evaluation, with its variables local to it. A semicolon before it makes
+// the interpreter run it as statements (one column more on the first line).
+func asStatements(src string) string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	if _, tok, _ := s.Scan(); tok == token.FUNC {
+		return ";" + src
+	}
+	return src
 }
 
 // showsValue reports whether the value of an expression statement should be

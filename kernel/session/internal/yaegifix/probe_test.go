@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -61,6 +62,12 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"deferred arguments", []string{"var got int\nfunc f() { v := 1; defer func(x int) { got = x }(v); v = 2 }", "f()", "got"},
 			func(v any, err error, out string) bool { return v == 2 },
 			"deferInFunction (in cellEdits)"},
+		{"deferred function literal in a loop", []string{"var s []int\nfunc f() { for i := 0; i < 3; i++ { j := i; defer func() { s = append(s, j) }() } }", "f()", "s[2]"},
+			func(v any, err error, out string) bool { return v == 2 },
+			"the deferred literals of closureEdits (deferredLiterals, deferInFunction)"},
+		{"statement that starts with func", []string{"n := 0", "func() { n++ }()", "n"},
+			func(v any, err error, out string) bool { return v != 1 },
+			"asStatements (in PrepareCell)"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
@@ -252,5 +259,26 @@ func TestYaegiStillKeepsWhatForgetCompiledDrops(t *testing.T) {
 	it.FileSet().Iterate(func(*token.File) bool { files++; return true })
 	if files < 5 {
 		t.Errorf("the file set holds %d files after 5 evaluations: TrimFileSet may go", files)
+	}
+}
+
+// TestYaegiStillHangsInClosuresOfDeferredCalls checks that a closure made
+// in a function and called while the function runs its deferred calls
+// still never returns (closureEdits makes such closures in a call of
+// their own; it can go when this fails).
+func TestYaegiStillHangsInClosuresOfDeferredCalls(t *testing.T) {
+	it, _ := bare(t)
+	if _, err := eval(it, "func f() int { n := 0; c := func() { n++ }; defer c(); return 1 }"); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { // left blocked when the interpreter hangs
+		eval(it, "f()")
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Errorf("yaegi no longer hangs calling a closure from a deferred call: the wraps of closureEdits can go")
+	case <-time.After(2 * time.Second):
 	}
 }

@@ -111,10 +111,23 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 // is returned) when all its arguments are constants, or when one holds a
 // function literal or a call that other rewrites change (make, print,
 // println, a qualified call).
-func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt, consts map[string]bool) []edit {
+//
+// When lit (a function literal deferred in a loop, see closureEdits), the
+// literal is made first as well, by a call that closes over the
+// iteration's variables: `defer func() {…}()` becomes
+//
+//	{ _d := func() func() { return func() {…} }(); defer _d() }
+func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt, consts map[string]bool, lit bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var names, values []string
 	var edits []edit
+	if lit {
+		fl := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
+		typ := src[pos(fl.Type.Pos()):pos(fl.Type.End())]
+		edits = append(edits,
+			edit{pos(d.Defer), pos(d.Defer) + len("defer"), "_d := func() " + typ + " { return"},
+			edit{pos(d.Call.Fun.End()), pos(d.Call.Fun.End()), " }(); defer _d"})
+	}
 	for i, a := range d.Call.Args {
 		if isConstant(a, consts) {
 			continue
@@ -136,6 +149,12 @@ func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt,
 			return !nested
 		})
 		if nested {
+			if lit {
+				// The literal is made first; the arguments stay.
+				return append(edits[:2],
+					edit{pos(d.Defer), pos(d.Defer), "{ "},
+					edit{pos(d.Call.End()), pos(d.Call.End()), " }"})
+			}
 			return nil
 		}
 		name := fmt.Sprintf("_a%d", i)
@@ -143,7 +162,7 @@ func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt,
 		values = append(values, src[pos(a.Pos()):pos(a.End())])
 		edits = append(edits, edit{pos(a.Pos()), pos(a.End()), name})
 	}
-	if len(names) == 0 {
+	if len(names) == 0 && !lit {
 		return nil
 	}
 	// One definition each: the interpreter evaluates a multiple
@@ -216,6 +235,7 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 	var edits []edit
 	deferred := map[*ast.CallExpr]bool{} // rewritten by deferredCall
 	consts := constNames(root)
+	lits := deferredLiterals(root)
 	var visit func(n ast.Node, inFunc bool)
 	visit = func(n ast.Node, inFunc bool) {
 		ast.Inspect(n, func(n ast.Node) bool {
@@ -242,7 +262,7 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 				if topLevel && !inFunc {
 					edits = append(edits, deferredCall(fset, off, n.Defer, n.Call, deferFunc)...)
 					deferred[n.Call] = true
-				} else if e := deferInFunction(fset, off, src, n, consts); e != nil {
+				} else if e := deferInFunction(fset, off, src, n, consts, lits[n] != nil); e != nil {
 					edits = append(edits, e...)
 					deferred[n.Call] = true
 				}
