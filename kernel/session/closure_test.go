@@ -33,7 +33,7 @@ func TestDeferredClosures(t *testing.T) {
 	}
 	for code, want := range map[string]string{
 		"func f() {\n\tfor i := 0; i < 2; i++ {\n\t\tdefer func() {\n\t\t\tif recover() != nil {\n\t\t\t\tfmt.Print(i)\n\t\t\t}\n\t\t}()\n\t}\n}": "3:3: " + "not supported by the interpreter: a deferred function literal that calls recover and uses i",
-		"func f() {\n\th := func() { recover() }\n\tdefer h()\n}": "2:16: not supported by the interpreter: a function literal that calls recover and is kept as a value",
+		"func f() {\n\th := func() { recover() }\n\tdefer h()\n}":                                                                                 "2:16: not supported by the interpreter: a function literal that calls recover and is kept as a value",
 	} {
 		e := fails(t, s, code)
 		if e.Name != "CompileError" || !strings.Contains(e.Value, want) {
