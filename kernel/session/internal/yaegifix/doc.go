@@ -131,9 +131,11 @@
 //  21. Per-iteration loop variables. yaegi has one variable per loop (Go
 //     1.21), in functions too: closures and goroutines see its last value.
 //     loopEdits gives a body that makes a closure, a goroutine, a defer or
-//     takes an address its own copies ({ i := i; _ = i; { body } }); a
-//     three-clause loop whose body also assigns the variable is refused
-//     (Refused). Probe: "per-iteration loop variables".
+//     takes an address its own copies ({ i := i; _ = i; { body } }); in a
+//     three-clause loop whose body may also change the variable, the copy
+//     goes back to the loop's variable for the post statement when the
+//     iteration ends, also by continue (writeBack). Probe: "per-iteration
+//     loop variables".
 //  22. Labeled break in a select. break L (or continue L) as a statement
 //     of a select case is taken as leaving the select: for { select {
 //     default: break L } } never ends. loopEdits wraps it in if true { … },

@@ -1,11 +1,11 @@
 package yaegifix
 
 import (
-	"fmt"
 	"go/ast"
 	"go/scanner"
 	"go/token"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -20,8 +20,9 @@ const Refused = "not supported by the interpreter: "
 //     its last value. When the body makes a function literal, starts a
 //     goroutine, defers or takes an address, the body becomes
 //     `{ i := i; _ = i; { body } }` for the loop's := variables. A
-//     three-clause loop whose body both captures and changes its variable
-//     is refused (the copy would hide the change from the post statement).
+//     three-clause loop whose body may also change its variable (an
+//     assignment, a pointer, a method) copies it back for the post
+//     statement (writeBack).
 //   - The variables of a select case, case x := <-c: yaegi v0.16.1 has one
 //     for every run of the select; a body that captures them gets its own
 //     copies as a loop body does.
@@ -34,8 +35,13 @@ func loopEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit,
 	var edits []edit
 	var errs scanner.ErrorList
 	wrapped := map[token.Pos]bool{}
+	labels := map[*ast.ForStmt]*ast.Ident{}
 	ast.Inspect(root, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.LabeledStmt:
+			if f, ok := n.Stmt.(*ast.ForStmt); ok {
+				labels[f] = n.Label
+			}
 		case *ast.SelectStmt:
 			for _, cc := range n.Body.List {
 				// case x := <-c: the interpreter has one x for every run
@@ -74,10 +80,8 @@ func loopEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit,
 			if len(names) == 0 || !captures(n.Body, names) {
 				return true
 			}
-			if name := changed(n.Body, names); name != "" {
-				errs.Add(fset.Position(n.For), fmt.Sprintf(Refused+"this loop's body changes its variable %s and captures it in a closure, goroutine or pointer; "+
-					"the interpreter shares %s between iterations (Go 1.22 gives each iteration its own): "+
-					"copy it in the body (v := %s) and capture the copy, or keep the change out of the closure", name, name, name))
+			if changed(n.Body, names) != "" || addressed(n.Body, names) {
+				edits = append(edits, writeBack(pos, src, n, labels[n], names)...)
 				return true
 			}
 			edits = append(edits, perIteration(pos, n.Body, names)...)
@@ -97,6 +101,102 @@ func loopEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit,
 		return nil, errs
 	}
 	return edits, nil
+}
+
+// writeBack gives the body of a three-clause loop its own copies of the
+// loop variables when the body may change them (an assignment, or through
+// a pointer or a method), and copies them back for the post statement, as
+// Go 1.22 does (a new variable for each iteration, with the value the last
+// one ended with): `L: for i := 0; i < n; i++ { body }` becomes
+//
+//	L: for i := 0; i < n; i++ { _p := &i; i := i; _ = i; O: for once := true; once; once = false { body }; *_p = i }
+//
+// where a continue of the loop leaves the inner one (continue L becomes
+// break O) and a break of the loop breaks L (a label is added when the
+// loop has none).
+func writeBack(pos func(token.Pos) int, src string, loop *ast.ForStmt, label *ast.Ident, names map[string]bool) []edit {
+	var list []string
+	for name := range names {
+		list = append(list, name)
+	}
+	sort.Strings(list)
+	k := strconv.FormatInt(blockSeq.Add(1), 10)
+	outer, inner, once := tempPrefix+"L"+k, tempPrefix+"O"+k, tempPrefix+"Once"+k
+	if label != nil {
+		outer = label.Name
+	}
+	var edits []edit
+	breaks, continues := false, false
+	// The break and continue statements of the loop: those in the body
+	// outside nested loops, switches and selects (unlabeled) or naming
+	// the loop's label.
+	var walk func(n ast.Node, nested bool)
+	walk = func(root ast.Node, nested bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if n != root {
+					walk(n, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				switch {
+				case n.Tok == token.BREAK && n.Label == nil && !nested:
+					breaks = true
+					edits = append(edits, edit{pos(n.End()), pos(n.End()), " " + outer})
+				case n.Tok == token.CONTINUE && n.Label != nil && label != nil && n.Label.Name == label.Name:
+					continues = true
+					edits = append(edits, edit{pos(n.Pos()), pos(n.End()), "break " + inner})
+				}
+			}
+			return true
+		})
+	}
+	walk(loop.Body, false)
+	// A continue without a label in a nested switch or select is the
+	// loop's too, and leaves the inner loop as it should.
+	var ptrs, addrs, assigns []string
+	for i, v := range list {
+		ptrs = append(ptrs, tempPrefix+"P"+k+"_"+strconv.Itoa(i))
+		addrs = append(addrs, "&"+v)
+		assigns = append(assigns, "*"+ptrs[i])
+	}
+	vars := strings.Join(list, ", ")
+	head := " " + strings.Join(ptrs, ", ") + " := " + strings.Join(addrs, ", ") + "; " + vars + " := " + vars + ";"
+	for _, v := range list {
+		head += " _ = " + v + ";"
+	}
+	if continues {
+		head += " " + inner + ":"
+	}
+	head += " for " + once + " := true; " + once + "; " + once + " = false {"
+	if breaks && label == nil {
+		edits = append(edits, edit{pos(loop.For), pos(loop.For), outer + ": "})
+	}
+	return append(edits,
+		edit{pos(loop.Body.Lbrace) + 1, pos(loop.Body.Lbrace) + 1, head},
+		edit{pos(loop.Body.Rbrace), pos(loop.Body.Rbrace), "}; " + strings.Join(assigns, ", ") + " = " + vars + " "})
+}
+
+// addressed reports whether a loop body may change a loop variable
+// through a pointer: it takes its address (or a part's) or calls a method
+// on it.
+func addressed(body *ast.BlockStmt, names map[string]bool) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.AND && names[rootIdent(n.X)]
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && names[rootIdent(sel.X)] {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // perIteration gives the body its own copies of the loop variables.
