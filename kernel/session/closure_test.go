@@ -41,3 +41,16 @@ func TestDeferredClosures(t *testing.T) {
 		}
 	}
 }
+
+// TestGoAndDeferConstantArguments: a constant argument of a go statement
+// or a top-level defer takes its type from the parameter, as in Go (the
+// rewrite that evaluates the arguments first gave it type int).
+func TestGoAndDeferConstantArguments(t *testing.T) {
+	s := newSession(t)
+	code := "import \"time\"\ntype S struct{}\nfunc (S) Serve(p int64, f float64) { fmt.Print(p, f, \" \") }\n" +
+		"done := make(chan bool)\na := new(S)\ngo func() { a.Serve(1, 2); done <- true }()\n<-done\n" +
+		"go a.Serve(1<<40, 3)\ndefer a.Serve(7, 1.5)"
+	if got := out(t, s, code+"\ntime.Sleep(100 * time.Millisecond)"); got != "1 2 1099511627776 3 7 1.5 " {
+		t.Errorf("output %q, want %q", got, "1 2 1099511627776 3 7 1.5 ")
+	}
+}

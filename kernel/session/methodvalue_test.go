@@ -30,6 +30,27 @@ func TestMethodValuesOfValueReceivers(t *testing.T) {
 	}
 }
 
+// TestGoAndDeferOfValueMethods: go and defer statements evaluate the
+// receiver of a method with a value receiver at the statement; the
+// interpreter read it when the call ran (v.Show after v.x = 2 showed 2).
+func TestGoAndDeferOfValueMethods(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"sync\"\ntype S struct{ x int }\nfunc (s S) Show(k int) { fmt.Print(s.x, k, \" \") }")
+	for code, want := range map[string]string{
+		"func f() {\n\ts := S{1}\n\tdefer s.Show(0)\n\ts.x = 2\n}":              "3:8: not supported by the interpreter: defer s.Show(…)",
+		"var wg sync.WaitGroup\nfunc g(p *S) {\n\twg.Add(1)\n\tgo p.Show(1)\n}": "4:5: not supported by the interpreter: go p.Show(…)",
+		"t := S{1}\ndefer t.Show(9)\nt.x = 3":                                   "2:7: not supported by the interpreter: defer t.Show(…)",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, want) {
+			t.Errorf("cell %q: %s: %s; want %q", code, e.Name, e.Value, want)
+		}
+	}
+	if got := out(t, s, "func h() {\n\tr := S{4}\n\tdefer r.Show(1)\n}\nh()"); got != "4 1 " {
+		t.Errorf("defer of a copy's method: %q, want \"4 1 \"", got)
+	}
+}
+
 // TestReflectMethodSetsOfCellTypesAreRefused: reflect sees no methods of
 // the cells' types (Go's reflectmethod7.go), so its method-set functions
 // are refused in a session with methods.

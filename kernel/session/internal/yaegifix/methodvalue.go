@@ -16,7 +16,8 @@ import (
 // *p or v after f := v.M is not seen by f. yaegi v0.16.1 keeps the
 // variable instead: f saw the later value, and a nil pointer (also one
 // embedded on the way to M) panicked only when f was called (Go's
-// method5.go). A method value is left alone where x is a variable
+// method5.go). The method of a go or defer statement, go v.M(…), is
+// evaluated there too, and is refused alike. A method value is left alone where x is a variable
 // defined with := and never assigned, incremented or taken the address
 // of in the cell (a copy: r := *p; f := r.M), one declared only with an
 // interface type, a composite literal or a call, a variable of an earlier
@@ -169,13 +170,24 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 	var errs scanner.ErrorList
 	for _, p := range files {
 		called := map[*ast.SelectorExpr]bool{}
+		// The method of a go or defer statement is evaluated at the
+		// statement, receiver included, as a method value is.
+		statement := map[*ast.SelectorExpr]string{}
 		ast.Inspect(p.f, func(n ast.Node) bool {
 			if len(errs) > 0 {
 				return false
 			}
 			switch n := n.(type) {
+			case *ast.GoStmt:
+				if se, ok := ast.Unparen(n.Call.Fun).(*ast.SelectorExpr); ok {
+					statement[se] = "go"
+				}
+			case *ast.DeferStmt:
+				if se, ok := ast.Unparen(n.Call.Fun).(*ast.SelectorExpr); ok {
+					statement[se] = "defer"
+				}
 			case *ast.CallExpr:
-				if se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+				if se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && statement[se] == "" {
 					called[se] = true
 				}
 			case *ast.SelectorExpr:
@@ -214,6 +226,12 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 				}
 				pos := p.fset.Position(n.Pos())
 				pos.Line += p.delta
+				if kw := statement[n]; kw != "" {
+					errs.Add(pos, fmt.Sprintf(Refused+"%s %s.%s(…) with a method with a value receiver: Go copies the receiver at the %s statement "+
+						"(and panics there for a nil pointer), the interpreter reads it when the call runs; copy the receiver into a variable of its own first, "+
+						"r := %s (or r := *p for a pointer p), and write %s r.%s(…)", kw, types.ExprString(n.X), n.Sel.Name, kw, types.ExprString(n.X), kw, n.Sel.Name))
+					return true
+				}
 				errs.Add(pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver: Go copies the receiver where the method value is made "+
 					"(and panics there for a nil pointer), the interpreter reads it when the function is called; copy the receiver into a variable of its own first, "+
 					"r := %s (or r := *p for a pointer p), and take r.%s", types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), n.Sel.Name))

@@ -36,7 +36,11 @@ var builtinCalls = map[string]bool{
 //	_portlab.Go(func() func() { _f, _a0, _a1 := f, a, b; return func() { _f(_a0, _a1) } }())
 //
 // keyword is the position of `go` or `defer`.
-func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.CallExpr, wrap string) []edit {
+//
+// An argument that is recognisably a constant (isConstant) is written into
+// the call instead, as its type may come from the parameter (go
+// a.Serve(1234) with an int64 parameter), and its place takes _.
+func deferredCall(fset *token.FileSet, off int, src string, keyword token.Pos, call *ast.CallExpr, wrap string, consts map[string]bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	builtin := false
 	if id, ok := call.Fun.(*ast.Ident); ok && builtinCalls[id.Name] {
@@ -53,8 +57,13 @@ func deferredCall(fset *token.FileSet, off int, keyword token.Pos, call *ast.Cal
 		names = append(names, "_f")
 	}
 	var args []string
-	for i := range call.Args {
+	for i, x := range call.Args {
 		a := fmt.Sprintf("_a%d", i)
+		if !builtin && isConstant(x, consts) {
+			names = append(names, "_")
+			args = append(args, "("+src[pos(x.Pos()):pos(x.End())]+")")
+			continue
+		}
 		names = append(names, a)
 		args = append(args, a)
 	}
@@ -256,11 +265,11 @@ func cellEdits(fset *token.FileSet, root ast.Node, off int, src string, topLevel
 					return false
 				}
 			case *ast.GoStmt:
-				edits = append(edits, deferredCall(fset, off, n.Go, n.Call, goFunc)...)
+				edits = append(edits, deferredCall(fset, off, src, n.Go, n.Call, goFunc, consts)...)
 				deferred[n.Call] = true
 			case *ast.DeferStmt:
 				if topLevel && !inFunc {
-					edits = append(edits, deferredCall(fset, off, n.Defer, n.Call, deferFunc)...)
+					edits = append(edits, deferredCall(fset, off, src, n.Defer, n.Call, deferFunc, consts)...)
 					deferred[n.Call] = true
 				} else if e := deferInFunction(fset, off, src, n, consts, lits[n] != nil); e != nil {
 					edits = append(edits, e...)
