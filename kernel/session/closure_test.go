@@ -19,6 +19,7 @@ func TestDeferredClosures(t *testing.T) {
 		{"func f() {\n\tx := 1\n\tc := func() { fmt.Print(x); x = 7 }\n\tdefer func() { c(); fmt.Print(x) }()\n\tx = 2\n}\nf()", "27"},
 		{"func f() {\n\tvar fs []func()\n\tdefer func() {\n\t\tfor _, g := range fs {\n\t\t\tg()\n\t\t}\n\t}()\n\tfor i := range 3 {\n\t\tfs = append(fs, func() { fmt.Print(i) })\n\t}\n}\nf()", "012"},
 		{"func f() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"recovered %v\", r)\n\t\t}\n\t}()\n\tg := func() { panic(\"x\") }\n\tg()\n\treturn nil\n}\nfmt.Print(f())", "recovered x"},
+		{"type C struct{ n int }\nfunc (c *C) Inc(k int) { c.n += k }\nfunc g() (int, int) {\n\ta, b := &C{}, &C{}\n\tfunc() {\n\t\tfor i, c := range []*C{a, b} {\n\t\t\tdefer c.Inc(i + 1)\n\t\t}\n\t}()\n\treturn a.n, b.n\n}\nfmt.Print(g())", "1 2"},
 		{"func() { fmt.Print(\"once \") }()\nn := 1", "once "},
 		{"fmt.Print(n)", "1"},
 	}

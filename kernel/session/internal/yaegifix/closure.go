@@ -69,7 +69,18 @@ func closureEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]ed
 		})
 	})
 	for d, names := range deferredLiterals(root) {
-		lit := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
+		lit, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
+		if !ok {
+			for _, a := range d.Call.Args {
+				if nestedArg(a) {
+					refuse(a.Pos(), "an argument that makes a closure or calls a function, of a method deferred in a loop on %s, which the loop declares "+
+						"(the interpreter would evaluate it when the deferred call runs): evaluate it into a variable first, v := …, and defer the call with v",
+						names[0])
+					break
+				}
+			}
+			continue
+		}
 		if r := directRecover(lit.Body); r != nil {
 			refuse(d.Pos(), "a deferred function literal that calls recover and uses %s, declared in the loop around it "+
 				"(the interpreter runs it with the last iteration's %s): pass %s as an argument, defer func(%s T) { … }(%s)",
@@ -160,11 +171,24 @@ func deferredLiterals(root ast.Node) map[*ast.DeferStmt][]string {
 					return false
 				}
 			case *ast.DeferStmt:
-				lit, ok := ast.Unparen(m.Call.Fun).(*ast.FuncLit)
-				if !ok || len(loops) == 0 {
+				if len(loops) == 0 {
 					return true
 				}
 				declared := loopNames(loops[0])
+				var lit ast.Node
+				switch f := ast.Unparen(m.Call.Fun).(type) {
+				case *ast.FuncLit:
+					lit = f
+				case *ast.SelectorExpr:
+					// A method of a receiver the loop declares: the
+					// interpreter reads the receiver when the call runs.
+					if name := rootIdent(f.X); declared[name] {
+						out[m] = []string{name}
+					}
+					return true
+				default:
+					return true
+				}
 				var names []string
 				seen := map[string]bool{}
 				ast.Inspect(lit, func(k ast.Node) bool {

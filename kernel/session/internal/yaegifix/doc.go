@@ -526,8 +526,15 @@
 //     frame the closure takes when it returns. closureEdits makes such
 //     literals in a call of their own, func() T { return func… }(), and
 //     refuses those that call recover (the call changes the frame in
-//     which recover looks). Probes: "deferred function literal in a
-//     loop" and TestYaegiStillHangsInClosuresOfDeferredCalls.
+//     which recover looks). A method deferred in a loop on a receiver
+//     the loop declares (for _, c := range cs { defer c.Close() }) read
+//     the receiver when the function returned, the last iteration's: the
+//     call goes into a closure made at the statement. The receiver of a
+//     go or defer statement's method is read when the call runs: with a
+//     value receiver that the cell changes, or a pointer the cell assigns
+//     again, the statement is refused (methodValueRefusals). Probes:
+//     "deferred function literal in a loop" and
+//     TestYaegiStillHangsInClosuresOfDeferredCalls.
 //  73. Statements that start with func. Source that starts with the
 //     keyword func is taken for declarations and, when it does not parse
 //     as such (func() { … }() as a statement), wrapped in a func main

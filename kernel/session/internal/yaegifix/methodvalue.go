@@ -7,6 +7,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // methodValueRefusals refuses the method values x.M of the cell (a
@@ -27,6 +28,8 @@ import (
 // of the types of earlier cells and their methods' declarations.
 func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMethods []CellMethod) error {
 	valueMethods := map[string]string{} // method name → receiver type
+	ptrMethods := map[string]bool{}
+	var assigned []string // the left sides of assignments, as text
 	fields := map[string]bool{}
 	addType := func(ts *ast.TypeSpec) {
 		if st, ok := ast.Unparen(ts.Type).(*ast.StructType); ok {
@@ -46,6 +49,8 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 		}
 		if _, ptr := d.Recv.List[0].Type.(*ast.StarExpr); !ptr {
 			valueMethods[d.Name.Name] = receiverName(d)
+		} else {
+			ptrMethods[d.Name.Name] = true
 		}
 	}
 	for _, src := range sessionTypes {
@@ -137,6 +142,9 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 				addMethod(n)
 			case *ast.AssignStmt:
 				for _, l := range n.Lhs {
+					if n.Tok != token.DEFINE {
+						assigned = append(assigned, types.ExprString(ast.Unparen(l)))
+					}
 					if id, ok := ast.Unparen(l).(*ast.Ident); ok && n.Tok == token.DEFINE {
 						defined[id.Name]++
 					} else if name := rootVar(l); name != "" {
@@ -164,8 +172,20 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 			return true
 		})
 	}
-	if len(valueMethods) == 0 {
+	if len(valueMethods) == 0 && len(ptrMethods) == 0 {
 		return nil
+	}
+	// reassigned reports whether the cell assigns x, or a part of x's
+	// expression (s or s.p for s.p), or defines it again with :=.
+	reassigned := func(x ast.Expr) bool {
+		text := types.ExprString(x)
+		for _, a := range assigned {
+			if a == text || strings.HasPrefix(text, a) && strings.ContainsAny(text[len(a):len(a)+1], ".[") {
+				return true
+			}
+		}
+		id, ok := x.(*ast.Ident)
+		return ok && defined[id.Name] > 1
 	}
 	var errs scanner.ErrorList
 	for _, p := range files {
@@ -192,6 +212,16 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 				}
 			case *ast.SelectorExpr:
 				recv, ok := valueMethods[n.Sel.Name]
+				if kw := statement[n]; !ok && kw != "" && ptrMethods[n.Sel.Name] && !fields[n.Sel.Name] && reassigned(ast.Unparen(n.X)) {
+					// A pointer receiver is evaluated at the statement
+					// too: p.Inc() after which p = q incremented *q.
+					pos := p.fset.Position(n.Pos())
+					pos.Line += p.delta
+					errs.Add(pos, fmt.Sprintf(Refused+"%s %s.%s(…) where the cell assigns %s again: Go evaluates the receiver at the %s statement, "+
+						"the interpreter when the call runs; copy it into a variable nothing assigns, r := %s, and write %s r.%s(…)",
+						kw, types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), kw, types.ExprString(n.X), kw, n.Sel.Name))
+					return true
+				}
 				if !ok || called[n] || fields[n.Sel.Name] {
 					return true
 				}

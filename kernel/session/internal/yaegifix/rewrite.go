@@ -121,43 +121,42 @@ func deferredCall(fset *token.FileSet, off int, src string, keyword token.Pos, c
 // function literal or a call that other rewrites change (make, print,
 // println, a qualified call).
 //
-// When lit (a function literal deferred in a loop, see closureEdits), the
-// literal is made first as well, by a call that closes over the
-// iteration's variables: `defer func() {…}()` becomes
+// When lit (a function literal, or a method of a receiver the loop
+// declares, deferred in a loop, see closureEdits), the literal is made
+// first as well, by a call that closes over the iteration's variables:
+// `defer func() {…}()` becomes
 //
 //	{ _d := func() func() { return func() {…} }(); defer _d() }
+//
+// and `defer c.Close(x)` becomes
+//
+//	{ _a0 := x; _d := func() func() { return func() { c.Close(_a0) } }(); defer _d() }
 func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt, consts map[string]bool, lit bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var names, values []string
 	var edits []edit
+	method := false
 	if lit {
-		fl := ast.Unparen(d.Call.Fun).(*ast.FuncLit)
-		typ := src[pos(fl.Type.Pos()):pos(fl.Type.End())]
-		edits = append(edits,
-			edit{pos(d.Defer), pos(d.Defer) + len("defer"), "_d := func() " + typ + " { return"},
-			edit{pos(d.Call.Fun.End()), pos(d.Call.Fun.End()), " }(); defer _d"})
+		if fl, ok := ast.Unparen(d.Call.Fun).(*ast.FuncLit); ok {
+			typ := src[pos(fl.Type.Pos()):pos(fl.Type.End())]
+			edits = append(edits,
+				edit{pos(d.Defer), pos(d.Defer) + len("defer"), "_d := func() " + typ + " { return"},
+				edit{pos(d.Call.Fun.End()), pos(d.Call.Fun.End()), " }(); defer _d"})
+		} else {
+			// A method whose receiver the loop declares: the call goes
+			// into a closure made at the statement.
+			method = true
+			edits = append(edits, edit{pos(d.Defer), pos(d.Defer) + len("defer"), "_d := func() func() { return func() {"})
+		}
 	}
 	for i, a := range d.Call.Args {
 		if isConstant(a, consts) {
 			continue
 		}
-		nested := false
-		ast.Inspect(a, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				nested = true
-			case *ast.CallExpr:
-				switch f := n.Fun.(type) {
-				case *ast.Ident:
-					nested = nested || f.Name == "make" || f.Name == "print" || f.Name == "println"
-				case *ast.SelectorExpr:
-					_, qualified := f.X.(*ast.Ident)
-					nested = nested || qualified
-				}
+		if nestedArg(a) {
+			if method {
+				return nil // closureEdits refuses it
 			}
-			return !nested
-		})
-		if nested {
 			if lit {
 				// The literal is made first; the arguments stay.
 				return append(edits[:2],
@@ -181,9 +180,37 @@ func deferInFunction(fset *token.FileSet, off int, src string, d *ast.DeferStmt,
 	for i := range names {
 		head += names[i] + " := " + values[i] + "; "
 	}
-	return append(edits,
+	edits = append(edits,
 		edit{pos(d.Defer), pos(d.Defer), head},
 		edit{pos(d.Call.End()), pos(d.Call.End()), " }"})
+	if method {
+		// Last, so that applyEdits puts it before the block's end.
+		edits = append(edits, edit{pos(d.Call.End()), pos(d.Call.End()), " } }(); defer _d()"})
+	}
+	return edits
+}
+
+// nestedArg reports whether an argument of a deferred call holds a
+// function literal or a call that other rewrites change (make, print,
+// println, a qualified call), so that deferInFunction cannot move it.
+func nestedArg(a ast.Expr) bool {
+	nested := false
+	ast.Inspect(a, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			nested = true
+		case *ast.CallExpr:
+			switch f := n.Fun.(type) {
+			case *ast.Ident:
+				nested = nested || f.Name == "make" || f.Name == "print" || f.Name == "println"
+			case *ast.SelectorExpr:
+				_, qualified := f.X.(*ast.Ident)
+				nested = nested || qualified
+			}
+		}
+		return !nested
+	})
+	return nested
 }
 
 // isConstant reports whether x is recognisably a constant expression.
