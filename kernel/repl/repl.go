@@ -42,6 +42,7 @@ type Options struct {
 // session.IsComplete says a cell is incomplete, and images and HTML saved
 // to files whose paths are printed. SIGINT interrupts the running cell; at
 // the prompt, Ctrl-C clears the cell being typed and Ctrl-D ends the REPL.
+// The end of ctx (SIGTERM) ends it at once, also during a cell.
 func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts Options) error {
 	sess, err := session.New(session.Options{Host: opts.Host})
 	if err != nil {
@@ -92,16 +93,29 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, opts Op
 		banner = "portlab REPL — %help for help, Ctrl-D to quit"
 	}
 	fmt.Fprintln(r.out, banner)
-	for {
-		cell, ok := readCell(lines)
-		if !ok {
-			fmt.Fprintln(r.out)
-			return nil
+	// The cells run in a goroutine of their own, so that the end of ctx
+	// (SIGTERM) ends the REPL even while a cell does not return.
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			cell, ok := readCell(lines)
+			if !ok {
+				fmt.Fprintln(r.out)
+				return
+			}
+			if strings.TrimSpace(cell) == "" {
+				continue
+			}
+			r.run(cell)
 		}
-		if strings.TrimSpace(cell) == "" {
-			continue
-		}
-		r.run(cell)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		r.interrupt()
+		return ctx.Err()
 	}
 }
 

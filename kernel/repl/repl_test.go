@@ -3,6 +3,7 @@ package repl
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -166,6 +167,32 @@ func TestRunPlainInput(t *testing.T) {
 	}
 	if !strings.HasPrefix(got, "hello\n") {
 		t.Errorf("the banner is not first:\n%s", got)
+	}
+}
+
+// TestCancelEndsTheREPLDuringACell: the end of the context (SIGTERM in
+// portlab repl) ends the REPL while a cell loops and stdin stays open.
+func TestCancelEndsTheREPLDuringACell(t *testing.T) {
+	dir := t.TempDir()
+	in, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		errc <- Run(ctx, in, io.Discard, io.Discard, Options{OutDir: filepath.Join(dir, "out"), History: filepath.Join(dir, "h")})
+	}()
+	if _, err := io.WriteString(w, "for {}\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return within 5 s of the end of its context")
 	}
 }
 
