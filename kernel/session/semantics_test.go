@@ -792,3 +792,15 @@ func TestTypeSwitchOnCellTypes(t *testing.T) {
 		t.Errorf("type switch with interface cases: %q, want %q", got, want)
 	}
 }
+
+// TestCommaOkAssertionWithCallsOnTheLeft: in *f(), ok = g().(T) Go calls f
+// first; the interpreter called g first (Go's fixedbugs/bug242.go), so the
+// statement is refused.
+func TestCommaOkAssertionWithCallsOnTheLeft(t *testing.T) {
+	s := newSession(t)
+	code := "var order string\nvar x int\nfunc f() *int { order += \"f\"; return &x }\nfunc g() any { order += \"g\"; return 3 }\nfunc h() bool {\n\tvar ok bool\n\t*f(), ok = g().(int)\n\treturn ok\n}"
+	e := fails(t, s, code)
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "7:2: not supported by the interpreter: a comma-ok assertion") {
+		t.Errorf("%s: %s", e.Name, e.Value)
+	}
+}

@@ -263,6 +263,19 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 			}
 		}
 		as, ok := n.(*ast.AssignStmt)
+		if ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 {
+			// *f(), ok = g().(T): the interpreter calls g before f; Go
+			// evaluates the operands on the left first.
+			if ta, isAssert := ast.Unparen(as.Rhs[0]).(*ast.TypeAssertExpr); isAssert && hasCallOrReceive(ta.X) {
+				for _, l := range as.Lhs {
+					if hasEffect(l) {
+						refuse(l.Pos(), "a comma-ok assertion of a call's result assigned to %s, whose operands call a function (the interpreter calls the right side first, Go the left side's operands): "+
+							"evaluate the operands into variables first", exprText(src, pos, l))
+						return true
+					}
+				}
+			}
+		}
 		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
 			return true
 		}
