@@ -322,6 +322,7 @@ func (s *Session) reset() error {
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
 	yaegifix.UseXMLFixes(it)
+	yaegifix.UseJSONFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.unassigned = map[string]int{}

@@ -540,6 +540,20 @@
 //     as such (func() { … }() as a statement), wrapped in a func main
 //     that runs again after every later evaluation. asStatements puts a
 //     semicolon before it. Probe: "statement that starts with func".
+//  74. Verbs that do not call String. The interpreter hands a cell value
+//     with a String or Error method to fmt as a stand-in struct {IValue;
+//     WString}, whose own fields %d, %f, %c, %#v and the other verbs for
+//     which fmt calls neither String nor Error printed: %d of W(3), W int
+//     with a String method, gave {3 5461824}, not 3. The value inside
+//     cannot replace it (for a struct, IValue holds its last field), so
+//     checkPlainVerbs (in the Printf family and Errorf of UseFmtFixes)
+//     stops the cell with the conversion to write. Probe: "%d of a cell
+//     Stringer".
+//  75. encoding/json. A cell struct's unexported fields are exported as
+//     X…: json.Marshal(T{A: 1, b: 2}) gave {"A":1,"Xb":2}. UseJSONFixes
+//     stops Marshal and MarshalIndent for such a value (Encoder.Encode
+//     cannot be replaced). Probe: "json.Marshal of a cell struct with
+//     unexported fields".
 //
 // # Elsewhere
 //

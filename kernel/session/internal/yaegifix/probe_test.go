@@ -216,6 +216,13 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "redeclared")
 			},
 			"evaluating imports apart from the rest of a chunk (in PrepareCell)"},
+		{"%d of a cell Stringer", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }", "fmt.Sprintf(\"%d\", W(3))"},
+			func(v any, err error, out string) bool { s, _ := v.(string); return strings.HasPrefix(s, "{3 ") },
+			"checkPlainVerbs"},
+		{"json.Marshal of a cell struct with unexported fields", []string{`import "encoding/json"`, "type T struct{ A int; b int }",
+			"func f() string { b, _ := json.Marshal(T{1, 2}); return string(b) }", "f()"},
+			func(v any, err error, out string) bool { return v == `{"A":1,"Xb":2}` },
+			"UseJSONFixes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -126,15 +126,22 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	fixes := map[string]reflect.Value{
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
+		}),
+		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
+			checkPlainVerbs(format, a)
+			return fmt.Errorf(format, a...)
 		}),
 	}
 	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
@@ -253,27 +260,41 @@ func UseReflectFixes(it *interp.Interpreter) {
 // unexported field (an unnamed struct with a field X followed by a lower
 // case letter).
 func checkCellStruct(t reflect.Type, depth int) {
+	if s := unexportedCellStruct(t, depth); s != "" {
+		panic(Refused + "reflect on a value of a struct type of the cell with unexported fields (" + s + "): the interpreter builds it " +
+			"as an unnamed struct whose unexported fields are renamed X… and exported, so that field names, PkgPath, embedding and the type's name " +
+			"differ from Go's; use exported fields, or keep reflect to compiled types")
+	}
+}
+
+// unexportedCellStruct returns the struct type of the cell with
+// unexported fields that t is or holds, as the interpreter writes it, or
+// "" if there is none.
+func unexportedCellStruct(t reflect.Type, depth int) string {
 	if t == nil || depth > 4 {
-		return
+		return ""
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
-		checkCellStruct(t.Elem(), depth+1)
+		return unexportedCellStruct(t.Elem(), depth+1)
 	case reflect.Map:
-		checkCellStruct(t.Key(), depth+1)
-		checkCellStruct(t.Elem(), depth+1)
+		if s := unexportedCellStruct(t.Key(), depth+1); s != "" {
+			return s
+		}
+		return unexportedCellStruct(t.Elem(), depth+1)
 	case reflect.Struct:
 		if t.Name() != "" {
-			return
+			return ""
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if len(f.Name) > 1 && f.Name[0] == 'X' && f.Name[1] >= 'a' && f.Name[1] <= 'z' || f.Name == "X_" {
-				panic(Refused + "reflect on a value of a struct type of the cell with unexported fields (" + t.String() + "): the interpreter builds it " +
-					"as an unnamed struct whose unexported fields are renamed X… and exported, so that field names, PkgPath, embedding and the type's name " +
-					"differ from Go's; use exported fields, or keep reflect to compiled types")
+				return t.String()
 			}
-			checkCellStruct(f.Type, depth+1)
+			if s := unexportedCellStruct(f.Type, depth+1); s != "" {
+				return s
+			}
 		}
 	}
+	return ""
 }
