@@ -49,3 +49,28 @@ func TestJSONOfCellStructsWithUnexportedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCallResultsOfCellTypesKeepTheirMethods: the result of a call of a
+// cell's function or method, handed straight to a compiled function, lost
+// the String and Error methods of its cell type (fmt.Println(t.F())
+// printed 212, Go prints 212.0°); a function or method of several
+// results, or of a compiled variable's type, still passes all of them.
+func TestCallResultsOfCellTypesKeepTheirMethods(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type Temp float64\nfunc (t Temp) F() Temp { return t*9/5 + 32 }\nfunc (t Temp) String() string { return fmt.Sprintf(\"%.1f°\", float64(t)) }\n"+
+		"type P struct{ A int }\nfunc (p P) String() string { return \"P!\" }\nfunc (P) ReadByte() int { return 1 }\nfunc mp() P { return P{1} }\nfunc two() (int, error) { return 2, nil }")
+	run(t, s, "var t Temp = 100\nr := strings.NewReader(\"abc\")")
+	for code, want := range map[string]string{
+		"fmt.Println(t.F())": "212.0°\n",
+		"fmt.Print(fmt.Sprint(mp()), strings.ToUpper(fmt.Sprintf(\"%v\", mp())))": "P!P!",
+		"fmt.Println(mp(), t.F())":                                    "P! 212.0°\n",
+		"func f() string { return fmt.Sprint(mp()) }\nfmt.Print(f())": "P!",
+		"fmt.Println(two())":                                          "2 <nil>\n",
+		"fmt.Println(r.ReadByte())":                                   "97 <nil>\n",
+		"func g() { mp := func() (int, int) { return 3, 4 }; fmt.Println(mp()) }\ng()": "3 4\n",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: output %q, want %q", code, got, want)
+		}
+	}
+}

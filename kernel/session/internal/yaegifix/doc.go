@@ -554,6 +554,17 @@
 //     stops Marshal and MarshalIndent for such a value (Encoder.Encode
 //     cannot be replaced). Probe: "json.Marshal of a cell struct with
 //     unexported fields".
+//  76. Call results handed to compiled functions. A call of a cell's
+//     function or method as the argument of a compiled one passes its
+//     result bare, without the wrapper that carries String and Error:
+//     fmt.Println(t.F()) printed 212 where Go calls String (212.0°).
+//     callArgEdits puts such an argument in parentheses, which the
+//     interpreter wraps; a sole argument only when the function or method
+//     is known to have one result (Plan.Results, kept by the session) and
+//     the receiver is no variable of a compiled type, as (g()) passes the
+//     first of several results. Several results, fmt.Println(tw()), still
+//     lose the methods. Probe: "call result of a cell Stringer to a
+//     compiled function".
 //
 // # Elsewhere
 //

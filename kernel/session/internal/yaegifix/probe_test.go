@@ -223,6 +223,10 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func f() string { b, _ := json.Marshal(T{1, 2}); return string(b) }", "f()"},
 			func(v any, err error, out string) bool { return v == `{"A":1,"Xb":2}` },
 			"UseJSONFixes"},
+		{"call result of a cell Stringer to a compiled function", []string{`import "fmt"`, "type P struct{ A int }\nfunc (p P) String() string { return \"P!\" }\nfunc mp() P { return P{1} }",
+			"fmt.Sprint(mp())"},
+			func(v any, err error, out string) bool { return v == "{1}" },
+			"callArgEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
