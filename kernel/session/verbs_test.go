@@ -74,3 +74,22 @@ func TestCallResultsOfCellTypesKeepTheirMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsAsIntoCellStructs: the interpreter's stand-in for an error
+// value of a cell's struct type holds the struct's last field, so that
+// errors.As into a variable of that type reported false where Go finds
+// the value; it stops the cell when such a stand-in is in the chain, and
+// answers as Go does otherwise.
+func TestErrorsAsIntoCellStructs(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"errors\"\ntype HTTPErr struct{ Status int; Msg string }\nfunc (e HTTPErr) Error() string { return e.Msg }\n"+
+		"type P struct{ A int }\nfunc (p *P) Error() string { return \"p\" }\nfunc get() error { return HTTPErr{404, \"not found\"} }")
+	e := fails(t, s, "var he HTTPErr\nerrors.As(fmt.Errorf(\"get: %w\", get()), &he)")
+	if !strings.Contains(e.Value, "errors.As into a variable of a struct type of the cell") {
+		t.Errorf("%s: %s; want the errors.As refusal", e.Name, e.Value)
+	}
+	if got, want := out(t, s, "var h2 HTTPErr\nvar pp *P\nfmt.Print(errors.As(&P{1}, &h2), errors.As(errors.New(\"x\"), &h2), errors.As(fmt.Errorf(\"w: %w\", &P{3}), &pp), pp.A)"),
+		"false false true 3"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

@@ -565,6 +565,15 @@
 //     first of several results. Several results, fmt.Println(tw()), still
 //     lose the methods. Probe: "call result of a cell Stringer to a
 //     compiled function".
+//  77. errors.As into a cell struct. The interpreter's wrapper of a value
+//     of a cell's struct type holds the struct's last field (its
+//     getConcreteValue), not the value: errors.As(err, &he) with he of a
+//     cell struct type returned false where Go finds it. errorsAs stops
+//     the cell when no error of the chain matched and a wrapper in it may
+//     hold such a value (its IValue has the type of the struct's last
+//     field). Comparisons and assertions of such values after a function
+//     returned them as error still differ. Probe: "wrapper of a cell
+//     struct holds its last field".
 //
 // # Elsewhere
 //

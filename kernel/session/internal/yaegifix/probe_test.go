@@ -227,6 +227,13 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"fmt.Sprint(mp())"},
 			func(v any, err error, out string) bool { return v == "{1}" },
 			"callArgEdits"},
+		{"wrapper of a cell struct holds its last field", []string{`import "fmt"`, "type H struct{ S int; M string }\nfunc (e H) String() string { return \"h\" }",
+			"fmt.Sprintf(\"%d\", H{1, \"y\"})"},
+			func(v any, err error, out string) bool {
+				s, _ := v.(string)
+				return strings.HasPrefix(s, "{%!d(string=y) ")
+			},
+			"the refusal of errorsAs for a target of a cell struct type"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -57,6 +57,10 @@ func Breakpoint() {
 // against the target and panics ("*target must be interface or implement
 // error") because the target's reflect type has no methods. errorsAs also
 // tries the wrapped value, and checks target as errors.As does otherwise.
+// A wrapper of a value of a cell's struct type holds the value's last
+// field instead (the interpreter's getConcreteValue), so that such a
+// value is never found: for a target of a cell's struct type, errorsAs
+// stops the cell when a wrapper was in the chain and nothing matched.
 func errorsAs(err error, target any) bool {
 	if target == nil {
 		panic("errors: target cannot be nil")
@@ -66,11 +70,40 @@ func errorsAs(err error, target any) bool {
 		panic("errors: target must be a non-nil pointer")
 	}
 	want := val.Type().Elem()
+	wrapped := false // the chain has a wrapper that may hold a value of want
+	if errorsAsChain(err, target, val, want, &wrapped) {
+		return true
+	}
+	if wrapped {
+		// The wrapper of a value of a cell's struct type holds its last
+		// field, not the value (the interpreter's getConcreteValue), so
+		// that the value is not found where Go finds it.
+		panic(Refused + "errors.As into a variable of a struct type of the cell (" + want.String() + ") with an error of a type of the cell in the chain: " +
+			"the interpreter hands errors a stand-in for a struct value that holds its last field, not the value, so that As would report false where Go " +
+			"may find it; declare the Error method on a pointer receiver, return &T{…} and pass a *T variable's address to errors.As")
+	}
+	return false
+}
+
+// mayHoldStruct reports whether w, the IValue of the interpreter's
+// wrapper of a cell value, may stand for a value of want, a struct type of
+// the cell: the wrapper of a struct value holds its last field (or, where
+// that is a nil interface, an earlier one).
+func mayHoldStruct(w reflect.Value, want reflect.Type) bool {
+	if want.Kind() != reflect.Struct || want.Name() != "" || want.NumField() == 0 {
+		return false
+	}
+	last := want.Field(want.NumField() - 1).Type
+	return last.Kind() == reflect.Interface || w.Type() == last
+}
+
+func errorsAsChain(err error, target any, val reflect.Value, want reflect.Type, wrapped *bool) bool {
 	for err != nil {
 		v := reflect.ValueOf(err)
 		candidates := []reflect.Value{v}
 		if w := unwrapInterp(v); w.IsValid() {
 			candidates = append(candidates, w)
+			*wrapped = *wrapped || mayHoldStruct(w, want)
 		}
 		for _, c := range candidates {
 			if c.Type().AssignableTo(want) {
@@ -86,7 +119,7 @@ func errorsAs(err error, target any) bool {
 			err = x.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range x.Unwrap() {
-				if e != nil && errorsAs(e, target) {
+				if e != nil && errorsAsChain(e, target, val, want, wrapped) {
 					return true
 				}
 			}
