@@ -97,14 +97,15 @@ type HistoryEntry struct {
 type Session struct {
 	opts Options
 
-	mu      sync.Mutex // held while a cell runs
-	interp  *interp.Interpreter
-	imports map[yaegifix.ImportSpec]bool
-	funcs   map[string]string // functions and types declared by cells: name → kind
-	count   int
-	history []HistoryEntry
-	results [][]any // values captured by _portlab.Value during the cell
-	panics  []string
+	mu       sync.Mutex // held while a cell runs
+	interp   *interp.Interpreter
+	imports  map[yaegifix.ImportSpec]bool
+	funcs    map[string]string // functions and types declared by cells: name → kind
+	nresults map[string]int    // their result counts (yaegifix.Plan's Results)
+	count    int
+	history  []HistoryEntry
+	results  [][]any // values captured by _portlab.Value during the cell
+	panics   []string
 	// muted drops the running cell's output once a check of the kernel
 	// has stopped it from a recovered value: what its deferred calls print
 	// while the stop unwinds them is not what Go would print.
@@ -322,8 +323,10 @@ func (s *Session) reset() error {
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
 	yaegifix.UseXMLFixes(it)
+	yaegifix.UseJSONFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
+	s.nresults = map[string]int{}
 	s.unassigned = map[string]int{}
 	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
@@ -499,7 +502,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
-	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, cell)
+	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
 		return nil, syntaxError(err)
 	}
@@ -586,6 +589,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
+	}
+	if p.Results != nil {
+		s.nresults = p.Results
 	}
 	if cellErr == nil {
 		for name, src := range p.TypeSrcs {
@@ -983,6 +989,20 @@ func (s *Session) isGlobalOrFunc(name string) bool {
 		return s.funcs[name] != "" || s.isGlobal(name)
 	}
 	return s.isGlobal(name)
+}
+
+// isCompiledVar reports whether name is a variable of an earlier cell
+// whose type (or the type it points to) is a compiled package's.
+func (s *Session) isCompiledVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	if !ok || !v.IsValid() {
+		return false
+	}
+	t := v.Type()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath() != "" || t.Kind() == reflect.Interface
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

@@ -540,6 +540,40 @@
 //     as such (func() { … }() as a statement), wrapped in a func main
 //     that runs again after every later evaluation. asStatements puts a
 //     semicolon before it. Probe: "statement that starts with func".
+//  74. Verbs that do not call String. The interpreter hands a cell value
+//     with a String or Error method to fmt as a stand-in struct {IValue;
+//     WString}, whose own fields %d, %f, %c, %#v and the other verbs for
+//     which fmt calls neither String nor Error printed: %d of W(3), W int
+//     with a String method, gave {3 5461824}, not 3. The value inside
+//     cannot replace it (for a struct, IValue holds its last field), so
+//     checkPlainVerbs (in the Printf family and Errorf of UseFmtFixes)
+//     stops the cell with the conversion to write. Probe: "%d of a cell
+//     Stringer".
+//  75. encoding/json. A cell struct's unexported fields are exported as
+//     X…: json.Marshal(T{A: 1, b: 2}) gave {"A":1,"Xb":2}. UseJSONFixes
+//     stops Marshal and MarshalIndent for such a value (Encoder.Encode
+//     cannot be replaced). Probe: "json.Marshal of a cell struct with
+//     unexported fields".
+//  76. Call results handed to compiled functions. A call of a cell's
+//     function or method as the argument of a compiled one passes its
+//     result bare, without the wrapper that carries String and Error:
+//     fmt.Println(t.F()) printed 212 where Go calls String (212.0°).
+//     callArgEdits puts such an argument in parentheses, which the
+//     interpreter wraps; a sole argument only when the function or method
+//     is known to have one result (Plan.Results, kept by the session) and
+//     the receiver is no variable of a compiled type, as (g()) passes the
+//     first of several results. Several results, fmt.Println(tw()), still
+//     lose the methods. Probe: "call result of a cell Stringer to a
+//     compiled function".
+//  77. errors.As into a cell struct. The interpreter's wrapper of a value
+//     of a cell's struct type holds the struct's last field (its
+//     getConcreteValue), not the value: errors.As(err, &he) with he of a
+//     cell struct type returned false where Go finds it. errorsAs stops
+//     the cell when no error of the chain matched and a wrapper in it may
+//     hold such a value (its IValue has the type of the struct's last
+//     field). Comparisons and assertions of such values after a function
+//     returned them as error still differ. Probe: "wrapper of a cell
+//     struct holds its last field".
 //
 // # Elsewhere
 //

@@ -64,6 +64,9 @@ type Plan struct {
 	// (its spaces collapsed), TypeLines its cell line.
 	TypeSrcs  map[string]string
 	TypeLines map[string]int
+	// Results holds the result counts of the functions and methods of
+	// the cell and the earlier ones PrepareCell was given (resultCounts).
+	Results map[string]int
 }
 
 // A CellMethod is a method declared in a cell, for completion and
@@ -265,14 +268,17 @@ const stmtPrefix = "package p; func _() {\n"
 // is not changed: the caller records a chunk's imports once the chunk has
 // been evaluated) and isInt reports whether a global is an integer.
 func Prepare(src string, imported map[ImportSpec]bool, isInt func(string) bool) (*Plan, error) {
-	return PrepareCell(src, imported, isInt, nil, nil, 0)
+	return PrepareCell(src, imported, isInt, nil, nil, nil, nil, 0)
 }
 
 // PrepareCell is Prepare for the cell numbered cell (from 1; 0 for none):
 // it also rewrites go, defer and make (cellEdits) and, for a numbered cell,
 // inserts the checkpoints that stop it after an interrupt. isIface reports
-// whether a type of the session is an interface with methods.
-func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface func(string) bool, cell int) (*Plan, error) {
+// whether a type of the session is an interface with methods; earlier
+// holds the result counts of the session's functions and methods (the
+// Results of the plans before), isCompiledVar whether a variable of the
+// session is of a compiled package's type (callArgEdits).
+func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface func(string) bool, earlier map[string]int, isCompiledVar func(string) bool, cell int) (*Plan, error) {
 	chunks, err := split(src)
 	if err != nil {
 		return nil, err
@@ -315,6 +321,20 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			}
 		}
 	}
+	// The result counts of the cell's functions and methods, for
+	// callArgEdits.
+	results := map[string]int{}
+	for k, n := range earlier {
+		results[k] = n
+	}
+	for _, c := range chunks {
+		if c.Decl {
+			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
+				resultCounts(f, results)
+			}
+		}
+	}
+	p.Results = results
 	cellIface := func(name string) bool {
 		if is, ok := ifaces[name]; ok {
 			return is
@@ -326,7 +346,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
-			namedResultEdits, compositeEdits, nilCaseEdits,
+			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar),
 		} {
 			src = laterPass(src, decl, pass)
 		}

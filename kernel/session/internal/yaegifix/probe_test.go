@@ -216,6 +216,24 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "redeclared")
 			},
 			"evaluating imports apart from the rest of a chunk (in PrepareCell)"},
+		{"%d of a cell Stringer", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }", "fmt.Sprintf(\"%d\", W(3))"},
+			func(v any, err error, out string) bool { s, _ := v.(string); return strings.HasPrefix(s, "{3 ") },
+			"checkPlainVerbs"},
+		{"json.Marshal of a cell struct with unexported fields", []string{`import "encoding/json"`, "type T struct{ A int; b int }",
+			"func f() string { b, _ := json.Marshal(T{1, 2}); return string(b) }", "f()"},
+			func(v any, err error, out string) bool { return v == `{"A":1,"Xb":2}` },
+			"UseJSONFixes"},
+		{"call result of a cell Stringer to a compiled function", []string{`import "fmt"`, "type P struct{ A int }\nfunc (p P) String() string { return \"P!\" }\nfunc mp() P { return P{1} }",
+			"fmt.Sprint(mp())"},
+			func(v any, err error, out string) bool { return v == "{1}" },
+			"callArgEdits"},
+		{"wrapper of a cell struct holds its last field", []string{`import "fmt"`, "type H struct{ S int; M string }\nfunc (e H) String() string { return \"h\" }",
+			"fmt.Sprintf(\"%d\", H{1, \"y\"})"},
+			func(v any, err error, out string) bool {
+				s, _ := v.(string)
+				return strings.HasPrefix(s, "{%!d(string=y) ")
+			},
+			"the refusal of errorsAs for a target of a cell struct type"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

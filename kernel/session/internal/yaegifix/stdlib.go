@@ -57,6 +57,10 @@ func Breakpoint() {
 // against the target and panics ("*target must be interface or implement
 // error") because the target's reflect type has no methods. errorsAs also
 // tries the wrapped value, and checks target as errors.As does otherwise.
+// A wrapper of a value of a cell's struct type holds the value's last
+// field instead (the interpreter's getConcreteValue), so that such a
+// value is never found: for a target of a cell's struct type, errorsAs
+// stops the cell when a wrapper was in the chain and nothing matched.
 func errorsAs(err error, target any) bool {
 	if target == nil {
 		panic("errors: target cannot be nil")
@@ -66,11 +70,40 @@ func errorsAs(err error, target any) bool {
 		panic("errors: target must be a non-nil pointer")
 	}
 	want := val.Type().Elem()
+	wrapped := false // the chain has a wrapper that may hold a value of want
+	if errorsAsChain(err, target, val, want, &wrapped) {
+		return true
+	}
+	if wrapped {
+		// The wrapper of a value of a cell's struct type holds its last
+		// field, not the value (the interpreter's getConcreteValue), so
+		// that the value is not found where Go finds it.
+		panic(Refused + "errors.As into a variable of a struct type of the cell (" + want.String() + ") with an error of a type of the cell in the chain: " +
+			"the interpreter hands errors a stand-in for a struct value that holds its last field, not the value, so that As would report false where Go " +
+			"may find it; declare the Error method on a pointer receiver, return &T{…} and pass a *T variable's address to errors.As")
+	}
+	return false
+}
+
+// mayHoldStruct reports whether w, the IValue of the interpreter's
+// wrapper of a cell value, may stand for a value of want, a struct type of
+// the cell: the wrapper of a struct value holds its last field (or, where
+// that is a nil interface, an earlier one).
+func mayHoldStruct(w reflect.Value, want reflect.Type) bool {
+	if want.Kind() != reflect.Struct || want.Name() != "" || want.NumField() == 0 {
+		return false
+	}
+	last := want.Field(want.NumField() - 1).Type
+	return last.Kind() == reflect.Interface || w.Type() == last
+}
+
+func errorsAsChain(err error, target any, val reflect.Value, want reflect.Type, wrapped *bool) bool {
 	for err != nil {
 		v := reflect.ValueOf(err)
 		candidates := []reflect.Value{v}
 		if w := unwrapInterp(v); w.IsValid() {
 			candidates = append(candidates, w)
+			*wrapped = *wrapped || mayHoldStruct(w, want)
 		}
 		for _, c := range candidates {
 			if c.Type().AssignableTo(want) {
@@ -86,7 +119,7 @@ func errorsAs(err error, target any) bool {
 			err = x.Unwrap()
 		case interface{ Unwrap() []error }:
 			for _, e := range x.Unwrap() {
-				if e != nil && errorsAs(e, target) {
+				if e != nil && errorsAsChain(e, target, val, want, wrapped) {
 					return true
 				}
 			}
@@ -126,15 +159,22 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	fixes := map[string]reflect.Value{
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
+			checkPlainVerbs(format, a)
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
+		}),
+		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
+			checkPlainVerbs(format, a)
+			return fmt.Errorf(format, a...)
 		}),
 	}
 	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
@@ -253,27 +293,41 @@ func UseReflectFixes(it *interp.Interpreter) {
 // unexported field (an unnamed struct with a field X followed by a lower
 // case letter).
 func checkCellStruct(t reflect.Type, depth int) {
+	if s := unexportedCellStruct(t, depth); s != "" {
+		panic(Refused + "reflect on a value of a struct type of the cell with unexported fields (" + s + "): the interpreter builds it " +
+			"as an unnamed struct whose unexported fields are renamed X… and exported, so that field names, PkgPath, embedding and the type's name " +
+			"differ from Go's; use exported fields, or keep reflect to compiled types")
+	}
+}
+
+// unexportedCellStruct returns the struct type of the cell with
+// unexported fields that t is or holds, as the interpreter writes it, or
+// "" if there is none.
+func unexportedCellStruct(t reflect.Type, depth int) string {
 	if t == nil || depth > 4 {
-		return
+		return ""
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
-		checkCellStruct(t.Elem(), depth+1)
+		return unexportedCellStruct(t.Elem(), depth+1)
 	case reflect.Map:
-		checkCellStruct(t.Key(), depth+1)
-		checkCellStruct(t.Elem(), depth+1)
+		if s := unexportedCellStruct(t.Key(), depth+1); s != "" {
+			return s
+		}
+		return unexportedCellStruct(t.Elem(), depth+1)
 	case reflect.Struct:
 		if t.Name() != "" {
-			return
+			return ""
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if len(f.Name) > 1 && f.Name[0] == 'X' && f.Name[1] >= 'a' && f.Name[1] <= 'z' || f.Name == "X_" {
-				panic(Refused + "reflect on a value of a struct type of the cell with unexported fields (" + t.String() + "): the interpreter builds it " +
-					"as an unnamed struct whose unexported fields are renamed X… and exported, so that field names, PkgPath, embedding and the type's name " +
-					"differ from Go's; use exported fields, or keep reflect to compiled types")
+				return t.String()
 			}
-			checkCellStruct(f.Type, depth+1)
+			if s := unexportedCellStruct(f.Type, depth+1); s != "" {
+				return s
+			}
 		}
 	}
+	return ""
 }
