@@ -804,3 +804,18 @@ func TestCommaOkAssertionWithCallsOnTheLeft(t *testing.T) {
 		t.Errorf("%s: %s", e.Name, e.Value)
 	}
 }
+
+// TestCommaOkIntoExistingVariables: i, ok = m[k] with k missing, and i,
+// ok = x.(T) failing, set i to zero in Go; the interpreter left it
+// unchanged.
+func TestCommaOkIntoExistingVariables(t *testing.T) {
+	s := newSession(t)
+	code := "func f() {\n\tm := map[string]int{\"y\": 5}\n\ti := 42\n\tvar ok bool\n\ti, ok = m[\"x\"]\n\tfmt.Print(i, ok, \" \")\n\ti, ok = m[\"y\"]\n\tfmt.Print(i, ok, \" \")\n\tvar u any = \"s\"\n\tj := 7\n\tj, ok = u.(int)\n\tfmt.Print(j, ok, \" \")\n}\nf()\nk := 3\nvar found bool\nk, found = map[int]int{}[1]\nfmt.Print(k, found)"
+	if got := out(t, s, code); got != "0 false 5 true 0 false 0 false" {
+		t.Errorf("output %q, want %q", got, "0 false 5 true 0 false 0 false")
+	}
+	e := fails(t, s, "func g(u any) int {\n\tj := 7\n\tvar ok bool\n\tif j, ok = u.(int); !ok {\n\t\treturn -1\n\t}\n\treturn j\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "4:5: not supported by the interpreter: a comma-ok result assigned to existing variables") {
+		t.Errorf("%s: %s", e.Name, e.Value)
+	}
+}

@@ -574,6 +574,12 @@
 //     field). Comparisons and assertions of such values after a function
 //     returned them as error still differ. Probe: "wrapper of a cell
 //     struct holds its last field".
+//  78. Comma-ok into variables. i, ok = m[k] with k missing, and i, ok =
+//     x.(T) failing, left i unchanged (Go sets it to zero). semanticEdits
+//     writes { _v, _ok := m[k]; i, ok = _v, _ok } (in a function at top
+//     level, needsFunction), and refuses the form in a statement header
+//     and with operands on the left that call a function. Probe: "comma-ok
+//     into existing variables".
 //
 // # Elsewhere
 //

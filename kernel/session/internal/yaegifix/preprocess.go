@@ -873,7 +873,7 @@ func needsFunction(st ast.Stmt) bool {
 	// A comma-ok result assigned to an indexed element (m[k], ok = x.(T))
 	// leaves a map unchanged; the rewrite of semanticEdits needs a
 	// function, as a multi-value definition at top level fails.
-	if as, ok := st.(*ast.AssignStmt); ok && (commaOkIntoIndex(as) || derefIntoElement(as) || blankOfSeveral(as)) {
+	if as, ok := st.(*ast.AssignStmt); ok && (commaOkIntoIndex(as) || commaOkIntoVars(as) || derefIntoElement(as) || blankOfSeveral(as)) {
 		return true
 	}
 	// Every compound statement runs inside a function: at top level, yaegi

@@ -276,6 +276,28 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 				}
 			}
 		}
+		if ok && !selectRecv[as] && commaOkIntoVars(as) {
+			// i, ok = m[k] with k missing, or i, ok = x.(T) failing,
+			// left i unchanged; Go sets it to the zero value.
+			for _, l := range as.Lhs {
+				if hasEffect(l) {
+					refuse(l.Pos(), "a comma-ok result assigned to %s, whose operands call a function (the interpreter leaves the variable unchanged when the result is not ok): "+
+						"evaluate the operands into variables first", exprText(src, pos, l))
+					return true
+				}
+			}
+			if !inList[as] {
+				refuse(as.Pos(), "a comma-ok result assigned to existing variables here (the interpreter leaves %s unchanged when the result is not ok, where Go sets it to zero): "+
+					"assign it in a statement before, %s", exprText(src, pos, as.Lhs[0]), src[pos(as.Pos()):pos(as.End())])
+				return true
+			}
+			r := as.Rhs[0]
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(as.Pos()), "{ _v, _ok := " + src[pos(r.Pos()):pos(r.End())] + "; "},
+				edit{pos(r.Pos()), pos(r.End()), "_v, _ok"},
+				edit{pos(as.End()), pos(as.End()), " }"})
+			return true
+		}
 		if !ok || selectRecv[as] || !commaOkIntoIndex(as) {
 			return true
 		}
@@ -691,6 +713,26 @@ func commaOkIntoIndex(as *ast.AssignStmt) bool {
 		}
 	}
 	return false
+}
+
+// commaOkIntoVars reports whether as assigns the comma-ok form of a map
+// index or a type assertion to a variable (not an indexed element, which
+// commaOkIntoIndex covers, nor the blank identifier): i, ok = m[k].
+func commaOkIntoVars(as *ast.AssignStmt) bool {
+	if as.Tok != token.ASSIGN || len(as.Lhs) != 2 || len(as.Rhs) != 1 || isBlank(as.Lhs[0]) {
+		return false
+	}
+	switch ast.Unparen(as.Rhs[0]).(type) {
+	case *ast.IndexExpr, *ast.TypeAssertExpr:
+	default:
+		return false
+	}
+	for _, l := range as.Lhs {
+		if _, ok := ast.Unparen(l).(*ast.IndexExpr); ok {
+			return false
+		}
+	}
+	return true
 }
 
 // commaOk reports whether x is an expression with a comma-ok form: a type
