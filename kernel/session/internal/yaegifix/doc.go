@@ -533,6 +533,19 @@
 //     as such (func() { … }() as a statement), wrapped in a func main
 //     that runs again after every later evaluation. asStatements puts a
 //     semicolon before it. Probe: "statement that starts with func".
+//  74. Untyped constants shifted by a variable. The constant of c << n
+//     with n computed at run time takes in Go the type c alone would take
+//     in the shift's place; yaegi makes it an int where the shift is an
+//     operand of a binary operation, an argument or a composite literal's
+//     element, and fails ("reflect: call of reflect.Value.SetUint on int
+//     Value") when that type is unsigned. untypedShiftEdits, in a pass
+//     after the other rewrites, converts the constant where the source
+//     shows the type: uint in a shift count, T next to a conversion T(…)
+//     to a predeclared integer type, a parameter's or an element's
+//     predeclared integer type, and x*0 + c next to an arithmetic operand
+//     x that is a name or selector of names. Other shifts are left as
+//     they are (and keep failing, never with another value). Probe:
+//     "untyped constant shifted by a variable".
 //
 // # Elsewhere
 //

@@ -68,6 +68,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"statement that starts with func", []string{"n := 0", "func() { n++ }()", "n"},
 			func(v any, err error, out string) bool { return v != 1 },
 			"asStatements (in PrepareCell)"},
+		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
+			},
+			"untypedShiftEdits"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
