@@ -546,6 +546,21 @@
 //     x that is a name or selector of names. Other shifts are left as
 //     they are (and keep failing, never with another value). Probe:
 //     "untyped constant shifted by a variable".
+//  75. Operations stored in interfaces. yaegi stores the result of an
+//     operation into its destination as the operation's type; where the
+//     destination is an interface (a = !a.(bool) or a = a.(uint8) + 1
+//     with a of type any, a comparison returned as any) or the blank
+//     identifier (_ = f() == f()), it fails ("reflect: call of
+//     reflect.Value.SetBool on interface Value", or on int or array
+//     Value). storedOpEdits, in a pass after the other rewrites, converts
+//     an arithmetic, shift or unary operation on a type assertion to a
+//     predeclared type T (&& and || on x.(bool)) stored by an assignment,
+//     a return, a call, a send or a composite literal to T, which it has
+//     in Go, and a comparison assigned to _ or returned as a result of
+//     interface type to bool, the type Go gives it there. Comma-ok
+//     results assigned to an interface variable (i, ok = <-c with ok of
+//     type any) are not rewritten and keep failing. Probe: "operation
+//     stored in an interface".
 //
 // # Elsewhere
 //
