@@ -561,6 +561,22 @@
 //     results assigned to an interface variable (i, ok = <-c with ok of
 //     type any) are not rewritten and keep failing. Probe: "operation
 //     stored in an interface".
+//  76. Switches on interface variables. yaegi converts the tag of an
+//     expression switch to the type of each case value: switch x { case
+//     "hello": } with x of type any fails ("reflect.Value.Convert: value
+//     of type interface {} cannot be converted to type string"), and
+//     switch { case x: } ("reflect: call of reflect.Value.Bool on
+//     interface Value"). ifaceSwitchEdits, in a pass after the other
+//     rewrites, writes the switch as Go defines it, switch { case x ==
+//     interface{}(a) || x == interface{}(b): … } and case true == x,
+//     where x is a name every declaration of which in the chunk (or the
+//     switch's own statement) gives an interface type and the case values
+//     are literals, nil, true, false and conversions to predeclared types
+//     (so that reading x again reads the same value). A chunk that
+//     declares a non-interface type is left alone: an interface holds a
+//     value of such a type as the type it is declared from (item 53),
+//     which == cannot tell from it, so those switches keep failing.
+//     Probe: "switch on an interface variable".
 //
 // # Elsewhere
 //

@@ -78,6 +78,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "SetBool on interface Value")
 			},
 			"storedOpEdits"},
+		{"switch on an interface variable", []string{`func f() int { var x any = "hello"; switch x { case "hello": return 1 }; return 0 }`, "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot be converted to type string")
+			},
+			"ifaceSwitchEdits"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
