@@ -577,6 +577,17 @@
 //     value of such a type as the type it is declared from (item 53),
 //     which == cannot tell from it, so those switches keep failing.
 //     Probe: "switch on an interface variable".
+//  77. Nil pointers to arrays. len(p), cap(p) and for i := range p of a
+//     p of type *[N]T are N and the indices in Go, without reading the
+//     array; yaegi reads it and fails with p nil ("reflect: call of
+//     reflect.Value.Len on zero Value"). arrayPtrEdits, in a pass after
+//     the other rewrites, writes N (func() int { _ = f(); return N }()
+//     for a call of a function of the chunk, which Go evaluates) and
+//     ranges over [N]struct{}{} instead, where every declaration of the
+//     name in the chunk gives the type *[N]T with N a literal; also for
+//     *p, which Go does not evaluate there. *f() is left alone: yaegi
+//     does not panic on _ = *f() with f() nil, where Go does. Probe:
+//     "range over a nil pointer to an array".
 //
 // # Elsewhere
 //

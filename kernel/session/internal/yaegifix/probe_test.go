@@ -83,6 +83,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "cannot be converted to type string")
 			},
 			"ifaceSwitchEdits"},
+		{"range over a nil pointer to an array", []string{"func f() (s int) { var p *[3]int; for i := range p { s += i }; return s }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "Len on zero Value")
+			},
+			"arrayPtrEdits"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
