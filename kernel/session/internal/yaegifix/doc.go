@@ -580,6 +580,61 @@
 //     level, needsFunction), and refuses the form in a statement header
 //     and with operands on the left that call a function. Probe: "comma-ok
 //     into existing variables".
+//  79. Untyped constants shifted by a variable. The constant of c << n
+//     with n computed at run time takes in Go the type c alone would take
+//     in the shift's place; yaegi makes it an int where the shift is an
+//     operand of a binary operation, an argument or a composite literal's
+//     element, and fails ("reflect: call of reflect.Value.SetUint on int
+//     Value") when that type is unsigned. untypedShiftEdits, in a pass
+//     after the other rewrites, converts the constant where the source
+//     shows the type: uint in a shift count, T next to a conversion T(…)
+//     to a predeclared integer type, a parameter's or an element's
+//     predeclared integer type, and x*0 + c next to an arithmetic operand
+//     x that is a name or selector of names. Other shifts are left as
+//     they are (and keep failing, never with another value). Probe:
+//     "untyped constant shifted by a variable".
+//  80. Operations stored in interfaces. yaegi stores the result of an
+//     operation into its destination as the operation's type; where the
+//     destination is an interface (a = !a.(bool) or a = a.(uint8) + 1
+//     with a of type any, a comparison returned as any) or the blank
+//     identifier (_ = f() == f()), it fails ("reflect: call of
+//     reflect.Value.SetBool on interface Value", or on int or array
+//     Value). storedOpEdits, in a pass after the other rewrites, converts
+//     an arithmetic, shift or unary operation on a type assertion to a
+//     predeclared type T (&& and || on x.(bool)) stored by an assignment,
+//     a return, a call, a send or a composite literal to T, which it has
+//     in Go, and a comparison assigned to _ or returned as a result of
+//     interface type to bool, the type Go gives it there. Comma-ok
+//     results assigned to an interface variable (i, ok = <-c with ok of
+//     type any) are not rewritten and keep failing. Probe: "operation
+//     stored in an interface".
+//  81. Switches on interface variables. yaegi converts the tag of an
+//     expression switch to the type of each case value: switch x { case
+//     "hello": } with x of type any fails ("reflect.Value.Convert: value
+//     of type interface {} cannot be converted to type string"), and
+//     switch { case x: } ("reflect: call of reflect.Value.Bool on
+//     interface Value"). ifaceSwitchEdits, in a pass after the other
+//     rewrites, writes the switch as Go defines it, switch { case x ==
+//     interface{}(a) || x == interface{}(b): … } and case true == x,
+//     where x is a name every declaration of which in the chunk (or the
+//     switch's own statement) gives an interface type and the case values
+//     are literals, nil, true, false and conversions to predeclared types
+//     (so that reading x again reads the same value). A chunk that
+//     declares a non-interface type is left alone: an interface holds a
+//     value of such a type as the type it is declared from (item 53),
+//     which == cannot tell from it, so those switches keep failing.
+//     Probe: "switch on an interface variable".
+//  82. Nil pointers to arrays. len(p), cap(p) and for i := range p of a
+//     p of type *[N]T are N and the indices in Go, without reading the
+//     array; yaegi reads it and fails with p nil ("reflect: call of
+//     reflect.Value.Len on zero Value"). arrayPtrEdits, in a pass after
+//     the other rewrites, writes N (func() int { _ = f(); return N }()
+//     for a call of a function of the chunk, which Go evaluates) and
+//     ranges over [N]struct{}{} instead, where every declaration of the
+//     name in the chunk gives the type *[N]T with N a literal; also for
+//     *p, which Go does not evaluate there. *f() is left alone: yaegi
+//     does not panic on _ = *f() with f() nil, where Go does. Probe:
+//     "range over a nil pointer to an array".
 //
 // # Elsewhere
 //

@@ -71,6 +71,26 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"comma-ok into existing variables", []string{"func f() int { m := map[int]int{}; i := 42; var ok bool; i, ok = m[1]; _ = ok; return i }", "f()"},
 			func(v any, err error, out string) bool { return v == 42 },
 			"commaOkIntoVars (semanticEdits, needsFunction)"},
+		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
+			},
+			"untypedShiftEdits"},
+		{"operation stored in an interface", []string{"func f() any { a := any(false); a = !a.(bool); return a }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "SetBool on interface Value")
+			},
+			"storedOpEdits"},
+		{"switch on an interface variable", []string{`func f() int { var x any = "hello"; switch x { case "hello": return 1 }; return 0 }`, "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot be converted to type string")
+			},
+			"ifaceSwitchEdits"},
+		{"range over a nil pointer to an array", []string{"func f() (s int) { var p *[3]int; for i := range p { s += i }; return s }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "Len on zero Value")
+			},
+			"arrayPtrEdits"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},

@@ -1,0 +1,189 @@
+package yaegifix
+
+import (
+	"go/ast"
+	"go/token"
+	"strings"
+)
+
+// ifaceSwitchEdits makes an expression switch on a variable of interface
+// type compare with ==. yaegi v0.16.1 converts the variable to the type of
+// each case value (switch x { case "hello": } with x of type any), and
+// fails with "reflect.Value.Convert: value of type interface {} cannot be
+// converted to type string". switch x { case a, b: … } becomes switch {
+// case x == (a) || x == (b): … }, Go's definition of the switch, where x
+// is a name every declaration of which in the chunk gives an interface
+// type (any, interface{…}, an interface type the chunk declares, or a
+// conversion to one) and the case values call nothing but conversions, so
+// that reading x again for each case reads the same value.
+func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	types := map[string]bool{}  // type names the chunk declares
+	ifaces := map[string]bool{} // interface type names the chunk declares
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			types[ts.Name.Name] = true
+			if _, ok := ts.Type.(*ast.InterfaceType); ok && ts.TypeParams == nil {
+				ifaces[ts.Name.Name] = true
+			}
+		}
+		return true
+	})
+	isIface := func(t ast.Expr) bool {
+		switch t := t.(type) {
+		case *ast.InterfaceType:
+			return true
+		case *ast.Ident:
+			return t.Name == "any" || ifaces[t.Name]
+		}
+		return false
+	}
+	state := map[string]int{} // 1: interface, 2: another or unknown type
+	mark := func(id *ast.Ident, iface bool) {
+		if iface && state[id.Name] != 2 {
+			state[id.Name] = 1
+		} else {
+			state[id.Name] = 2
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				mark(id, n.Type != nil && isIface(n.Type))
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				mark(id, isIface(n.Type))
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for k, l := range n.Lhs {
+					id, ok := l.(*ast.Ident)
+					if !ok {
+						continue
+					}
+					iface := false
+					if len(n.Lhs) == len(n.Rhs) {
+						if c, ok := n.Rhs[k].(*ast.CallExpr); ok && len(c.Args) == 1 {
+							fun := unparen(c.Fun)
+							iface = isIface(fun)
+						}
+					}
+					mark(id, iface)
+				}
+			}
+		case *ast.RangeStmt:
+			for _, x := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := x.(*ast.Ident); ok {
+					mark(id, false)
+				}
+			}
+		case *ast.FuncDecl:
+			mark(n.Name, false)
+		case *ast.TypeSpec:
+			mark(n.Name, false)
+		}
+		return true
+	})
+	// conversionsOnly reports whether x calls nothing but conversions to
+	// predeclared types and types the chunk declares.
+	// constantLike reports whether x is made of literals, nil, true,
+	// false, operators and conversions to predeclared types (or pointers
+	// to them) only: values == compares with the interface as Go does.
+	var constantLike func(x ast.Expr) bool
+	constantLike = func(x ast.Expr) bool {
+		predeclared := func(x ast.Expr) bool {
+			id, ok := x.(*ast.Ident)
+			return ok && (numericTypes[id.Name] || basicTypes[id.Name]) && state[id.Name] == 0
+		}
+		switch x := unparen(x).(type) {
+		case *ast.BasicLit:
+			return true
+		case *ast.Ident:
+			return (x.Name == "nil" || x.Name == "true" || x.Name == "false") && state[x.Name] == 0
+		case *ast.UnaryExpr:
+			return x.Op != token.ARROW && x.Op != token.AND && constantLike(x.X)
+		case *ast.BinaryExpr:
+			return constantLike(x.X) && constantLike(x.Y)
+		case *ast.CallExpr:
+			if len(x.Args) != 1 || !constantLike(x.Args[0]) {
+				return false
+			}
+			fun := unparen(x.Fun)
+			if st, ok := fun.(*ast.StarExpr); ok {
+				fun = st.X
+			}
+			return predeclared(fun)
+		}
+		return false
+	}
+	for name := range types {
+		if !ifaces[name] {
+			// A value of a type the chunk declares is held in an
+			// interface as the type it is declared from, which == cannot
+			// tell from it.
+			return nil
+		}
+	}
+	var edits []edit
+	ast.Inspect(f, func(n ast.Node) bool {
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok {
+			return true
+		}
+		// iface reports whether id names an interface variable; a name
+		// the switch's own statement defines has the type it gives.
+		iface := func(id *ast.Ident) bool {
+			known := state[id.Name] == 1
+			if as, ok := sw.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && len(as.Lhs) == len(as.Rhs) {
+				for k, l := range as.Lhs {
+					if l, ok := l.(*ast.Ident); ok && l.Name == id.Name {
+						c, ok := as.Rhs[k].(*ast.CallExpr)
+						known = ok && len(c.Args) == 1 && isIface(unparen(c.Fun))
+					}
+				}
+			}
+			return known
+		}
+		if sw.Tag == nil {
+			// switch { case x: } compares true == x.
+			for _, st := range sw.Body.List {
+				for _, x := range st.(*ast.CaseClause).List {
+					if id, ok := x.(*ast.Ident); ok && iface(id) {
+						edits = append(edits, edit{pos(id.Pos()), pos(id.Pos()), "true == "})
+					}
+				}
+			}
+			return true
+		}
+		id, ok := sw.Tag.(*ast.Ident)
+		if !ok || !iface(id) {
+			return true
+		}
+		for _, st := range sw.Body.List {
+			for _, x := range st.(*ast.CaseClause).List {
+				if !constantLike(x) {
+					return true
+				}
+			}
+		}
+		edits = append(edits, edit{pos(sw.Tag.Pos()), pos(sw.Tag.End()), ""})
+		for _, st := range sw.Body.List {
+			cc := st.(*ast.CaseClause)
+			if len(cc.List) == 0 {
+				continue
+			}
+			var b strings.Builder
+			for k, x := range cc.List {
+				if k > 0 {
+					b.WriteString(" || ")
+				}
+				b.WriteString(id.Name + " == interface{}(" + src[pos(x.Pos()):pos(x.End())] + ")")
+			}
+			edits = append(edits, edit{pos(cc.List[0].Pos()), pos(cc.List[len(cc.List)-1].End()), b.String()})
+		}
+		return true
+	})
+	return edits
+}
