@@ -819,3 +819,19 @@ func TestCommaOkIntoExistingVariables(t *testing.T) {
 		t.Errorf("%s: %s", e.Name, e.Value)
 	}
 }
+
+// TestTypedNilPointerReturnedAsError: Go's error holding a nil pointer is
+// not nil; the interpreter made it nil, so such returns are refused unless
+// a nil check guards them.
+func TestTypedNilPointerReturnedAsError(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type E struct{}\nfunc (e *E) Error() string { return \"E\" }")
+	e := fails(t, s, "func y() error {\n\tvar q *E\n\treturn q\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:9: not supported by the interpreter: return q, a pointer, as an error") {
+		t.Errorf("%s: %s", e.Name, e.Value)
+	}
+	code := "func z(p *E) error {\n\tif p == nil {\n\t\treturn nil\n\t}\n\treturn p\n}\nfunc w(p *E) error {\n\tif p != nil {\n\t\treturn p\n\t}\n\treturn nil\n}\nfmt.Print(z(nil) != nil, z(&E{}) != nil, w(nil) != nil, w(&E{}) != nil)"
+	if got := out(t, s, code); got != "false true false true" {
+		t.Errorf("guarded returns: %q, want %q", got, "false true false true")
+	}
+}

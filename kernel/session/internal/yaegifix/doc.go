@@ -635,6 +635,13 @@
 //     *p, which Go does not evaluate there. *f() is left alone: yaegi
 //     does not panic on _ = *f() with f() nil, where Go does. Probe:
 //     "range over a nil pointer to an array".
+//  83. Nil pointers as errors. A nil pointer converted to a compiled
+//     interface type such as error becomes a nil interface, so that an
+//     error holding a typed nil compares equal to nil (Go: not equal).
+//     typedNilRefusals refuses return p, for a variable declared with a
+//     pointer type, from a function whose result there is an error, unless
+//     a nil check guards it; other conversions (var e error = p) are not
+//     seen. Probe: "nil pointer returned as an error".
 //
 // # Elsewhere
 //

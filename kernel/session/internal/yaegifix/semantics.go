@@ -67,6 +67,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	consts := constNames(root)
 	deferReturns := returnsWithDefer(root)
 	deferRecoverRefusals(root, refuse)
+	typedNilRefusals(root, refuse)
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
