@@ -540,6 +540,15 @@
 //     as such (func() { … }() as a statement), wrapped in a func main
 //     that runs again after every later evaluation. asStatements puts a
 //     semicolon before it. Probe: "statement that starts with func".
+//  74. Untyped constant arguments of a generic function. When every
+//     argument for a type parameter is an untyped constant, Go gives the
+//     parameter the constants' default type; the interpreter fails
+//     ("untyped float does not implement main.Ordered") or takes int:
+//     first(-1, 2.5) ran with T = int. untypedArgEdits converts each such
+//     argument to the default type (float64, complex128 or rune), for a
+//     generic function declared in the same cell, where nothing else can
+//     decide the parameter. Probe: "untyped constant arguments of a
+//     generic function".
 //
 // # Elsewhere
 //
