@@ -17,16 +17,19 @@ import (
 // is the call Go makes. It leaves the call alone where something else
 // could decide P: P in another parameter's type or in a constraint, a
 // constraint with a single type term (constraint type inference), a
-// typed argument, or a variadic call.
+// typed argument, or a variadic call. A name that a local function
+// value shadows is rewritten too: converting an untyped constant to its
+// default type can then make the call fail to compile (a float32
+// parameter), never give it another result.
 func untypedArgEdits(fset *token.FileSet, f *ast.File, off int) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	ifaces := map[string]*ast.InterfaceType{}
-	funcs := map[*ast.Object]*ast.FuncDecl{}
+	funcs := map[string]*ast.FuncDecl{}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			if d.Recv == nil && d.Type.TypeParams != nil && d.Name.Obj != nil {
-				funcs[d.Name.Obj] = d
+			if d.Recv == nil && d.Type.TypeParams != nil {
+				funcs[d.Name.Name] = d
 			}
 		case *ast.GenDecl:
 			for _, s := range d.Specs {
@@ -48,10 +51,10 @@ func untypedArgEdits(fset *token.FileSet, f *ast.File, off int) []edit {
 			return true
 		}
 		id, ok := call.Fun.(*ast.Ident)
-		if !ok || id.Obj == nil {
+		if !ok {
 			return true
 		}
-		fd := funcs[id.Obj]
+		fd := funcs[id.Name]
 		if fd == nil {
 			return true
 		}
