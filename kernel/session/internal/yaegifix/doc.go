@@ -642,6 +642,15 @@
 //     pointer type, from a function whose result there is an error, unless
 //     a nil check guards it; other conversions (var e error = p) are not
 //     seen. Probe: "nil pointer returned as an error".
+//  84. Untyped constant arguments of a generic function. When every
+//     argument for a type parameter is an untyped constant, Go gives the
+//     parameter the constants' default type; the interpreter fails
+//     ("untyped float does not implement main.Ordered") or takes int:
+//     first(-1, 2.5) ran with T = int. untypedArgEdits converts each such
+//     argument to the default type (float64, complex128 or rune), for a
+//     generic function declared in the same cell, where nothing else can
+//     decide the parameter. Probe: "untyped constant arguments of a
+//     generic function".
 //
 // # Elsewhere
 //

@@ -402,6 +402,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			otherEdits = append(otherEdits, gen...)
+			otherEdits = append(otherEdits, untypedArgEdits(fset, f, 10)...)
 			sem, err := semanticEdits(fset, f, 10, c.Src)
 			if err != nil {
 				return nil, ShiftError(err, c.Line-2)
@@ -515,6 +516,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			return nil, ShiftError(err, c.Line-2)
 		}
 		edits = append(edits, gen...)
+		edits = append(edits, untypedArgEdits(fset, f, off)...)
 		sem, err := semanticEdits(fset, body, off, c.Src)
 		if err != nil {
 			return nil, ShiftError(err, c.Line-2)

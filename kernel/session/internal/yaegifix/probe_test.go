@@ -94,6 +94,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "Len on zero Value")
 			},
 			"arrayPtrEdits"},
+		{"untyped constant arguments of a generic function", []string{"func first[T interface{ ~int | ~float64 }](a, b T) T { return a }", "func g() any { return first(-1, 2.5) }", "g()"},
+			func(v any, err error, out string) bool { return v != float64(-1) },
+			"untypedArgEdits"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
