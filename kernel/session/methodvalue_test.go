@@ -80,3 +80,18 @@ func TestTypeVerbOfCellTypesStops(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeVerbInErrorfStops: fmt.Errorf("%T", v) of a value of a cell's
+// type printed the type it is represented by (uint16 for type U16
+// uint16); the cell stops, and Errorf still wraps with %w.
+func TestTypeVerbInErrorfStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type U16 uint16")
+	e := fails(t, s, "fmt.Println(fmt.Errorf(\"%T\", U16(1)))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "%T") {
+		t.Errorf("Errorf %%T of a cell type: %v", e)
+	}
+	if got := out(t, s, "import (\n\t\"errors\"\n\t\"io\"\n)\nerr := fmt.Errorf(\"at %T: %w\", 1, io.EOF)\nfmt.Println(err, errors.Is(err, io.EOF))"); got != "at int: EOF true\n" {
+		t.Errorf("Errorf of compiled types: %q", got)
+	}
+}

@@ -540,6 +540,16 @@
 //     as such (func() { … }() as a statement), wrapped in a func main
 //     that runs again after every later evaluation. asStatements puts a
 //     semicolon before it. Probe: "statement that starts with func".
+//  74. Comparisons with a type's representation. A value of a cell's type
+//     without methods (type U16 uint16) is held in an interface as the
+//     type it is represented by, so any(U16(1)) == any(uint16(1)) was
+//     true. EqualityEdits also runs in sessions that declare types, and
+//     EqualIn stops the cell when two such values are equal and of a type
+//     that represents a cell's type without methods. No probe: the
+//     session's TestEqualityOfADeclaredTypeAndItsRepresentation.
+//  75. %T in fmt.Errorf. UseFmtFixes also replaces Errorf, which stops
+//     the cell as Sprintf does for a %T argument of a cell's type (60).
+//     No probe: the session's TestTypeVerbInErrorfStops.
 //
 // # Elsewhere
 //

@@ -136,6 +136,12 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 			checkTypeVerbs(it, format, a)
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
+		// Errorf keeps fmt's error (with what %w wraps); it only stops
+		// the cell for a %T that would print the interpreter's type.
+		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
+			checkTypeVerbs(it, format, a)
+			return fmt.Errorf(format, a...)
+		}),
 	}
 	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
 	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
