@@ -502,8 +502,8 @@
 //     and a struct type argument with field tags takes the instantiation
 //     without them. instanceRefusals refuses a type with a blank
 //     parameter instantiated twice in the chunk and tagged struct type
-//     arguments; a named unused parameter is left alone (such types carry
-//     the parameter to their methods and are rarely compared). Probes:
+//     arguments; a named unused parameter is refused at the definition
+//     (76). Probes:
 //     "type parameter not used in the definition", "type argument with
 //     tags".
 //  70. encoding/xml. A cell's struct type has no name, after which
@@ -550,6 +550,14 @@
 //  75. %T in fmt.Errorf. UseFmtFixes also replaces Errorf, which stops
 //     the cell as Sprintf does for a %T argument of a cell's type (60).
 //     No probe: the session's TestTypeVerbInErrorfStops.
+//  76. Unused named type parameters. The instantiations of type
+//     Foo[T any] struct{ val int } are one type as for a blank parameter
+//     (69), also when a later cell instantiates it, which instanceRefusals
+//     cannot follow: it refuses such a definition (a parameter neither the
+//     definition nor another parameter's constraint mentions), naming the
+//     field _ [0]T that makes the instantiations distinct. Probe: "type
+//     parameter not used in the definition"; the session's
+//     TestUnusedNamedTypeParameterAcrossCells.
 //
 // # Elsewhere
 //

@@ -279,7 +279,10 @@ func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) boo
 	_, _, wa := unwrapCell(a)
 	_, _, wb := unwrapCell(b)
 	eq := Equal(a, b)
-	if !eq || wa || wb || a == nil {
+	if !eq || wa || wb || a == nil || reflect.TypeOf(a).Kind() == reflect.Struct {
+		// A struct type a cell declares is represented by an unnamed
+		// struct with renamed fields, which other types do not share
+		// unless they are declared alike (ConcreteAssertions).
 		return eq
 	}
 	if name, ok := cellTypeReps(it)[reflect.TypeOf(a)]; ok && !hasMethods(name) {
