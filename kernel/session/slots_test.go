@@ -84,8 +84,8 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": {"1:8", "does not use its type parameter T", "_ [0]T"},
 	})
 	expect(t, map[string]string{
-		"type O[T any, S ~[]T] struct{ s S }\nfmt.Println(O[int, []int]{[]int{1}}.s)": "[1]\n",
-		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":              "false\n",
+		"type O[T any, S ~[]T] struct{ s S }\nfmt.Println(O[int, []int]{[]int{1}}.s)":               "[1]\n",
+		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)": "false\n",
 	})
 }
 
