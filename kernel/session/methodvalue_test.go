@@ -69,7 +69,7 @@ func TestReflectMethodSetsOfCellTypesAreRefused(t *testing.T) {
 // instead, and %T of other values works.
 func TestTypeVerbOfCellTypesStops(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{}")
+	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{ _ [0]T }")
 	if got := out(t, s, "fmt.Printf(\"%T %5T %v\\n\", 3, \"s\", G{1})"); got != "int string {1}\n" {
 		t.Errorf("%%T of compiled types: %q", got)
 	}

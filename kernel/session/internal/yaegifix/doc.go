@@ -558,6 +558,11 @@
 //     field _ [0]T that makes the instantiations distinct. Probe: "type
 //     parameter not used in the definition"; the session's
 //     TestUnusedNamedTypeParameterAcrossCells.
+//  77. Comma-ok assertions in switch inits. switch v, ok := x.(I); … was
+//     not corrected as the other comma-ok forms are (55): methodSetEdits
+//     moves the init before the switch into a block of its own, { v, ok
+//     := x.(I); <correction>; switch ; … { … } }, labels kept on the
+//     switch. No probe: the session's TestCommaOkAssertionInSwitchInit.
 //
 // # Elsewhere
 //
