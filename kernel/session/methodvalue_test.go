@@ -95,3 +95,18 @@ func TestTypeVerbInErrorfStops(t *testing.T) {
 		t.Errorf("Errorf of compiled types: %q", got)
 	}
 }
+
+// TestMethodValueOfAnEarlierCellsVariable: f := c.Get, c a variable of an
+// earlier cell, read c when f was called (2 after c.n = 2, Go's 1); it is
+// refused, and the copy the message names works.
+func TestMethodValueOfAnEarlierCellsVariable(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type C struct{ n int }\nfunc (c C) Get() int { return c.n }\nc := C{1}")
+	e := fails(t, s, "f := c.Get\nc.n = 2\nfmt.Println(f())")
+	if !strings.Contains(e.Value, "c.Get") || !strings.Contains(e.Value, "earlier cell") {
+		t.Errorf("method value of an earlier cell's variable: %v", e)
+	}
+	if got := out(t, s, "r := c\nf := r.Get\nc.n = 2\nfmt.Println(f())"); got != "1\n" {
+		t.Errorf("method value of a copy printed %q", got)
+	}
+}

@@ -518,7 +518,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}]); err != nil {
+	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0 || len(typeSrcs) > 0)

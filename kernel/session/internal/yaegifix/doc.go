@@ -433,7 +433,7 @@
 //     nil pointer). SelectorRefusals (methodValueRefusals) refuses it
 //     unless the receiver is a copy nothing changes (r := *p; f := r.M),
 //     an interface, a literal or a call; variables of earlier cells are
-//     not followed. No probe: the session's
+//     refused (78). No probe: the session's
 //     TestMethodValuesOfValueReceivers.
 //  59. reflect's method sets. The cells' types have no methods for
 //     reflect: NumMethod, Method and MethodByName are refused in a session
@@ -563,6 +563,11 @@
 //     moves the init before the switch into a block of its own, { v, ok
 //     := x.(I); <correction>; switch ; … { … } }, labels kept on the
 //     switch. No probe: the session's TestCommaOkAssertionInSwitchInit.
+//  78. Method values of earlier cells' variables. f := c.Get, c a
+//     variable of an earlier cell, read c when f was called (58 did not
+//     follow such variables): methodValueRefusals refuses it too, naming
+//     the copy to take in the cell (r := c; f := r.Get). No probe: the
+//     session's TestMethodValueOfAnEarlierCellsVariable.
 //
 // # Elsewhere
 //
