@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestInterfaceEqualityOfCellTypes: interfaces holding values of a cell's
 // type with methods compare as in Go, with each other and with the value
@@ -24,5 +27,21 @@ func TestInterfaceEqualityOfCellTypes(t *testing.T) {
 	run(t, s, "var e1 error = myErr{\"a\"}\nvar e2 error = myErr{\"a\"}\nvar j1 J = U16(1)\nvar i1 any = U16(1)\nu1 := U16(1)\nn := 3")
 	if got := out(t, s, "fmt.Println(g() == ErrX, e1 == e2, j1 == i1, u1 == i1, u1 == j1, n == 3)"); got != "true true true true true true\n" {
 		t.Errorf("comparisons with variables of an earlier cell printed %q", got)
+	}
+}
+
+// TestEqualityOfADeclaredTypeAndItsRepresentation: a value of type U16
+// uint16 in an interface is the interpreter's uint16, so any(U16(1)) ==
+// any(uint16(1)) was true (false in Go); the cell stops instead, and
+// comparisons that differ or hold values of one cell type only work.
+func TestEqualityOfADeclaredTypeAndItsRepresentation(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type U16 uint16")
+	e := fails(t, s, "var a any = uint16(1)\nvar b any = U16(1)\nfmt.Println(a == b)")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "U16") {
+		t.Errorf("any(uint16(1)) == any(U16(1)): %v", e)
+	}
+	if got := out(t, s, "var c any = U16(2)\nvar d any = 3\nfmt.Println(c == d, c != d, d == any(3))"); got != "false true true\n" {
+		t.Errorf("comparisons that Go and the interpreter agree on: %q", got)
 	}
 }

@@ -24,3 +24,17 @@ func TestPointerMethodsNotInValueMethodSet(t *testing.T) {
 		}
 	}
 }
+
+// TestCommaOkAssertionInSwitchInit: switch _, ok := x.(I); … gave ok for
+// a value of T when I's method has a pointer receiver (the interpreter
+// adds *T's methods to T); the init is corrected as in if statements.
+func TestCommaOkAssertionInSwitchInit(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type I interface{ M() }\ntype T struct{}\nfunc (*T) M() {}")
+	code := "func f(x any) string {\n\tswitch _, ok := x.(I); ok {\n\tcase true:\n\t\treturn \"I\"\n\t}\n\treturn \"not I\"\n}\n" +
+		"func g(x any) string {\nL:\n\tswitch _, ok := x.(I); {\n\tcase ok:\n\t\tbreak L\n\tdefault:\n\t\treturn \"not I\"\n\t}\n\treturn \"I\"\n}\n" +
+		"fmt.Println(f(T{}), f(&T{}), g(T{}), g(&T{}))"
+	if got := out(t, s, code); got != "not I I not I I\n" {
+		t.Errorf("comma-ok assertions in switch inits printed %q", got)
+	}
+}

@@ -69,7 +69,7 @@ func TestReflectMethodSetsOfCellTypesAreRefused(t *testing.T) {
 // instead, and %T of other values works.
 func TestTypeVerbOfCellTypesStops(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{}")
+	run(t, s, "type foo int\ntype G struct{ A int }\ntype F[T any] struct{ _ [0]T }")
 	if got := out(t, s, "fmt.Printf(\"%T %5T %v\\n\", 3, \"s\", G{1})"); got != "int string {1}\n" {
 		t.Errorf("%%T of compiled types: %q", got)
 	}
@@ -78,5 +78,35 @@ func TestTypeVerbOfCellTypesStops(t *testing.T) {
 		if e.Name != "InterpreterError" || !strings.Contains(e.Value, "%T") {
 			t.Errorf("cell %q: %v", code, e)
 		}
+	}
+}
+
+// TestTypeVerbInErrorfStops: fmt.Errorf("%T", v) of a value of a cell's
+// type printed the type it is represented by (uint16 for type U16
+// uint16); the cell stops, and Errorf still wraps with %w.
+func TestTypeVerbInErrorfStops(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type U16 uint16")
+	e := fails(t, s, "fmt.Println(fmt.Errorf(\"%T\", U16(1)))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "%T") {
+		t.Errorf("Errorf %%T of a cell type: %v", e)
+	}
+	if got := out(t, s, "import (\n\t\"errors\"\n\t\"io\"\n)\nerr := fmt.Errorf(\"at %T: %w\", 1, io.EOF)\nfmt.Println(err, errors.Is(err, io.EOF))"); got != "at int: EOF true\n" {
+		t.Errorf("Errorf of compiled types: %q", got)
+	}
+}
+
+// TestMethodValueOfAnEarlierCellsVariable: f := c.Get, c a variable of an
+// earlier cell, read c when f was called (2 after c.n = 2, Go's 1); it is
+// refused, and the copy the message names works.
+func TestMethodValueOfAnEarlierCellsVariable(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type C struct{ n int }\nfunc (c C) Get() int { return c.n }\nc := C{1}")
+	e := fails(t, s, "f := c.Get\nc.n = 2\nfmt.Println(f())")
+	if !strings.Contains(e.Value, "c.Get") || !strings.Contains(e.Value, "earlier cell") {
+		t.Errorf("method value of an earlier cell's variable: %v", e)
+	}
+	if got := out(t, s, "r := c\nf := r.Get\nc.n = 2\nfmt.Println(f())"); got != "1\n" {
+		t.Errorf("method value of a copy printed %q", got)
 	}
 }

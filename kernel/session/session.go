@@ -402,7 +402,9 @@ func (s *Session) exports() interp.Exports {
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
 			// Comparisons of what may be interfaces (EqualityEdits).
-			"Equal": reflect.ValueOf(yaegifix.Equal),
+			"Equal": reflect.ValueOf(func(a, b any) bool {
+				return yaegifix.EqualIn(s.interp, func(name string) bool { return len(s.methods[name]) > 0 }, a, b)
+			}),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
 				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
@@ -519,10 +521,10 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}]); err != nil {
+	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
-	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0)
+	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0 || len(typeSrcs) > 0)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}

@@ -79,11 +79,13 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"1:6", "blank type parameter", "T[int], T[string]"},
 		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"1:6", "V[int], V[string]"},
 		"type T[P any] struct{ x P }\nvar a, b any = T[struct{ int }]{}, T[struct{ int \"x\" }]{}\nfmt.Println(a == b)": {"2:50", "field tags as a type argument"},
+		// A named parameter the definition does not use: instantiations
+		// of later cells cannot be followed, so the definition is refused.
+		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": {"1:8", "does not use its type parameter T", "_ [0]T"},
 	})
 	expect(t, map[string]string{
-		// One instantiation only: nothing to tell apart.
-		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": "3\n",
-		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":              "false\n",
+		"type O[T any, S ~[]T] struct{ s S }\nfmt.Println(O[int, []int]{[]int{1}}.s)":               "[1]\n",
+		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)": "false\n",
 	})
 }
 
@@ -132,4 +134,19 @@ func TestCommaOkVarDeclaration(t *testing.T) {
 		"type T struct{ x int }\nvar i any = &T{42}\nvar tt, ok = i.(*T)\nfmt.Println(tt.x, ok)": "42 true\n",
 		"var m = map[string]int{\"a\": 1}\nvar a, found any = m[\"b\"]\nfmt.Println(a, found)":   "0 false\n",
 	})
+}
+
+// TestUnusedNamedTypeParameterAcrossCells: type Foo[T any] struct{ val int }
+// declared in one cell and instantiated twice in a later one compared
+// Foo[int]{} and Foo[string]{} as equal; the definition is refused.
+func TestUnusedNamedTypeParameterAcrossCells(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "type Foo[T any] struct{ val int }")
+	if !strings.Contains(e.Value, "does not use its type parameter T") {
+		t.Errorf("definition with an unused type parameter: %v", e)
+	}
+	run(t, s, "type Foo[T any] struct {\n\tval int\n\t_   [0]T\n}")
+	if got := out(t, s, "var a, b any = Foo[int]{}, Foo[string]{}\nfmt.Println(a == b, a == any(Foo[int]{}))"); got != "false true\n" {
+		t.Errorf("instantiations of a type using its parameter: %q", got)
+	}
 }

@@ -433,7 +433,7 @@
 //     nil pointer). SelectorRefusals (methodValueRefusals) refuses it
 //     unless the receiver is a copy nothing changes (r := *p; f := r.M),
 //     an interface, a literal or a call; variables of earlier cells are
-//     not followed. No probe: the session's
+//     refused (78). No probe: the session's
 //     TestMethodValuesOfValueReceivers.
 //  59. reflect's method sets. The cells' types have no methods for
 //     reflect: NumMethod, Method and MethodByName are refused in a session
@@ -502,8 +502,8 @@
 //     and a struct type argument with field tags takes the instantiation
 //     without them. instanceRefusals refuses a type with a blank
 //     parameter instantiated twice in the chunk and tagged struct type
-//     arguments; a named unused parameter is left alone (such types carry
-//     the parameter to their methods and are rarely compared). Probes:
+//     arguments; a named unused parameter is refused at the definition
+//     (76). Probes:
 //     "type parameter not used in the definition", "type argument with
 //     tags".
 //  70. encoding/xml. A cell's struct type has no name, after which
@@ -651,6 +651,34 @@
 //     generic function declared in the same cell, where nothing else can
 //     decide the parameter. Probe: "untyped constant arguments of a
 //     generic function".
+//  85. Comparisons with a type's representation. A value of a cell's type
+//     without methods (type U16 uint16) is held in an interface as the
+//     type it is represented by, so any(U16(1)) == any(uint16(1)) was
+//     true. EqualityEdits also runs in sessions that declare types, and
+//     EqualIn stops the cell when two such values are equal and of a type
+//     that represents a cell's type without methods. No probe: the
+//     session's TestEqualityOfADeclaredTypeAndItsRepresentation.
+//  86. %T in fmt.Errorf. UseFmtFixes also replaces Errorf, which stops
+//     the cell as Sprintf does for a %T argument of a cell's type (60).
+//     No probe: the session's TestTypeVerbInErrorfStops.
+//  87. Unused named type parameters. The instantiations of type
+//     Foo[T any] struct{ val int } are one type as for a blank parameter
+//     (69), also when a later cell instantiates it, which instanceRefusals
+//     cannot follow: it refuses such a definition (a parameter neither the
+//     definition nor another parameter's constraint mentions), naming the
+//     field _ [0]T that makes the instantiations distinct. Probe: "type
+//     parameter not used in the definition"; the session's
+//     TestUnusedNamedTypeParameterAcrossCells.
+//  88. Comma-ok assertions in switch inits. switch v, ok := x.(I); … was
+//     not corrected as the other comma-ok forms are (55): methodSetEdits
+//     moves the init before the switch into a block of its own, { v, ok
+//     := x.(I); <correction>; switch ; … { … } }, labels kept on the
+//     switch. No probe: the session's TestCommaOkAssertionInSwitchInit.
+//  89. Method values of earlier cells' variables. f := c.Get, c a
+//     variable of an earlier cell, read c when f was called (58 did not
+//     follow such variables): methodValueRefusals refuses it too, naming
+//     the copy to take in the cell (r := c; f := r.Get). No probe: the
+//     session's TestMethodValueOfAnEarlierCellsVariable.
 //
 // # Elsewhere
 //

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"unsafe"
+
+	"github.com/traefik/yaegi/interp"
 )
 
 // equalFunc is the interpreted name of Equal.
@@ -164,6 +166,11 @@ func declaredNames(f *ast.File, vars, consts map[string]bool, methods *bool) {
 			for _, id := range n.Names {
 				vars[id.Name] = true
 			}
+		case *ast.TypeSpec:
+			if !n.Assign.IsValid() {
+				// the interpreter represents it by another type (EqualIn)
+				*methods = true
+			}
 		case *ast.FuncDecl:
 			if n.Recv != nil {
 				*methods = true
@@ -259,6 +266,30 @@ func Equal(a, b any) bool {
 		return reflect.TypeOf(vb) == reflect.TypeOf(a) && a == vb
 	}
 	return a == b
+}
+
+// EqualIn is Equal for the interpreter it, which also stops the cell
+// (panics) where two values the interpreter hands over unwrapped are
+// equal and of a type by which it represents a type declared in the
+// cells without methods (hasMethods reports the types with methods, whose
+// values in interfaces the interpreter may wrap): a value of type U16
+// uint16 arrives as a uint16, so that any(U16(1)) == any(uint16(1)) would
+// be true where Go's is false.
+func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) bool {
+	_, _, wa := unwrapCell(a)
+	_, _, wb := unwrapCell(b)
+	eq := Equal(a, b)
+	if !eq || wa || wb || a == nil || reflect.TypeOf(a).Kind() == reflect.Struct {
+		// A struct type a cell declares is represented by an unnamed
+		// struct with renamed fields, which other types do not share
+		// unless they are declared alike (ConcreteAssertions).
+		return eq
+	}
+	if name, ok := cellTypeReps(it)[reflect.TypeOf(a)]; ok && !hasMethods(name) {
+		panic(Refused + "== of interfaces holding values of type " + reflect.TypeOf(a).String() + ", by which the interpreter also represents the type " +
+			name + " declared in a cell: it cannot tell the two types apart; compare values of known types (convert or assert to " + name + " first)")
+	}
+	return eq
 }
 
 // unwrapCell returns the interpreter's type name and the value of x when

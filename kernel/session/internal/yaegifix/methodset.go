@@ -65,13 +65,7 @@ func methodSetEdits(isIface func(string) bool, ifaces map[string]*ast.InterfaceT
 		}
 		// fix returns the statement correcting the results.
 		fix := func(lhs []ast.Expr, x string, typ ast.Expr) string {
-			name, methods := "", ""
-			if id, ok := ast.Unparen(typ).(*ast.Ident); ok {
-				name = id.Name
-			}
-			if ms, ok := interfaceMethods(typ, ifaces, 0); ok {
-				methods = strings.Join(ms, " ")
-			}
+			name, methods := interfaceName(typ), interfaceMethodList(typ, ifaces)
 			v, ok := exprText(src, pos, lhs[0]), exprText(src, pos, lhs[1])
 			okName := ok
 			if ok == "_" {
@@ -105,6 +99,21 @@ func methodSetEdits(isIface func(string) bool, ifaces map[string]*ast.InterfaceT
 				return true
 			}
 			for _, st := range stmtList(n) {
+				// switch v, ok := x.(I); … { … }: the init goes before the
+				// switch, in a block of its own, with the correction.
+				sw := st
+				if l, ok := sw.(*ast.LabeledStmt); ok {
+					sw = l.Stmt
+				}
+				if sw, ok := sw.(*ast.SwitchStmt); ok && sw.Init != nil {
+					if lhs, ta := commaOk(sw.Init); ta != nil && !hasCallOrReceive(ta.X) {
+						edits = append(edits,
+							edit{pos(st.Pos()), pos(st.Pos()), "{ " + exprText(src, pos, sw.Init) + "; " + fix(lhs, exprText(src, pos, ta.X), ta.Type) + "; "},
+							edit{pos(sw.Init.Pos()), pos(sw.Init.End()), ""},
+							edit{pos(st.End()), pos(st.End()), " }"})
+					}
+					continue
+				}
 				lhs, ta := commaOk(st)
 				if ta == nil {
 					continue
@@ -428,4 +437,22 @@ func pointerMethodOf(x any, methods string) (typ, method string) {
 		}
 	}
 	return "", ""
+}
+
+// interfaceName returns the name of the interface type typ, "" for a
+// literal or a qualified name.
+func interfaceName(typ ast.Expr) string {
+	if id, ok := ast.Unparen(typ).(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// interfaceMethodList returns the methods of the interface type typ as
+// LacksValueMethod takes them, separated by spaces ("" where not found).
+func interfaceMethodList(typ ast.Expr, ifaces map[string]*ast.InterfaceType) string {
+	if ms, ok := interfaceMethods(typ, ifaces, 0); ok {
+		return strings.Join(ms, " ")
+	}
+	return ""
 }

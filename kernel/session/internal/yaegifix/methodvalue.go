@@ -21,12 +21,13 @@ import (
 // evaluated there too, and is refused alike. A method value is left alone where x is a variable
 // defined with := and never assigned, incremented or taken the address
 // of in the cell (a copy: r := *p; f := r.M), one declared only with an
-// interface type, a composite literal or a call, a variable of an earlier
-// cell (not followed), and where M is also the
+// interface type, a composite literal or a call, and where M is also the
 // name of a field of a struct type of the cell or the session (a
 // function-typed field). sessionTypes and sessionMethods are the sources
-// of the types of earlier cells and their methods' declarations.
-func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMethods []CellMethod) error {
+// of the types of earlier cells and their methods' declarations; isVar
+// reports the variables of earlier cells, whose changes after the method
+// value cannot be followed: their method values are refused alike.
+func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMethods []CellMethod, isVar func(string) bool) error {
 	valueMethods := map[string]string{} // method name → receiver type
 	ptrMethods := map[string]bool{}
 	var assigned []string // the left sides of assignments, as text
@@ -239,6 +240,14 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 					}
 				}
 				if id, ok := x.(*ast.Ident); ok {
+					if !vars[id.Name] && isVar != nil && isVar(id.Name) && id.Name != recv {
+						pos := p.fset.Position(n.Pos())
+						pos.Line += p.delta
+						errs.Add(pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver, %s a variable of an earlier cell: Go copies the receiver "+
+							"where the method value is made, the interpreter reads the variable when the function is called, and later cells may change it; "+
+							"copy the receiver into a variable of this cell first, r := %s, and take r.%s", id.Name, n.Sel.Name, id.Name, id.Name, n.Sel.Name))
+						return true
+					}
 					if id.Name == recv || !vars[id.Name] || typeParams[id.Name] {
 						return true // a method expression T.M, or a package's name
 					}

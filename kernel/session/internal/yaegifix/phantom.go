@@ -18,11 +18,12 @@ import (
 //     parameter (type T[_ any] struct{}), when the chunk instantiates it
 //     with two different type argument lists (outside method receivers):
 //     T[int]{} and T[string]{} were equal as interface values, map keys
-//     and assertion targets. The same holds for a named parameter the
-//     definition does not use (type V[P any] []int), but such types
-//     usually carry P to their methods, and their values are rarely
-//     compared across instantiations: they are left alone, as are
-//     instantiations in other cells.
+//     and assertion targets (instantiations in other chunks are not
+//     followed).
+//   - a generic type with a named type parameter that neither its
+//     definition nor the constraints of its other parameters use (type
+//     V[P any] []int), wherever it is instantiated: instantiations of
+//     other cells cannot be followed, so the definition is refused.
 //   - a type argument that is a struct type with field tags
 //     (T[struct{ int "x" }]): the interpreter takes the instantiation of
 //     the same struct without tags, T[struct{ int }], for it.
@@ -52,6 +53,12 @@ func instanceRefusals(fset *token.FileSet, f *ast.File, delta int) error {
 				if p.Name == "_" && phantom[ts.Name.Name] == nil {
 					phantom[ts.Name.Name] = ts
 					unused[ts.Name.Name] = p.Name
+				}
+				if p.Name != "_" && !usesName(ts, p.Name) {
+					refuse(p.Pos(), fmt.Sprintf("the generic type %s does not use its type parameter %s in its definition: "+
+						"the interpreter makes all its instantiations one type (%s[int] and %s[string] compare equal as interface values "+
+						"and map keys, and an assertion to one accepts the others); use the parameter in the definition "+
+						"(in a struct, add a field such as _ [0]%s)", ts.Name.Name, p.Name, ts.Name.Name, ts.Name.Name, p.Name))
 				}
 			}
 		}
@@ -137,4 +144,25 @@ func instance(fset *token.FileSet, instances map[string]map[string]bool, phantom
 		instances[id.Name] = map[string]bool{}
 	}
 	instances[id.Name][strings.Join(texts, ", ")] = true
+}
+
+// usesName reports whether the definition of the generic type ts, or a
+// constraint of one of its type parameters other than name, mentions
+// name.
+func usesName(ts *ast.TypeSpec, name string) bool {
+	used := false
+	find := func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			used = true
+		}
+		return !used
+	}
+	ast.Inspect(ts.Type, find)
+	for _, field := range ts.TypeParams.List {
+		if len(field.Names) == 1 && field.Names[0].Name == name {
+			continue
+		}
+		ast.Inspect(field.Type, find)
+	}
+	return used
 }

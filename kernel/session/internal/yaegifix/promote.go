@@ -222,7 +222,7 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 // (reflectMethodRefusals); sessionTypes and sessionMethods are the types
 // and methods of earlier cells, reflectImported says that an earlier cell
 // imported reflect.
-func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod, reflectImported bool) error {
+func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod, reflectImported bool, isVar func(string) bool) error {
 	chunks, err := split(src)
 	if err != nil {
 		return nil // PrepareCell reports it
@@ -235,7 +235,7 @@ func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMe
 	if err := promotionRefusals(files, sessionTypes, names); err != nil {
 		return err
 	}
-	if err := methodValueRefusals(files, sessionTypes, sessionMethods); err != nil {
+	if err := methodValueRefusals(files, sessionTypes, sessionMethods, isVar); err != nil {
 		return err
 	}
 	return reflectMethodRefusals(files, reflectImported, len(sessionMethods) > 0)

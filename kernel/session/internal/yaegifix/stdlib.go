@@ -172,7 +172,11 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 			checkPlainVerbs(format, a)
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
+		// Errorf keeps fmt's error (with what %w wraps); it only stops
+		// the cell for a %T or another verb that would print the
+		// interpreter's type or stand-in.
 		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
+			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
 			return fmt.Errorf(format, a...)
 		}),

@@ -92,14 +92,14 @@ func untypedArgs(fd *ast.FuncDecl, call *ast.CallExpr, ifaces map[string]*ast.In
 			// other than P itself.
 			used := false
 			for _, other := range fd.Type.TypeParams.List {
-				used = used || usesName(other.Type, name.Name)
+				used = used || exprUsesName(other.Type, name.Name)
 			}
 			var args []ast.Expr
 			for i, pt := range params {
 				if id, ok := pt.(*ast.Ident); ok && id.Name == name.Name {
 					args = append(args, call.Args[i])
 				} else {
-					used = used || usesName(pt, name.Name)
+					used = used || exprUsesName(pt, name.Name)
 				}
 			}
 			if used || len(args) == 0 {
@@ -148,8 +148,8 @@ func constKind(e ast.Expr) token.Token {
 	return token.ILLEGAL
 }
 
-// usesName reports whether the identifier name occurs in e.
-func usesName(e ast.Expr, name string) bool {
+// exprUsesName reports whether the identifier name occurs in e.
+func exprUsesName(e ast.Expr, name string) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && id.Name == name {
