@@ -835,3 +835,21 @@ func TestTypedNilPointerReturnedAsError(t *testing.T) {
 		t.Errorf("guarded returns: %q, want %q", got, "false true false true")
 	}
 }
+
+// TestConstantComparisonsAreRefused: the interpreter gives a constant
+// whose value compares the value false (const ok = 1 == 1).
+func TestConstantComparisonsAreRefused(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"const ok = 1 == 1\nfmt.Println(ok)":                         "1:12: not supported by the interpreter: a constant whose value uses ==",
+		"func f() bool {\n\tconst k = 2 > 1 || false\n\treturn k\n}": "2:12: not supported by the interpreter: a constant whose value uses ||",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.Contains(e.Value, want) {
+			t.Errorf("cell %q: %s: %s; want %q", code, e.Name, e.Value, want)
+		}
+	}
+	if got := out(t, s, "const x, y = 1 << 3, \"a\" + \"b\"\nvar ok = 1 == 1\nfmt.Print(x, y, ok)"); got != "8abtrue" {
+		t.Errorf("other constants: %q, want %q", got, "8abtrue")
+	}
+}

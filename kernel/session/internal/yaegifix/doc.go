@@ -679,6 +679,10 @@
 //     follow such variables): methodValueRefusals refuses it too, naming
 //     the copy to take in the cell (r := c; f := r.Get). No probe: the
 //     session's TestMethodValueOfAnEarlierCellsVariable.
+//  90. Constant comparisons. A constant whose value compares or uses &&
+//     or || is false, whatever its operands (const ok = 1 == 1), where a
+//     var is right. constComparisonRefusals refuses such declarations.
+//     Probe: "constant comparison".
 //
 // # Elsewhere
 //

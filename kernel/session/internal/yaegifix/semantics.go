@@ -68,6 +68,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	deferReturns := returnsWithDefer(root)
 	deferRecoverRefusals(root, refuse)
 	typedNilRefusals(root, refuse)
+	constComparisonRefusals(root, refuse)
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
