@@ -47,34 +47,10 @@ func shiftEdits(isVar func(string) bool) func(fset *token.FileSet, f *ast.File, 
 		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 		vars := map[string]bool{} // names the chunk declares as variables
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.GenDecl:
-				if n.Tok != token.VAR {
-					return n.Tok != token.CONST
-				}
-			case *ast.ValueSpec:
-				for _, id := range n.Names {
-					vars[id.Name] = true
-				}
-			case *ast.Field:
-				for _, id := range n.Names {
-					vars[id.Name] = true
-				}
-			case *ast.AssignStmt:
-				if n.Tok == token.DEFINE {
-					for _, l := range n.Lhs {
-						if id, ok := l.(*ast.Ident); ok {
-							vars[id.Name] = true
-						}
-					}
-				}
-			case *ast.RangeStmt:
-				for _, x := range []ast.Expr{n.Key, n.Value} {
-					if id, ok := x.(*ast.Ident); ok {
-						vars[id.Name] = true
-					}
-				}
+			if g, ok := n.(*ast.GenDecl); ok && g.Tok != token.VAR {
+				return g.Tok != token.CONST
 			}
+			addDeclared(n, vars)
 			return true
 		})
 		variable := func(name string) bool { return vars[name] || isVar != nil && isVar(name) }
@@ -245,3 +221,32 @@ func (e runtimeError) Error() string { return "runtime error: " + string(e) }
 
 // RuntimeError marks it as a runtime.Error.
 func (runtimeError) RuntimeError() {}
+
+// addDeclared adds to names the names n declares as a variable, parameter,
+// result or field (var x, x T in a field list, x := …, for x := range).
+func addDeclared(n ast.Node, names map[string]bool) {
+	switch n := n.(type) {
+	case *ast.ValueSpec:
+		for _, id := range n.Names {
+			names[id.Name] = true
+		}
+	case *ast.Field:
+		for _, id := range n.Names {
+			names[id.Name] = true
+		}
+	case *ast.AssignStmt:
+		if n.Tok == token.DEFINE {
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					names[id.Name] = true
+				}
+			}
+		}
+	case *ast.RangeStmt:
+		for _, x := range []ast.Expr{n.Key, n.Value} {
+			if id, ok := x.(*ast.Ident); ok {
+				names[id.Name] = true
+			}
+		}
+	}
+}

@@ -55,32 +55,10 @@ func untypedShiftEdits(fset *token.FileSet, f *ast.File, off int, src string) []
 	// shadowed reports names declared other than as a top-level
 	// function or a predeclared type, to be safe.
 	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ValueSpec:
-			for _, id := range n.Names {
-				vars[id.Name] = true
-			}
-		case *ast.TypeSpec:
-			vars[n.Name.Name] = true
-		case *ast.Field:
-			for _, id := range n.Names {
-				vars[id.Name] = true
-			}
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE {
-				for _, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						vars[id.Name] = true
-					}
-				}
-			}
-		case *ast.RangeStmt:
-			for _, x := range []ast.Expr{n.Key, n.Value} {
-				if id, ok := x.(*ast.Ident); ok {
-					vars[id.Name] = true
-				}
-			}
+		if ts, ok := n.(*ast.TypeSpec); ok {
+			vars[ts.Name.Name] = true
 		}
+		addDeclared(n, vars)
 		return true
 	})
 	for name := range integerTypes {
