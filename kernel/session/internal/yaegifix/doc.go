@@ -683,6 +683,18 @@
 //     or || is false, whatever its operands (const ok = 1 == 1), where a
 //     var is right. constComparisonRefusals refuses such declarations.
 //     Probe: "constant comparison".
+//  91. Conversions to generic instantiations and unnamed generic
+//     receivers. A conversion to an instantiation of a generic type,
+//     G[int](x), fails ("type not found: G[int]"; in a generic function a
+//     "CFG post-order panic") unless a variable of that type was declared
+//     before; a method with an unnamed receiver of a generic type, func
+//     (S[T]) M(), panics when a use of it is compiled. instanceFixes
+//     makes the conversion func() G[int] { var v G[int]; _ = v; return
+//     G[int](x) }() (not in constant declarations, nor in an expression
+//     switch's tag or cases, where the interpreter compares interface
+//     values of two interface types unequal) and names such receivers _.
+//     Probes: "conversion to a generic type's instantiation" (also "in a
+//     generic function"), "unnamed receiver of a generic type".
 //
 // # Elsewhere
 //

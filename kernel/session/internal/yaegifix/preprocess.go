@@ -353,8 +353,10 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		return src
 	}
 	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
+	generic := map[string]bool{}
 	for ci := range chunks {
 		c := &chunks[ci]
+		c.Src = instanceFixes(c.Src, c.Decl, generic)
 		fset := token.NewFileSet()
 		if c.Decl {
 			f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, parser.ParseComments)

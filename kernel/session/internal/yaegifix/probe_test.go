@@ -100,6 +100,17 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"untyped constant arguments of a generic function", []string{"func first[T interface{ ~int | ~float64 }](a, b T) T { return a }", "func g() any { return first(-1, 2.5) }", "g()"},
 			func(v any, err error, out string) bool { return v != float64(-1) },
 			"untypedArgEdits"},
+		{"conversion to a generic type's instantiation", []string{"type S[T any] struct{ a T }\ntype U struct{ a int }", "S[int](U{3}).a"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "type not found")
+			},
+			"the conversions of instanceFixes"},
+		{"conversion to a generic type's instantiation in a generic function", []string{"type L[T any] []T\nfunc f[T any]() bool { return L[T](nil) == nil }", "f[int]()"},
+			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "panic") },
+			"the conversions of instanceFixes"},
+		{"unnamed receiver of a generic type", []string{"type S[T any] struct{}\nfunc (S[T]) M() int { return 1 }\ntype I interface{ M() int }\nfunc f[T any]() int { var i I = S[T]{}; return i.M() }", "f[int]()"},
+			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "panic") },
+			"the receivers of instanceFixes"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},

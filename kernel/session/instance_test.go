@@ -1,0 +1,88 @@
+package session
+
+import (
+	"context"
+	"testing"
+)
+
+// TestConversionToAGenericTypesInstantiation: a conversion to an
+// instantiation of a generic type runs as in Go, at top level and in a
+// generic function (the interpreter alone failed with "type not found:
+// S[int]" or a "CFG post-order panic").
+func TestConversionToAGenericTypesInstantiation(t *testing.T) {
+	decl := "type S[T any] struct{ a T }\n" +
+		"type U struct{ a int }\n" +
+		"type F[T any] func(T) T\n" +
+		"func (f F[T]) Twice(x T) T { return f(f(x)) }\n" +
+		"type Twicer[T any] interface{ Twice(T) T }\n" +
+		"type I[T any] interface{ foo() }\n" +
+		"type E[T any] interface{}\n" +
+		"type P struct{ x int }\n" +
+		"func (p *P) foo() {}\n" +
+		"func wrap[T I[T]](x T) E[T] { return E[T](I[T](x)) }\n" +
+		"func twice[T any](f func(T) T, x T) T { var tw Twicer[T] = F[T](f); return tw.Twice(x) }\n" +
+		"func isNil[T any]() bool { return F[T](nil) == nil }\n"
+	for code, want := range map[string]string{
+		"x := S[int](U{3}); fmt.Println(x.a)":                                                    "3",
+		"fmt.Println(twice(func(n int) int { return n * 3 }, 2))":                                "18",
+		"fmt.Println(wrap(&P{7}).(*P).x)":                                                        "7",
+		"fmt.Println(isNil[string](), (F[int])(nil) == nil)":                                     "true true",
+		"n := 0; f := F[int](func(x int) int { n++; return x + n }); fmt.Println(f.Twice(1), n)": "4 2",
+	} {
+		cell := decl + code
+		if got := out(t, newSession(t), cell); got != want+"\n" {
+			t.Errorf("cell %q: output %q, want %q", code, got, want+"\n")
+		}
+	}
+}
+
+// TestMethodOfAGenericTypeWithAnUnnamedReceiver: a method declared with
+// an unnamed receiver of a generic type, func (S[T]) M(), can be called
+// (the interpreter alone panicked with "index out of range" when it
+// compiled the call).
+func TestMethodOfAGenericTypeWithAnUnnamedReceiver(t *testing.T) {
+	cell := "type S[T any] struct{ v T }\n" +
+		"func (S[T]) Name(T) string { return \"S\" }\n" +
+		"func (*S[T]) Ptr() string { return \"*S\" }\n" +
+		"type Namer[T any] interface{ Name(T) string }\n" +
+		"func name[T any](x T) string { var n Namer[T] = S[T]{}; return n.Name(x) }\n" +
+		"s := &S[int]{}\n" +
+		"fmt.Println(name(1), s.Name(2), s.Ptr())"
+	if got := out(t, newSession(t), cell); got != "S S *S\n" {
+		t.Errorf("output %q, want %q", got, "S S *S\n")
+	}
+}
+
+// TestConversionToAGenericInterfaceInASwitchStaysRefused: in the tag or a
+// case of an expression switch, a conversion to an instantiation of a
+// generic type is not rewritten: the interpreter compares interface
+// values of two interface types unequal there, and Go equal.
+func TestConversionToAGenericInterfaceInASwitchStaysRefused(t *testing.T) {
+	cell := "type Mer[T any] interface{ M(T) }\n" +
+		"type MNer[T any] interface { Mer[T]; N() }\n" +
+		"type X int\n" +
+		"func (X) M(X) {}\n" +
+		"func (X) N()  {}\n" +
+		"func f[T MNer[T]](t T) string { switch Mer[T](t) { case MNer[T](t): return \"equal\" }; return \"unequal\" }\n" +
+		"fmt.Println(f[X](0))"
+	rec := &recorder{}
+	r := newSession(t).Execute(context.Background(), cell, rec)
+	if r.Err == nil && rec.text("stdout") != "equal\n" {
+		t.Errorf("output %q, want %q or an error", rec.text("stdout"), "equal\n")
+	}
+	if r.Err != nil && r.Err.Name != "CompileError" {
+		t.Errorf("error %v, want a compile error", r.Err)
+	}
+}
+
+// TestIndexOfAVariableNamedAsAGenericType: a call of an element of a
+// local variable that has the name of a generic type of the cell is not
+// taken for a conversion.
+func TestIndexOfAVariableNamedAsAGenericType(t *testing.T) {
+	cell := "type G[T any] struct{ a T }\n" +
+		"func run() { G := []func(int) int{func(n int) int { return n + 1 }}; fmt.Println(G[0](5)) }\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "6\n" {
+		t.Errorf("output %q, want %q", got, "6\n")
+	}
+}
