@@ -86,3 +86,58 @@ func TestIndexOfAVariableNamedAsAGenericType(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "6\n")
 	}
 }
+
+// TestTypeArgumentsInferredFromCoreTypes: type arguments that Go infers
+// through the core type of a constraint (E from S ~[]E) are found (the
+// interpreter alone failed with "undefined type for E" or a "CFG
+// post-order panic").
+func TestTypeArgumentsInferredFromCoreTypes(t *testing.T) {
+	decl := "type SliceOf[E any] interface{ ~[]E }\n" +
+		"type MySlice []int\n" +
+		"type Recv <-chan int\n" +
+		"func Double[S SliceOf[E], E interface{ ~int | ~float64 }](s S) S { r := make(S, len(s)); for i, v := range s { r[i] = v + v }; return r }\n" +
+		"func First[S ~[]E, E any](s S) E { return s[0] }\n" +
+		"func Keys[M interface{ ~map[K]V }, K comparable, V any](m M) int { return len(m) }\n" +
+		"func Eq[E comparable](a, b []E) bool { return len(a) == len(b) }\n" +
+		"func Append[S SliceOf[T], T any](s S, t ...T) S { return append(s, t...) }\n"
+	for code, want := range map[string]string{
+		"a := MySlice{1, 2}; var d MySlice = Double(a); fmt.Print(d)":             "[2 4]",
+		"var b []string = []string{\"x\"}; fmt.Printf(\"%T %v\", First(b), b)":    "string [x]",
+		"var d MySlice = Double[MySlice](MySlice{3}); fmt.Print(d)":               "[6]",
+		"a := MySlice{1, 2}; fmt.Print(Eq(nil, a), Eq([]int{1, 2}, a))":           "false true",
+		"var m map[*string]int; fmt.Print(Keys(m))":                               "0",
+		"fmt.Printf(\"%T\", First([]float64{1}))":                                 "float64",
+		"r := make(Recv); var s []Recv = Append([]Recv{r}, r); fmt.Print(len(s))": "2",
+		"c := make(chan<- int, 2); fmt.Print(cap(c))":                             "2",
+	} {
+		t.Run(code, func(t *testing.T) {
+			cell := decl + "func run() {\n\t" + code + "\n}\nrun()"
+			if got := out(t, newSession(t), cell); got != want {
+				t.Errorf("output %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestTypedVarOfAGenericCall: var x T = v, in a function, where v calls
+// a generic function, gives x v's value (the interpreter alone gave the
+// zero value).
+func TestTypedVarOfAGenericCall(t *testing.T) {
+	decl := "func Id[S any](s S) S { return s }\n" +
+		"func Two[S any](s S) (S, S) { return s, s + s }\n"
+	for code, want := range map[string]string{
+		"var d int = Id(3); fmt.Print(d)":                               "3",
+		"var d int = Id(3) + 1; fmt.Print(d)":                           "4",
+		"var d any = Id[int](3); fmt.Print(d)":                          "3",
+		"var d, e int = Two(3); fmt.Print(d, e)":                        "3 6",
+		"switch { default: var d float64 = Id(2.5); fmt.Print(d) }":     "2.5",
+		"d := 1; { var d int = Id(d) + 1; fmt.Print(d) }; fmt.Print(d)": "21",
+	} {
+		t.Run(code, func(t *testing.T) {
+			cell := decl + "func run() {\n\t" + code + "\n}\nrun()"
+			if got := out(t, newSession(t), cell); got != want {
+				t.Errorf("output %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -695,6 +695,26 @@
 //     values of two interface types unequal) and names such receivers _.
 //     Probes: "conversion to a generic type's instantiation" (also "in a
 //     generic function"), "unnamed receiver of a generic type".
+//  92. Typed vars of generic calls. In a function, var d int = Id(3),
+//     Id generic, made d 0 (so did var d int = Id(3) + 1, var d any =
+//     Id(3)). typedVarEdits (in instanceFixes) writes var d int; d =
+//     Id(3) when a value calls a name that may be a generic function, or,
+//     when a value reads a name the var declares, assigns the values to
+//     temporaries first (not in var groups, nor across lines). Probe:
+//     "typed var of a generic call".
+//  93. Core types. A type argument Go infers through the core type of a
+//     constraint (E of First[S ~[]E, E any](MySlice{4})) is not inferred
+//     ("undefined type for E"); a constraint written interface{ ~map[K]V
+//     } panics where ~map[K]V runs; make of a receive- or send-only
+//     channel type fails ("reflect.MakeChan: unidirectional channel
+//     type"). coreTypeEdits writes the type arguments of calls of the
+//     chunk's generic functions when the source shows them all (the types
+//     of composite literals, of variables declared with a type or from one,
+//     of parameters, matched against single-term constraints and the
+//     chunk's type declarations); instanceFixes writes such constraints
+//     ~map[K]V and make(R) as (R)(make(chan int)). Probes: "type
+//     argument from a core type", "constraint interface of one term",
+//     "make of a receive-only channel type".
 //
 // # Elsewhere
 //

@@ -1,9 +1,11 @@
 package yaegifix
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"strings"
 )
 
@@ -56,6 +58,20 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 			}
 		}
 	}
+	types := map[string]*ast.TypeSpec{}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			for _, s := range g.Specs {
+				types[s.(*ast.TypeSpec).Name.Name] = s.(*ast.TypeSpec)
+			}
+		}
+	}
+	var body *ast.BlockStmt
+	if !decl && len(f.Decls) == 1 {
+		if fd, ok := f.Decls[0].(*ast.FuncDecl); ok {
+			body = fd.Body
+		}
+	}
 	off := len(prefix)
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	text := func(n ast.Node) string { return src[pos(n.Pos()):pos(n.End())] }
@@ -84,15 +100,48 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 			}
 			inSwitch--
 			for _, st := range n.Body {
+				if d, ok := st.(*ast.DeclStmt); ok {
+					edits = append(edits, typedVarEdits(d, pos, text)...)
+				}
 				ast.Inspect(st, visit)
 			}
 			return false
+		case *ast.CommClause:
+			for _, st := range n.Body {
+				if d, ok := st.(*ast.DeclStmt); ok {
+					edits = append(edits, typedVarEdits(d, pos, text)...)
+				}
+			}
+		case *ast.BlockStmt:
+			// The statements of a chunk of statements are the cell's,
+			// whose variables the session keeps: only nested blocks.
+			for _, st := range n.List {
+				if d, ok := st.(*ast.DeclStmt); ok && (decl || n != body) {
+					edits = append(edits, typedVarEdits(d, pos, text)...)
+				}
+			}
+		case *ast.FieldList:
+			// [M interface{ ~map[K]V }] is [M ~map[K]V].
+			if p := pos(n.Opening); n.Opening.IsValid() && p >= 0 && src[p] == '[' {
+				for _, field := range n.List {
+					if t := singleTerm(field.Type); t != nil {
+						edits = append(edits, edit{pos(field.Type.Pos()), pos(field.Type.End()), text(t)})
+					}
+				}
+			}
 		case *ast.FuncDecl:
 			if n.Recv != nil && len(n.Recv.List) == 1 && len(n.Recv.List[0].Names) == 0 && genericReceiver(n.Recv.List[0].Type) {
 				p := pos(n.Recv.List[0].Type.Pos())
 				edits = append(edits, edit{p, p, "_ "})
 			}
 		case *ast.CallExpr:
+			if t := directionalChan(n, types); t != nil {
+				// make(T, n) of a receive- or send-only channel type T is
+				// T(make(chan E, n)).
+				edits = append(edits, edit{pos(n.Pos()), pos(n.Pos()), "(" + text(n.Args[0]) + ")("},
+					edit{pos(n.Args[0].Pos()), pos(n.Args[0].End()), "chan " + text(t.Value)},
+					edit{pos(n.End()), pos(n.End()), ")"})
+			}
 			if inSwitch > 0 || len(n.Args) != 1 || n.Ellipsis.IsValid() || callsRecover(n.Args[0]) {
 				return true
 			}
@@ -116,6 +165,7 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 		return true
 	}
 	ast.Inspect(f, visit)
+	edits = append(edits, coreTypeEdits(fset, f, pos, text)...)
 	if len(edits) == 0 {
 		return src
 	}
@@ -148,4 +198,118 @@ func callsRecover(x ast.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// singleTerm returns the term of a constraint written as an interface
+// with that one type term and nothing else (interface{ ~[]E }), or nil.
+// A term that starts with * is left alone: [P *T] can read as an array
+// length.
+func singleTerm(x ast.Expr) ast.Expr {
+	it, ok := x.(*ast.InterfaceType)
+	if !ok || len(it.Methods.List) != 1 || len(it.Methods.List[0].Names) != 0 {
+		return nil
+	}
+	t := it.Methods.List[0].Type
+	if u, ok := t.(*ast.UnaryExpr); ok && u.Op == token.TILDE {
+		return u
+	}
+	return nil
+}
+
+// directionalChan returns the channel type of make(T) or make(T, n) when
+// T is a receive- or send-only channel type, written out or declared in
+// the chunk; the interpreter fails on it ("reflect.MakeChan:
+// unidirectional channel type").
+func directionalChan(call *ast.CallExpr, types map[string]*ast.TypeSpec) *ast.ChanType {
+	id, ok := call.Fun.(*ast.Ident)
+	if !ok || id.Name != "make" || id.Obj != nil || len(call.Args) == 0 || len(call.Args) > 2 || call.Ellipsis.IsValid() {
+		return nil
+	}
+	t := ast.Unparen(call.Args[0])
+	if name, ok := t.(*ast.Ident); ok {
+		ts := types[name.Name]
+		if ts == nil || ts.TypeParams != nil || ts.Assign.IsValid() || name.Obj == nil || name.Obj.Decl != ts {
+			return nil
+		}
+		t = ts.Type
+	}
+	if ct, ok := t.(*ast.ChanType); ok && ct.Dir != ast.SEND|ast.RECV {
+		return ct
+	}
+	return nil
+}
+
+// typedVarEdits splits var x T = v, in a function, into var x T; x = v
+// when v calls a function that may be generic: yaegi v0.16.1 gives x the
+// zero value there (var d int = Id(3), Id generic, made d 0; so did
+// var d int = Id(3) + 1 and var d any = Id(3)). The declaration is left
+// alone in a group, when it spans lines at the =, and when v mentions a
+// name it declares (which v would then read).
+func typedVarEdits(d *ast.DeclStmt, pos func(token.Pos) int, text func(ast.Node) string) []edit {
+	g, ok := d.Decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR || g.Lparen.IsValid() || len(g.Specs) != 1 {
+		return nil
+	}
+	vs := g.Specs[0].(*ast.ValueSpec)
+	if vs.Type == nil || len(vs.Values) == 0 {
+		return nil
+	}
+	declared := map[string]bool{}
+	var names []string
+	for _, n := range vs.Names {
+		declared[n.Name] = true
+		names = append(names, n.Name)
+	}
+	calls, shadows := false, false
+	for _, v := range vs.Values {
+		shadows = shadows || mentions(v, declared) != ""
+		ast.Inspect(v, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && mayBeGeneric(c.Fun) {
+				calls = true
+			}
+			return !calls
+		})
+	}
+	between := text(vs)[pos(vs.Type.End())-pos(vs.Pos()) : pos(vs.Values[0].Pos())-pos(vs.Pos())]
+	if !calls || strings.Contains(between, "\n") {
+		return nil
+	}
+	if shadows && !strings.Contains(text(vs), "\n") {
+		// var d int = Id(d): the values go to temporaries first, which
+		// read the outer d as Go does.
+		var tmps []string
+		for i := range vs.Names {
+			tmps = append(tmps, fmt.Sprintf("%sV%d_%d", tempPrefix, pos(vs.Pos()), i))
+		}
+		b, e := pos(vs.Values[0].Pos()), pos(vs.Values[len(vs.Values)-1].End())
+		return []edit{
+			{pos(d.Pos()), pos(d.Pos()), strings.Join(tmps, ", ") + " := " + text(vs)[b-pos(vs.Pos()):e-pos(vs.Pos())] + "; "},
+			{b, e, strings.Join(tmps, ", ")},
+		}
+	}
+	if shadows {
+		return nil
+	}
+	return []edit{{pos(vs.Type.End()), pos(vs.Values[0].Pos()), "; " + strings.Join(names, ", ") + " = "}}
+}
+
+// mayBeGeneric reports whether a called expression may be a generic
+// function: a name (or an instantiation of one) that is neither a local
+// variable nor a predeclared function or type.
+func mayBeGeneric(fun ast.Expr) bool {
+	fun = ast.Unparen(fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	id, ok := fun.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if id.Obj != nil {
+		return id.Obj.Kind == ast.Fun
+	}
+	return types.Universe.Lookup(id.Name) == nil
 }

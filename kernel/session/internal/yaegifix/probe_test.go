@@ -111,6 +111,22 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"unnamed receiver of a generic type", []string{"type S[T any] struct{}\nfunc (S[T]) M() int { return 1 }\ntype I interface{ M() int }\nfunc f[T any]() int { var i I = S[T]{}; return i.M() }", "f[int]()"},
 			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "panic") },
 			"the receivers of instanceFixes"},
+		{"typed var of a generic call", []string{"func Id[S any](s S) S { return s }\nfunc g() int { var d int = Id(3); return d }", "g()"},
+			func(v any, err error, out string) bool { return v == 0 },
+			"typedVarEdits (instanceFixes)"},
+		{"type argument from a core type", []string{"type MS []int\nfunc First[S ~[]E, E any](s S) E { return s[0] }", "First(MS{4})"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined type for E")
+			},
+			"coreTypeEdits (instanceFixes)"},
+		{"constraint interface of one term", []string{"func Len[M interface{ ~map[K]V }, K comparable, V any](m M) int { return len(m) }", "Len[map[string]int, string, int](nil)"},
+			func(v any, err error, out string) bool { return err != nil && strings.Contains(err.Error(), "panic") },
+			"the constraints of instanceFixes (singleTerm)"},
+		{"make of a receive-only channel type", []string{"type R <-chan int", "cap(make(R))"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "unidirectional")
+			},
+			"the make of instanceFixes (directionalChan)"},
 		{"comma-ok into a map element", []string{"func f() map[int]int { m := map[int]int{}; var ok bool; var x any = 3; m[0], ok = x.(int); _ = ok; return m }", "len(f())"},
 			func(v any, err error, out string) bool { return v == 0 },
 			"the comma-ok rewrite of semanticEdits and commaOkIntoIndex in needsFunction"},
