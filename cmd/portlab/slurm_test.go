@@ -117,6 +117,13 @@ func TestSlurmCampaign(t *testing.T) {
 
 	// The requeued task started twice and the second start resumed.
 	log1, _ := os.ReadFile(filepath.Join(run, fmt.Sprintf("measure-%s_1.log", arrayJob)))
+	if first, _, ok := strings.Cut(string(log1), "start 1 at"); ok && !strings.Contains(string(log1), "DUE TO JOB REQUEUE") &&
+		strings.Contains(first, "measured (0 from earlier runs)") {
+		// On a fast or idle host the task can finish its shard between
+		// its first measurement and the requeue: then nothing was
+		// stopped, and there is no resume to check.
+		t.Skipf("task 1 finished its shard before the requeue reached it; the resume was not exercised:\n%s", log1)
+	}
 	if !strings.Contains(string(log1), "start 1 at") || !strings.Contains(string(log1), "DUE TO JOB REQUEUE") {
 		t.Errorf("task 1 was not requeued:\n%s", log1)
 	}

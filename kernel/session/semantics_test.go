@@ -856,3 +856,16 @@ func TestConstantComparisonsAreRefused(t *testing.T) {
 		t.Errorf("other constants: %q, want %q", got, "8abtrue")
 	}
 }
+
+// TestIotaAfterALineOfSeveralNames: the interpreter counted iota per name
+// (c, d = iota, … gave 2 after a, b = …; Go gives 1).
+func TestIotaAfterALineOfSeveralNames(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "const (\n\ta, b = iota, iota * 10\n\tc, d\n)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:2: not supported by the interpreter: iota in a constant group after a line that declares several names") {
+		t.Errorf("%s: %s", e.Name, e.Value)
+	}
+	if got := out(t, s, "const (\n\tp = iota\n\tq, r = iota, iota * 10\n)\nfmt.Print(p, q, r)"); got != "0 1 10" {
+		t.Errorf("output %q, want %q", got, "0 1 10")
+	}
+}

@@ -38,3 +38,39 @@ func constComparisonRefusals(root ast.Node, refuse func(token.Pos, string, ...an
 		return false
 	})
 }
+
+// constIotaRefusals refuses a constant group that uses iota after a line
+// declaring several names: yaegi v0.16.1 counts iota per name, not per
+// line, so const ( a, b = iota, iota*10; c, d = iota, iota*10 ) gave c ==
+// 2 where Go gives 1.
+func constIotaRefusals(root ast.Node, refuse func(token.Pos, string, ...any)) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		g, ok := n.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			return true
+		}
+		usesIota := false // the values in force for each line use iota
+		several := false  // a line before declares several names
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			if len(vs.Values) > 0 {
+				usesIota = false
+				for _, v := range vs.Values {
+					ast.Inspect(v, func(m ast.Node) bool {
+						if id, ok := m.(*ast.Ident); ok && id.Name == "iota" {
+							usesIota = true
+						}
+						return !usesIota
+					})
+				}
+			}
+			if usesIota && several {
+				refuse(vs.Pos(), "iota in a constant group after a line that declares several names: the interpreter counts iota per name, not per line as Go does; "+
+					"write the values out, or declare one name a line")
+				return false
+			}
+			several = several || len(vs.Names) > 1
+		}
+		return false
+	})
+}

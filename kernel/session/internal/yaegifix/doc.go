@@ -682,7 +682,10 @@
 //  90. Constant comparisons. A constant whose value compares or uses &&
 //     or || is false, whatever its operands (const ok = 1 == 1), where a
 //     var is right. constComparisonRefusals refuses such declarations.
-//     Probe: "constant comparison".
+//     Probe: "constant comparison". In a constant group, iota counts
+//     names, not lines, after a line that declares several (const ( a, b
+//     = iota, iota*10; c, d ) gave c == 2, Go 1); constIotaRefusals
+//     refuses iota there. Probe: "iota after a line of several names".
 //  91. Conversions to generic instantiations and unnamed generic
 //     receivers. A conversion to an instantiation of a generic type,
 //     G[int](x), fails ("type not found: G[int]"; in a generic function a

@@ -69,6 +69,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	deferRecoverRefusals(root, refuse)
 	typedNilRefusals(root, refuse)
 	constComparisonRefusals(root, refuse)
+	constIotaRefusals(root, refuse)
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts

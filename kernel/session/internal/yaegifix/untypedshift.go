@@ -166,14 +166,7 @@ func untypedShiftEdits(fset *token.FileSet, f *ast.File, off int, src string) []
 				}
 			}
 		case *ast.CompositeLit:
-			var elt ast.Expr
-			switch t := p.Type.(type) {
-			case *ast.ArrayType:
-				elt = t.Elt
-			case *ast.MapType:
-				elt = t.Value
-			}
-			if id, ok := elt.(*ast.Ident); ok && integerTypes[id.Name] {
+			if id, ok := elemType(p.Type).(*ast.Ident); ok && integerTypes[id.Name] {
 				convert(s, id.Name, false)
 			}
 		case *ast.KeyValueExpr:
@@ -181,14 +174,7 @@ func untypedShiftEdits(fset *token.FileSet, f *ast.File, off int, src string) []
 				return true
 			}
 			if cl, ok := stack[i-1].(*ast.CompositeLit); ok {
-				var elt ast.Expr
-				switch t := cl.Type.(type) {
-				case *ast.ArrayType:
-					elt = t.Elt
-				case *ast.MapType:
-					elt = t.Value
-				}
-				if id, ok := elt.(*ast.Ident); ok && integerTypes[id.Name] {
+				if id, ok := elemType(cl.Type).(*ast.Ident); ok && integerTypes[id.Name] {
 					convert(s, id.Name, false)
 				}
 			}
@@ -292,4 +278,16 @@ func untypedExpr(x ast.Expr) bool {
 		return (x.Op == token.SUB || x.Op == token.ADD || x.Op == token.XOR) && untypedExpr(x.X)
 	}
 	return false
+}
+
+// elemType returns the element type of an array, slice or map type
+// expression (a map's value type), nil for other types.
+func elemType(t ast.Expr) ast.Expr {
+	switch t := t.(type) {
+	case *ast.ArrayType:
+		return t.Elt
+	case *ast.MapType:
+		return t.Value
+	}
+	return nil
 }
