@@ -141,3 +141,23 @@ func TestTypedVarOfAGenericCall(t *testing.T) {
 		})
 	}
 }
+
+// TestTypeArgumentsFromFunctionLiteralsAndGenericTypes: type arguments Go
+// infers from a function literal's signature and from an instantiation of
+// a generic type are written out (the interpreter alone failed with "nil
+// reflect type", and on one program of Go's test suite grew its memory
+// without end while it compiled).
+func TestTypeArgumentsFromFunctionLiteralsAndGenericTypes(t *testing.T) {
+	cell := "type Box[T any] struct{ v T }\n" +
+		"func Fold[T, U any](b Box[T], init U, f func(U, T) U) U { return f(init, b.v) }\n" +
+		"func Apply[T any](f func(...T) int, xs ...T) int { return f(xs...) }\n" +
+		"func run() {\n" +
+		"	bx := Box[int]{3}\n" +
+		"	fmt.Println(Fold(bx, nil, func(acc []int, x int) []int { return append(acc, x) }))\n" +
+		"	fmt.Println(Apply(func(s ...string) int { return len(s) }, \"a\", \"b\"))\n" +
+		"}\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "[3]\n2\n" {
+		t.Errorf("output %q, want %q", got, "[3]\n2\n")
+	}
+}

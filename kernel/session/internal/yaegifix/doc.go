@@ -713,9 +713,13 @@
 //     type"). coreTypeEdits writes the type arguments of calls of the
 //     chunk's generic functions when the source shows them all (the types
 //     of composite literals, of variables declared with a type or from one,
-//     of parameters, matched against single-term constraints and the
-//     chunk's type declarations); instanceFixes writes such constraints
-//     ~map[K]V and make(R) as (R)(make(chan int)). Probes: "type
+//     of parameters, of function literals, matched against single-term
+//     constraints and the chunk's type declarations); instanceFixes writes such constraints
+//     ~map[K]V and make(R) as (R)(make(chan int)). Written out, the
+//     type arguments also keep the interpreter from failing ("nil reflect
+//     type") on those it infers from a function literal or a generic
+//     type's instantiation, where one program of Go's tests made it grow
+//     its memory without end while it compiled. Probes: "type
 //     argument from a core type", "constraint interface of one term",
 //     "make of a receive-only channel type".
 //

@@ -13,8 +13,9 @@ import (
 // []int is Double[MySlice, int](MySlice{1}). A type argument is taken
 // from an argument whose type the source shows (a composite literal, &
 // of one, a variable declared with a type or from a composite literal,
-// a parameter), for a parameter whose type is the type parameter; the
-// others by matching the core type of the constraints (a single type
+// a parameter, a function literal), for a parameter whose type is the
+// type parameter or is built on it (func(U, T) U, G[T]); the others by
+// matching the core type of the constraints (a single type
 // term, ~[]E, written in place or as an interface of the chunk) against
 // the underlying type of those arguments (a type literal, or a type the
 // chunk declares). The call is rewritten only when every type argument
@@ -122,6 +123,15 @@ func inferCore(fd *ast.FuncDecl, explicit, args []ast.Expr, types map[string]*as
 		if mentions(pt, isParam) == "" {
 			continue
 		}
+		// A parameter of an instantiation of a generic type, G[E]: an
+		// argument of G[int].
+		switch pt.(type) {
+		case *ast.IndexExpr, *ast.IndexListExpr:
+			if !unify(pt, t, constraint, bound) {
+				return nil
+			}
+			continue
+		}
 		// A parameter of a type built on type parameters, []E: its
 		// argument's type (or underlying type, for a declared one).
 		if u := underlying(t, types); u == nil || !unify(pt, u, constraint, bound) {
@@ -174,6 +184,8 @@ func argType(a ast.Expr) ast.Expr {
 	a = ast.Unparen(a)
 	switch a := a.(type) {
 	case *ast.CompositeLit:
+		return a.Type
+	case *ast.FuncLit:
 		return a.Type
 	case *ast.Ident:
 		if a.Obj == nil || a.Obj.Kind != ast.Var {
@@ -320,7 +332,7 @@ func substitute(t ast.Expr, sub map[string]ast.Expr) ast.Expr {
 func underlying(x ast.Expr, types map[string]*ast.TypeSpec) ast.Expr {
 	for range 10 {
 		switch t := ast.Unparen(x).(type) {
-		case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.StarExpr:
+		case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.StarExpr, *ast.FuncType:
 			return t
 		case *ast.Ident:
 			ts := types[t.Name]
@@ -362,6 +374,72 @@ func unify(p, t ast.Expr, params map[string]ast.Expr, bound map[string]ast.Expr)
 	case *ast.StarExpr:
 		q, ok := t.(*ast.StarExpr)
 		return ok && unify(p.X, q.X, params, bound)
+	case *ast.FuncType:
+		q, ok := t.(*ast.FuncType)
+		if !ok || p.TypeParams != nil || q.TypeParams != nil {
+			return false
+		}
+		return unifyFields(p.Params, q.Params, params, bound) && unifyFields(p.Results, q.Results, params, bound)
+	case *ast.IndexExpr:
+		q, ok := t.(*ast.IndexExpr)
+		return ok && sameName(p.X, q.X) && unify(p.Index, q.Index, params, bound)
+	case *ast.IndexListExpr:
+		q, ok := t.(*ast.IndexListExpr)
+		if !ok || !sameName(p.X, q.X) || len(p.Indices) != len(q.Indices) {
+			return false
+		}
+		for i := range p.Indices {
+			if !unify(p.Indices[i], q.Indices[i], params, bound) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// sameName reports whether two type names, not type parameters, are
+// spelled alike (G of G[int] and G[T]).
+func sameName(a, b ast.Expr) bool {
+	x, ok1 := a.(*ast.Ident)
+	y, ok2 := b.(*ast.Ident)
+	return ok1 && ok2 && x.Name == y.Name
+}
+
+// unifyFields unifies the parameters or results of two function types,
+// one type for each name.
+func unifyFields(p, q *ast.FieldList, params map[string]ast.Expr, bound map[string]ast.Expr) bool {
+	flat := func(l *ast.FieldList) []ast.Expr {
+		var out []ast.Expr
+		if l == nil {
+			return nil
+		}
+		for _, f := range l.List {
+			for range max(len(f.Names), 1) {
+				out = append(out, f.Type)
+			}
+		}
+		return out
+	}
+	a, b := flat(p), flat(q)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		pe, pok := a[i].(*ast.Ellipsis)
+		qe, qok := b[i].(*ast.Ellipsis)
+		if pok != qok {
+			return false
+		}
+		if pok {
+			if !unify(pe.Elt, qe.Elt, params, bound) {
+				return false
+			}
+			continue
+		}
+		if !unify(a[i], b[i], params, bound) {
+			return false
+		}
+	}
+	return true
 }
