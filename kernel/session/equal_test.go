@@ -45,3 +45,18 @@ func TestEqualityOfADeclaredTypeAndItsRepresentation(t *testing.T) {
 		t.Errorf("comparisons that Go and the interpreter agree on: %q", got)
 	}
 }
+
+// TestComparisonWithACompositeLiteralOfAConcreteType: t != (T{}) with t
+// of an array type T the cell declares compares two arrays, not
+// interfaces: it is left to the interpreter, which gets it right, where it
+// used to stop as a comparison of interfaces holding values of T's
+// representation.
+func TestComparisonWithACompositeLiteralOfAConcreteType(t *testing.T) {
+	cell := "type T [2]*int\n" +
+		"func g(t T) bool { return t != (T{}) }\n" +
+		"n := 1\n" +
+		"fmt.Println(g(T{}), g(T{&n}), T{} == T{})"
+	if got := out(t, newSession(t), cell); got != "false true true\n" {
+		t.Errorf("output %q, want %q", got, "false true true\n")
+	}
+}

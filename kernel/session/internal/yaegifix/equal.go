@@ -27,7 +27,8 @@ const equalFunc = "_portlab.Equal"
 // variable, operations on them: a constant given to Equal would take its
 // default type), where both operands are plainly of no interface type
 // (arithmetic, a comparison, a unary expression, len or cap, a
-// conversion to a basic type, a variable declared in the cell only with
+// conversion to a basic type, a composite literal of a type the cell
+// declares as no interface, a variable declared in the cell only with
 // such a type or from such a value (concreteNames), or one of an earlier
 // cell that isConcrete reports), in constant declarations, and in cells
 // when neither they nor the session (methods) declare a method. isVar
@@ -69,7 +70,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
 			fs = append(fs, pf.f)
 		}
 	}
-	concrete := concreteNames(fs)
+	concrete, concreteType := concreteNames(fs)
 	isVariable := func(name string) bool {
 		if consts[name] {
 			return false
@@ -86,7 +87,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
 		if mayBeConstant(x, isVariable) || mayBeConstant(y, isVariable) {
 			return false
 		}
-		return !noInterface(x, isConcreteVar) || !noInterface(y, isConcreteVar)
+		return !noInterface(x, isConcreteVar, concreteType) || !noInterface(y, isConcreteVar, concreteType)
 	}
 	rewrite := func(pf *parsed, src string) string {
 		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
@@ -218,12 +219,15 @@ func mayBeConstant(x ast.Expr, isVariable func(string) bool) bool {
 
 // noInterface reports whether the operand x of a comparison is plainly
 // not of an interface type: arithmetic, a comparison, a unary expression,
-// len or cap, a conversion to a basic type, a function literal, or a
-// variable concrete reports.
-func noInterface(x ast.Expr, concrete func(string) bool) bool {
+// len or cap, a conversion to a basic type, a function literal, a
+// composite literal of a type concreteType reports, or a variable
+// concrete reports.
+func noInterface(x ast.Expr, concrete func(string) bool, concreteType func(ast.Expr) bool) bool {
 	switch x := ast.Unparen(x).(type) {
 	case *ast.BasicLit, *ast.BinaryExpr, *ast.FuncLit:
 		return true
+	case *ast.CompositeLit:
+		return x.Type != nil && concreteType(x.Type)
 	case *ast.UnaryExpr:
 		return x.Op != token.ARROW
 	case *ast.Ident:
@@ -334,8 +338,10 @@ func unwrapCell(x any) (typ string, v any, ok bool) {
 // concreteNames returns the names that the files declare only as
 // variables of types that are not interfaces: with such a type (var x
 // int, parameters), or defined from a literal, arithmetic, a conversion to
-// a basic type, len or cap, or a composite literal of such a type.
-func concreteNames(files []*ast.File) map[string]bool {
+// a basic type, len or cap, or a composite literal of such a type; and
+// whether a type is plainly not an interface type (a type literal other
+// than an interface, a basic type, or a type the files declare so).
+func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
 	typeDefs := map[string]ast.Expr{}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -455,5 +461,5 @@ func concreteNames(files []*ast.File) map[string]bool {
 			out[name] = true
 		}
 	}
-	return out
+	return out, func(t ast.Expr) bool { return concreteType(t, 0) }
 }
