@@ -60,3 +60,34 @@ func TestComparisonWithACompositeLiteralOfAConcreteType(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "false true true\n")
 	}
 }
+
+// TestComparisonsOfValuesOfDeclaredTypesRun: comparisons whose operands
+// are plainly of a declared type that is no interface (a conversion to
+// it, a field of a struct variable, a parameter of an earlier cell's type)
+// are left to the interpreter: they used to stop as comparisons of
+// interfaces holding values of the type's representation, a common idiom
+// (enumerations) that Go runs.
+func TestComparisonsOfValuesOfDeclaredTypesRun(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type Kind int\ntype Node struct{ kind Kind; Name string }")
+	for code, want := range map[string]string{
+		"var k Kind = 3\nfmt.Println(k == Kind(3), k != Kind(4))":                                                        "true true",
+		"func same(a, b Kind) bool { return a == b }\nfmt.Println(same(1, 1), same(1, 2))":                               "true false",
+		"func sameKind(a, b Node) bool { return a.kind == b.kind }\nfmt.Println(sameKind(Node{kind: 1}, Node{kind: 1}))": "true",
+		"n := &Node{kind: 2}\nm := Node{kind: 2}\nfmt.Println(n.kind == m.kind, n.kind == Kind(2))":                      "true true",
+	} {
+		if got := out(t, s, code); got != want+"\n" {
+			t.Errorf("cell %q: output %q, want %q", code, got, want+"\n")
+		}
+	}
+	// A variable of an earlier cell, and its field.
+	run(t, s, "g := Node{kind: 5}")
+	if got := out(t, s, "fmt.Println(g.kind == Kind(5), g.kind == g.kind)"); got != "true true\n" {
+		t.Errorf("fields of an earlier cell's variable: %q", got)
+	}
+	// What cannot be told apart still stops.
+	e := fails(t, s, "var a any = 1\nvar b any = Kind(1)\nfmt.Println(a == b)")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "Kind") {
+		t.Errorf("any(1) == any(Kind(1)): %v", e)
+	}
+}

@@ -524,7 +524,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
-	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0 || len(typeSrcs) > 0)
+	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -1023,10 +1023,35 @@ func (s *Session) isGlobalVar(name string) bool {
 }
 
 // isConcreteGlobal reports whether name is a variable of an earlier cell
-// whose type is not an interface.
+// whose type is not an interface; or, for "v.f", whether v is a variable
+// of an earlier cell of a struct type (or a pointer to one) whose field f
+// is of no interface type.
 func (s *Session) isConcreteGlobal(name string) bool {
+	name, field, sel := strings.Cut(name, ".")
 	v, ok := s.interp.Globals()[name]
-	if !ok || !v.IsValid() || !v.CanSet() || v.Kind() == reflect.Interface {
+	if !ok || !v.IsValid() {
+		return false
+	}
+	if sel {
+		// A field of a struct variable, or of the struct a pointer
+		// variable points to. The interpreter gives an unexported field
+		// of a cell's struct type an exported name (X and the name).
+		if v.Kind() == reflect.Pointer && !v.IsNil() {
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct || strings.HasPrefix(v.Type().String(), "interp.") {
+			return false
+		}
+		f, ok := v.Type().FieldByName(field)
+		if !ok {
+			if f, ok = v.Type().FieldByName("X" + field); !ok {
+				return false
+			}
+		}
+		t := f.Type
+		return t.Kind() != reflect.Interface && !(t.Kind() == reflect.Struct && strings.HasPrefix(t.String(), "interp."))
+	}
+	if !v.CanSet() || v.Kind() == reflect.Interface {
 		return false
 	}
 	// The interpreter keeps an interface of a cell in its own wrapper.

@@ -33,7 +33,7 @@ const equalFunc = "_portlab.Equal"
 // cell that isConcrete reports), in constant declarations, and in cells
 // when neither they nor the session (methods) declare a method. isVar
 // reports the variables of earlier cells.
-func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
+func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, sessionTypes []string, methods bool) {
 	type parsed struct {
 		fset *token.FileSet
 		f    *ast.File
@@ -70,7 +70,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
 			fs = append(fs, pf.f)
 		}
 	}
-	concrete, concreteType := concreteNames(fs)
+	concrete, info := concreteNames(fs, sessionTypes)
 	isVariable := func(name string) bool {
 		if consts[name] {
 			return false
@@ -87,7 +87,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, methods bool) {
 		if mayBeConstant(x, isVariable) || mayBeConstant(y, isVariable) {
 			return false
 		}
-		return !noInterface(x, isConcreteVar, concreteType) || !noInterface(y, isConcreteVar, concreteType)
+		return !noInterface(x, isConcreteVar, info) || !noInterface(y, isConcreteVar, info)
 	}
 	rewrite := func(pf *parsed, src string) string {
 		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
@@ -219,22 +219,37 @@ func mayBeConstant(x ast.Expr, isVariable func(string) bool) bool {
 
 // noInterface reports whether the operand x of a comparison is plainly
 // not of an interface type: arithmetic, a comparison, a unary expression,
-// len or cap, a conversion to a basic type, a function literal, a
-// composite literal of a type concreteType reports, or a variable
-// concrete reports.
-func noInterface(x ast.Expr, concrete func(string) bool, concreteType func(ast.Expr) bool) bool {
+// len or cap, a conversion to a basic type or to a type info reports as
+// no interface, a function literal, a composite literal of such a type, a
+// variable concrete reports, or a field of such a type of a variable of
+// a struct type the cells declare (or of an earlier cell's variable that
+// concrete reports, given "v.f").
+func noInterface(x ast.Expr, concrete func(string) bool, info *concreteInfo) bool {
 	switch x := ast.Unparen(x).(type) {
 	case *ast.BasicLit, *ast.BinaryExpr, *ast.FuncLit:
 		return true
 	case *ast.CompositeLit:
-		return x.Type != nil && concreteType(x.Type)
+		return x.Type != nil && info.concreteType(x.Type)
 	case *ast.UnaryExpr:
 		return x.Op != token.ARROW
 	case *ast.Ident:
 		return concrete(x.Name)
+	case *ast.SelectorExpr:
+		v, ok := x.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		if t, ok := info.varType[v.Name]; ok {
+			ft := info.fieldType(t, x.Sel.Name)
+			return ft != nil && info.concreteType(ft)
+		}
+		return !info.local[v.Name] && concrete(v.Name+"."+x.Sel.Name)
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && !concrete(id.Name) && basicConversions[id.Name] {
 			return true
+		}
+		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && len(x.Args) == 1 && !info.local[id.Name] && info.isType(id.Name) {
+			return info.concreteType(id) // a conversion T(v)
 		}
 		if _, ok := ast.Unparen(x.Fun).(*ast.ArrayType); ok {
 			return true // []byte(s)
@@ -335,22 +350,85 @@ func unwrapCell(x any) (typ string, v any, ok bool) {
 	return t.Elem().FieldByName("str").String(), v, true
 }
 
+// concreteInfo is what concreteNames finds out about the types of a
+// cell and the session.
+type concreteInfo struct {
+	typeDefs map[string]ast.Expr // a type's definition; nil when unknown
+	// varType is the type a variable of the cell is declared with, when
+	// it has one only (var x T, a parameter, x := T{…} or &T{…}).
+	varType      map[string]ast.Expr
+	local        map[string]bool // the names the cell declares otherwise
+	concreteType func(t ast.Expr) bool
+}
+
+// isType reports whether name is a type the cells declared.
+func (c *concreteInfo) isType(name string) bool {
+	_, ok := c.typeDefs[name]
+	return ok
+}
+
+// fieldType returns the type of the field f of the struct type t (a name
+// the cells declared, or a pointer to one), or nil.
+func (c *concreteInfo) fieldType(t ast.Expr, f string) ast.Expr {
+	t = ast.Unparen(t)
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = ast.Unparen(star.X)
+	}
+	for range 5 {
+		id, ok := t.(*ast.Ident)
+		if !ok {
+			break
+		}
+		t = ast.Unparen(c.typeDefs[id.Name])
+	}
+	st, ok := t.(*ast.StructType)
+	if !ok {
+		return nil
+	}
+	for _, field := range st.Fields.List {
+		for _, n := range field.Names {
+			if n.Name == f {
+				return field.Type
+			}
+		}
+	}
+	return nil
+}
+
 // concreteNames returns the names that the files declare only as
 // variables of types that are not interfaces: with such a type (var x
 // int, parameters), or defined from a literal, arithmetic, a conversion to
 // a basic type, len or cap, or a composite literal of such a type; and
-// whether a type is plainly not an interface type (a type literal other
-// than an interface, a basic type, or a type the files declare so).
-func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
+// what it learnt of the types of the files and of the session's types
+// (sessionTypes: the declarations earlier cells made, "T int").
+func concreteNames(files []*ast.File, sessionTypes []string) (map[string]bool, *concreteInfo) {
 	typeDefs := map[string]ast.Expr{}
-	for _, f := range files {
+	for _, src := range sessionTypes {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+src, 0)
+		if err != nil {
+			continue
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if ts, ok := n.(*ast.TypeSpec); ok {
-				if _, dup := typeDefs[ts.Name.Name]; dup || ts.TypeParams != nil {
+				if ts.TypeParams != nil || ts.Assign.IsValid() {
 					typeDefs[ts.Name.Name] = nil
 				} else {
 					typeDefs[ts.Name.Name] = ts.Type
 				}
+			}
+			return true
+		})
+	}
+	cellTypes := map[string]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				if cellTypes[ts.Name.Name] || ts.TypeParams != nil {
+					typeDefs[ts.Name.Name] = nil
+				} else {
+					typeDefs[ts.Name.Name] = ts.Type
+				}
+				cellTypes[ts.Name.Name] = true
 			}
 			return true
 		})
@@ -403,10 +481,21 @@ func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
 		return false
 	}
 	yes, no := map[string]bool{}, map[string]bool{}
+	varType, local := map[string]ast.Expr{}, map[string]bool{}
+	typed := func(id *ast.Ident, t ast.Expr) {
+		if id == nil || id.Name == "_" {
+			return
+		}
+		if old, ok := varType[id.Name]; ok && (old == nil || t == nil || types.ExprString(old) != types.ExprString(t)) {
+			t = nil
+		}
+		varType[id.Name] = t
+	}
 	mark := func(id *ast.Ident, concrete bool) {
 		if id == nil || id.Name == "_" {
 			return
 		}
+		local[id.Name] = true
 		if concrete {
 			yes[id.Name] = true
 		} else {
@@ -420,16 +509,25 @@ func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
 				for i, id := range n.Names {
 					switch {
 					case n.Type != nil:
+						typed(id, n.Type)
 						mark(id, concreteType(n.Type, 0))
 					case len(n.Values) == len(n.Names):
+						typed(id, litType(n.Values[i]))
 						mark(id, concreteValue(n.Values[i]))
 					default:
+						typed(id, nil)
 						mark(id, false)
 					}
 				}
 			case *ast.Field:
 				for _, id := range n.Names {
+					typed(id, n.Type)
 					mark(id, concreteType(n.Type, 0))
+				}
+			case *ast.FuncDecl:
+				if n.Recv == nil {
+					typed(n.Name, nil)
+					local[n.Name.Name] = true
 				}
 			case *ast.AssignStmt:
 				if n.Tok != token.DEFINE {
@@ -437,17 +535,24 @@ func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
 				}
 				for i, l := range n.Lhs {
 					id, _ := l.(*ast.Ident)
+					if len(n.Lhs) == len(n.Rhs) {
+						typed(id, litType(n.Rhs[i]))
+					} else {
+						typed(id, nil)
+					}
 					mark(id, len(n.Lhs) == len(n.Rhs) && concreteValue(n.Rhs[i]))
 				}
 			case *ast.RangeStmt:
 				for _, x := range []ast.Expr{n.Key, n.Value} {
 					id, _ := x.(*ast.Ident)
+					typed(id, nil)
 					mark(id, false)
 				}
 			case *ast.TypeSwitchStmt:
 				if as, ok := n.Assign.(*ast.AssignStmt); ok {
 					for _, l := range as.Lhs {
 						id, _ := l.(*ast.Ident)
+						typed(id, nil)
 						mark(id, false)
 					}
 				}
@@ -461,5 +566,26 @@ func concreteNames(files []*ast.File) (map[string]bool, func(ast.Expr) bool) {
 			out[name] = true
 		}
 	}
-	return out, func(t ast.Expr) bool { return concreteType(t, 0) }
+	return out, &concreteInfo{
+		typeDefs:     typeDefs,
+		varType:      varType,
+		local:        local,
+		concreteType: func(t ast.Expr) bool { return concreteType(t, 0) },
+	}
+}
+
+// litType returns T for a composite literal T{…} or &T{…}, *T for the
+// latter, and nil for other values.
+func litType(x ast.Expr) ast.Expr {
+	x = ast.Unparen(x)
+	if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		if c, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok && c.Type != nil {
+			return &ast.StarExpr{X: c.Type}
+		}
+		return nil
+	}
+	if c, ok := x.(*ast.CompositeLit); ok {
+		return c.Type
+	}
+	return nil
 }
