@@ -29,15 +29,27 @@ func (s *Session) checkpoint(cell, step int) {
 }
 
 // forgetUnassigned records the names the cell of plan p would have
-// defined in statements it did not reach (it was interrupted or failed):
-// the interpreter has declared them, with zero values, and a later cell
-// that uses them is told so (checkUnassigned). Names the session had
-// before are left alone.
-func (s *Session) forgetUnassigned(p *yaegifix.Plan, before map[string]bool, cell int) {
+// defined in statements it did not reach (it was interrupted or failed),
+// and those of its var declarations with initial values in chunks from
+// the chunk failed on (0 when the cell failed to compile): the
+// interpreter has declared them, with zero values, and a later cell that
+// uses them is told so (checkUnassigned). Names the session had before
+// are left alone.
+func (s *Session) forgetUnassigned(p *yaegifix.Plan, before map[string]bool, cell, failed int) {
 	reached := int(s.steps.Load())
 	for _, a := range p.Assigned {
 		if a.Step > reached && !before[a.Name] {
 			s.unassigned[a.Name] = cell
+		}
+	}
+	for i, names := range yaegifix.InitializedVars(p) {
+		if i < failed {
+			continue
+		}
+		for _, name := range names {
+			if !before[name] {
+				s.unassigned[name] = cell
+			}
 		}
 	}
 }

@@ -300,3 +300,35 @@ func TestGoroutinePanicStopsTheCell(t *testing.T) {
 		t.Errorf("after the panic, 1 + 1: %v %v", value(r), r.Err)
 	}
 }
+
+// TestVarOfACellThatFailedIsNotZero: a top-level var with an initial value
+// in a cell that failed to compile, or failed before the declaration ran,
+// is not read as its zero value by a later cell (the interpreter had
+// declared it): the later cell is told the cell did not define it.
+func TestVarOfACellThatFailedIsNotZero(t *testing.T) {
+	s := newSession(t)
+	fails(t, s, "prog := []int{1, 2}\nvar total = len(prog) + undefinedName")
+	e := fails(t, s, "fmt.Println(total)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "total was to be defined") {
+		t.Errorf("a var of a cell that failed to compile: %v", e)
+	}
+	fails(t, s, "var ready = func() bool { panic(\"not yet\") }()")
+	e = fails(t, s, "fmt.Println(ready)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "ready was to be defined") {
+		t.Errorf("a var whose initializer panicked: %v", e)
+	}
+	if got := out(t, s, "var total = 3\nfmt.Println(total)"); got != "3\n" {
+		t.Errorf("the var defined again: %q", got)
+	}
+}
+
+// TestVarOfAFunctionLiteralUsingAnEarlierVariable: var f = func() … { …
+// uses a variable of an earlier cell … } failed with "variable definition
+// loop" in the interpreter, and f was then a nil function.
+func TestVarOfAFunctionLiteralUsingAnEarlierVariable(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "prog := []int{1, 2, 3}")
+	if got := out(t, s, "var count = func() int { return len(prog) }\nvar sum = func() (n int) { for _, x := range prog { n += x }; return }()\nfmt.Println(count(), sum)"); got != "3 6\n" {
+		t.Errorf("output %q, want %q", got, "3 6\n")
+	}
+}

@@ -552,7 +552,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		if err != nil {
 			s.syncFrame()
 			s.steps.Store(0)
-			s.forgetUnassigned(p, before, s.count)
+			s.forgetUnassigned(p, before, s.count, 0)
 			return nil, s.compileError(ctx, err, c)
 		}
 		s.addImports(c.Imports)
@@ -562,12 +562,15 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	s.running.Store(int64(cell))
 	defer s.running.Store(0)
 	var cellErr *Error
+	failed := len(progs)
 	for i, prog := range progs {
 		if ctx.Err() != nil {
 			cellErr = s.cellError(ctx, ctx.Err(), p.Chunks[i])
+			failed = i
 			break
 		}
 		if _, err := s.executeChunk(ctx, prog); err != nil {
+			failed = i
 			cellErr = s.cellError(ctx, err, p.Chunks[i])
 			if c := p.Chunks[i]; cellErr.Name == "Panic" && c.Decl && yaegifix.RunsNoCode(c.Src) {
 				// Declarations that run nothing of the cell (no var
@@ -584,7 +587,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 	}
 	if cellErr != nil {
-		s.forgetUnassigned(p, before, s.count)
+		s.forgetUnassigned(p, before, s.count, failed)
 	}
 	if err := s.runDeferred(ctx); err != nil && cellErr == nil {
 		cellErr = err

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"strings"
 )
 
 // DefinedNames returns the names a prepared cell defines anywhere, in
@@ -65,4 +66,40 @@ func DefinedNames(p *Plan) map[string]bool {
 		})
 	}
 	return names
+}
+
+// InitializedVars returns, for each chunk of p that declares variables,
+// the names of its top-level var declarations with an initial value
+// (var total = sum(xs)). The interpreter declares them, with zero values,
+// when it compiles the chunk: when the chunk then fails to compile, or
+// does not run to its end, they hold zeros that no Go program could see.
+func InitializedVars(p *Plan) map[int][]string {
+	out := map[int][]string{}
+	for i, c := range p.Chunks {
+		if !c.Decl {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				if len(vs.Values) == 0 {
+					continue
+				}
+				for _, id := range vs.Names {
+					if id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
+						out[i] = append(out[i], id.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
 }

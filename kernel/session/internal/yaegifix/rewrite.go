@@ -375,8 +375,6 @@ func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
 						return !found
 					})
 					return false
-				case *ast.FuncLit:
-					return false
 				case *ast.Ident:
 					if defined[n.Name] || isVar != nil && isVar(n.Name) {
 						found = true
