@@ -332,3 +332,19 @@ func TestVarOfAFunctionLiteralUsingAnEarlierVariable(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "3 6\n")
 	}
 }
+
+// TestMethodPromotedFromAnEmbeddedInterfaceIsExplained: the interpreter
+// does not find a method promoted from an interface embedded in a struct
+// ("method not found: Error", which read as a panic of the cell); the
+// error says that the interpreter failed, and how to write around it.
+func TestMethodPromotedFromAnEmbeddedInterfaceIsExplained(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"errors\"\ntype wrapped struct { error; code int }\nw := wrapped{errors.New(\"boom\"), 3}")
+	e := fails(t, s, "var e error = w\nfmt.Println(e)")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "embedded in a struct") {
+		t.Errorf("conversion to the embedded interface: %v", e)
+	}
+	if got := out(t, s, "fmt.Println(w.error.Error(), w.code)"); got != "boom 3\n" {
+		t.Errorf("through the field: %q", got)
+	}
+}

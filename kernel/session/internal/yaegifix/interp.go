@@ -160,11 +160,12 @@ func ExplainPanic(msg string) string {
 // reflect.Value.SetBool on int Value", "reflect.Set: value of type … is not
 // assignable to …", "reflect: Method index out of range"), its internal
 // types (interp.valueInterface, *interp.node) and its "invalid interface
-// value", and the kernel's own checks at run time (RangeString), whose
+// value" and "method not found" (Go finds every method when it
+// compiles), and the kernel's own checks at run time (RangeString), whose
 // message starts with Refused. Each is yaegi failing on a construct
 // compiled Go runs; the messages panicMessages maps to Go's runtime errors
 // are checked first.
-var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value|` + Refused + `)|\binterp\.[a-zA-Z]`)
+var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value|method not found: |` + Refused + `)|\binterp\.[a-zA-Z]`)
 
 // InterpreterFault reports whether a cell's panic message (after
 // ExplainPanic) is the interpreter's failure rather than a panic compiled
@@ -180,6 +181,12 @@ func InterpreterFaultMessage(msg string) string {
 	if strings.HasPrefix(msg, Refused) {
 		// A check of the kernel's that names the construct.
 		return msg
+	}
+	if strings.Contains(msg, "method not found: ") || strings.Contains(msg, "invalid interface value") {
+		// Its usual cause: a method promoted from an interface embedded
+		// in a struct (type T struct{ error }; var e error = T{…}).
+		msg += "; a method promoted from an interface embedded in a struct is one the interpreter may not find: " +
+			"call it through the field (x.Shape.Area()) or declare the method on the struct"
 	}
 	return "the interpreter failed while running the cell (" + msg + "): a construct here is beyond what it runs the way Go does, " +
 		"and its results up to this point may be incomplete; unless the cell misuses reflect itself, compiled Go would not fail here. " +

@@ -27,6 +27,9 @@ type Chunk struct {
 	// block marks the function declaration splitBlocks made of a
 	// top-level statement: its defer statements are the cell's.
 	block bool
+	// varInit marks the assignment splitVarInits made of a var
+	// declaration's initial value: the names it assigns are defined by it.
+	varInit bool
 	// LastStep is the number of the chunk's last top-level statement in
 	// the cell, from 1 (statement chunks only).
 	LastStep int
@@ -538,10 +541,12 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			if name, typ := definedType(st); name != "" {
 				p.Types = append(p.Types, [2]string{name, typ})
 			}
-			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			if as, ok := st.(*ast.AssignStmt); ok && (as.Tok == token.DEFINE || c.varInit && as.Tok == token.ASSIGN) {
 				for _, l := range as.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name != "_" && !strings.HasPrefix(id.Name, tempPrefix) {
-						p.Defined = append(p.Defined, id.Name)
+						if as.Tok == token.DEFINE {
+							p.Defined = append(p.Defined, id.Name)
+						}
 						p.Assigned = append(p.Assigned, Assignment{id.Name, step})
 					}
 				}

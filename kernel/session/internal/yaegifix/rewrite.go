@@ -436,7 +436,7 @@ func splitVarInits(chunks []Chunk, isVar func(string) bool) []Chunk {
 				} else {
 					edits = append(edits, edit{pos(vs.Pos()), pos(vs.End()), keep + strings.Repeat("\n", strings.Count(c.Src[pos(vs.Pos()):pos(vs.End())], "\n"))})
 				}
-				stmts = append(stmts, Chunk{Src: names + op + values, Line: line})
+				stmts = append(stmts, Chunk{Src: names + op + values, Line: line, varInit: true})
 			}
 		}
 		if len(stmts) == 0 {
