@@ -29,7 +29,7 @@ func (s *Session) help() string {
 		"`display.Input(prompt)` asks for a line; `display.HTML`, `Markdown`, `SVG`, `PNG`, `JSON`, `Plot` make bundles. " +
 		"Values with `HTML()`, `Markdown()`, `SVG()` or `PNG()` methods render themselves.\n" +
 		"* `min`, `max` and `clear` are provided; `for i := range n` works when `n` is a constant, `len(…)` or a global integer.\n" +
-		"* Redefining a function does not change functions already compiled that call it: re-run those cells too.\n\n" +
+		"* Redefining a function or a method does not change functions already compiled that call it directly: re-run those cells too.\n\n" +
 		"### Go in cells\n\n" + yaegifix.FeatureTable + "\n" +
 		"Magics: `%help` this text · `%doc name` documentation of a name in the pager · `%reset` forget all variables and definitions · " +
 		"`%time` (first line of a cell, or `%time expr`) time the cell · `%who` list the cell-defined names.\n"

@@ -537,6 +537,26 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	s.results = nil
 	// The whole cell compiles before any of it runs: a cell that fails to
 	// compile has no effect but the declarations the interpreter keeps.
+	var syms *yaegifix.Symbols
+	if len(p.Defined) > 0 || len(p.Methods) > 0 || len(p.TypeSrcs) > 0 || len(p.Assigned) > 0 {
+		// What the interpreter declares for a cell that then fails to
+		// compile is undone (yaegifix.Symbols).
+		names := append([]string(nil), p.Defined...)
+		for name := range p.TypeSrcs {
+			names = append(names, name)
+		}
+		for _, m := range p.Methods {
+			names = append(names, m.Recv)
+		}
+		for _, a := range p.Assigned {
+			names = append(names, a.Name)
+		}
+		for _, vs := range yaegifix.InitializedVars(p) {
+			names = append(names, vs...)
+		}
+		syms = yaegifix.SnapshotSymbols(s.interp, names)
+		yaegifix.DropMethods(s.interp, p.Methods)
+	}
 	progs := make([]*interp.Program, len(p.Chunks))
 	for i, c := range p.Chunks {
 		last := i == len(p.Chunks)-1
@@ -550,6 +570,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 			prog, err = s.compileChunk(c)
 		}
 		if err != nil {
+			syms.Restore()
 			s.syncFrame()
 			s.steps.Store(0)
 			s.forgetUnassigned(p, before, s.count, 0)

@@ -739,6 +739,22 @@
 //     functions compiled earlier that call it (traefik/yaegi#1673). There is no
 //     workaround; %help and kernel/README.md tell users to re-run those
 //     cells.
+//  94. Declarations of a failed compilation. The interpreter declares a
+//     chunk's functions, variables and methods before it compiles their
+//     bodies, and keeps them when the compilation fails: a function
+//     declared again ran without code (returning 0), a variable declared
+//     again read 0, and a method of a new type, declared again by the
+//     fixed cell, ran without code. The session takes a copy of the
+//     symbols a cell declares (SnapshotSymbols) and puts it back when the
+//     cell fails to compile (Restore): such a cell has no effect, as in
+//     Go. Probe: "declarations of a failed compilation".
+//  95. Methods declared again. A method a later cell declares again is
+//     added after the first, and the first is found: the edit of a method
+//     in a notebook had no effect. DropMethods removes the earlier
+//     declaration before the cell compiles; values made before and calls
+//     through interfaces then run the new one, while functions compiled
+//     before keep calling the old one, as with functions (19). Probe:
+//     "method declared again".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

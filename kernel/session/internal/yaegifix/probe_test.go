@@ -296,6 +296,17 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return strings.HasPrefix(s, "{%!d(string=y) ")
 			},
 			"the refusal of errorsAs for a target of a cell struct type"},
+		{"declarations of a failed compilation", []string{"func f() int { return 5 }", "func f() int { return 6 }\nfunc h() { undefinedY() }", "f()"},
+			func(v any, err error, out string) bool { return v == 0 },
+			"Symbols (SnapshotSymbols and Restore)"},
+		{"method declared again", []string{"type S struct{}\nfunc (S) M() int { return 1 }", "func (S) M() int { return 2 }", "S{}.M()"},
+			func(v any, err error, out string) bool { return v == 1 },
+			"DropMethods"},
+		{"var of a function literal over an earlier variable", []string{"var p = []int{1}", "var g = func() int { return len(p) }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "variable definition loop")
+			},
+			"the function literals of splitVarInits' mentionsVar"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

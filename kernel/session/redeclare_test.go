@@ -1,0 +1,40 @@
+package session
+
+import "testing"
+
+// TestCellThatFailsToCompileDeclaresNothing: a cell that fails to compile
+// has no effect, as in Go. The interpreter had kept what it declared: a
+// function declared again ran without code (0), a variable declared again
+// read 0, and a new type's method declared by the failed cell ran without
+// code once the fixed cell declared it again.
+func TestCellThatFailsToCompileDeclaresNothing(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "func f() int { return 5 }\nvar g = 7\ntype T struct{}\nfunc (T) M() int { return 1 }")
+	fails(t, s, "func f() int { return 6 }\nvar g = 8\nfunc (T) M() int { return 2 }\nfunc h() { undefinedY() }")
+	if got := out(t, s, "fmt.Println(f(), g, T{}.M())"); got != "5 7 1\n" {
+		t.Errorf("after a failed cell: %q, want the earlier declarations, %q", got, "5 7 1\n")
+	}
+	fails(t, s, "type U struct{ x int }\nfunc (u U) N() int { return u.x + 5 }\nfunc h() { undefinedY() }")
+	run(t, s, "type U struct{ x int }\nfunc (u U) N() int { return u.x + 5 }\nfunc h() {}")
+	if got := out(t, s, "fmt.Println(U{1}.N())"); got != "6\n" {
+		t.Errorf("the fixed cell run again: %q, want %q", got, "6\n")
+	}
+}
+
+// TestMethodDeclaredAgainReplacesTheEarlierOne: a method declared again
+// by a later cell (the usual edit of a notebook) is the one that runs, for
+// values made before too and through interfaces; the interpreter kept the
+// first declaration.
+func TestMethodDeclaredAgainReplacesTheEarlierOne(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type S struct{ x int }\nfunc (s S) M() int { return 1 }\nfunc (s *S) P() int { return 10 }\n"+
+		"type I interface{ M() int }\nfunc viaI(i I) int { return i.M() }\nold := S{}")
+	run(t, s, "func (s S) M() int { return 2 }\nfunc (s *S) P() int { return 20 }")
+	if got := out(t, s, "fmt.Println(S{}.M(), old.M(), (&S{}).P(), old.P(), viaI(S{}), viaI(&old))"); got != "2 2 20 20 2 2\n" {
+		t.Errorf("methods declared again: %q", got)
+	}
+	run(t, s, "type S struct{ x int }\nfunc (s S) M() int { return 3 }")
+	if got := out(t, s, "fmt.Println(S{}.M(), old.M(), viaI(old))"); got != "3 3 3\n" {
+		t.Errorf("the type's cell run again with a new method: %q", got)
+	}
+}
