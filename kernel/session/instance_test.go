@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -159,5 +160,39 @@ func TestTypeArgumentsFromFunctionLiteralsAndGenericTypes(t *testing.T) {
 		"run()"
 	if got := out(t, newSession(t), cell); got != "[3]\n2\n" {
 		t.Errorf("output %q, want %q", got, "[3]\n2\n")
+	}
+}
+
+// TestTopLevelDefinitionFromAGenericCall: x := G(…) at top level, G a
+// generic function of this cell or an earlier one, defines x with the
+// type Go gives it (the interpreter alone failed with "nil reflect type"
+// or "undefined: G"); where the type cannot be told, the cell is refused
+// with the rewrite to make.
+func TestTopLevelDefinitionFromAGenericCall(t *testing.T) {
+	s := newSession(t)
+	if got := out(t, s, "func Id[T any](x T) T { return x }\nq := Id(3)\nfmt.Println(q + 1)"); got != "4\n" {
+		t.Errorf("in the declaring cell: %q", got)
+	}
+	run(t, s, "func Map[T, U any](xs []T, f func(T) U) []U { out := make([]U, 0, len(xs)); for _, x := range xs { out = append(out, f(x)) }; return out }\n"+
+		"func Pair[A, B any](a A, b B) (A, B) { return a, b }")
+	for code, want := range map[string]string{
+		"sq := Map([]int{1, 2, 3}, func(x int) int { return x * x })\nfmt.Println(sq)":                              "[1 4 9]",
+		"up := Map([]string{\"a\"}, strings.ToUpper)\nfmt.Println(up)":                                              "[A]",
+		"m := Id(2.5)\nfmt.Printf(\"%T %v\\n\", m, m)":                                                              "float64 2.5",
+		"x, y := Pair(\"s\", 1.5)\nfmt.Println(x, y)":                                                               "s 1.5",
+		"xs := []int{4, 5}\nstrs := Map(xs, func(v int) string { return fmt.Sprint(v, \"!\") })\nfmt.Println(strs)": "[4! 5!]",
+	} {
+		if got := out(t, s, code); got != want+"\n" {
+			t.Errorf("cell %q: output %q, want %q", code, got, want+"\n")
+		}
+	}
+	run(t, s, "ints := []int{7}")
+	if got := out(t, s, "z := Map(ints, func(v int) int { return -v })\nfmt.Println(z[0])"); got != "-7\n" {
+		t.Errorf("an earlier cell's variable as argument: %q", got)
+	}
+	run(t, s, "func mk() int { return 1 }")
+	e := fails(t, s, "w := Id(mk())")
+	if !strings.Contains(e.Value, "var w T; w = Id(…)") {
+		t.Errorf("a type that cannot be told: %v", e)
 	}
 }

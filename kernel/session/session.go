@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"go/scanner"
+	"go/types"
 	"io"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -136,6 +138,9 @@ type Session struct {
 	// name; varTypes the type names of variables where cells wrote them.
 	methods  map[string]map[string]yaegifix.CellMethod
 	varTypes map[string]string
+	// genericSrc holds the declarations of the generic functions cells
+	// declared, by name (yaegifix.GenericDefineEdits).
+	genericSrc map[string]string
 	embeds   map[string][]string // struct type → the types it embeds
 	// plan is the running cell's; funcWhere says where the functions
 	// cells declared are ("line 2 of cell [4]").
@@ -330,6 +335,7 @@ func (s *Session) reset() error {
 	s.unassigned = map[string]int{}
 	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
+	s.genericSrc = map[string]string{}
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
@@ -504,6 +510,14 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
 	cell := int(s.cellSeq.Add(1))
+	var typeSrcs []string
+	for _, d := range s.typeSrc {
+		typeSrcs = append(typeSrcs, d.src)
+	}
+	code, err := yaegifix.GenericDefineEdits(code, s.genericSrc, typeSrcs, s.globalTypeSrc)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
 		return nil, syntaxError(err)
@@ -513,10 +527,6 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	if e := s.checkNames(p); e != nil {
 		return nil, e
-	}
-	var typeSrcs []string
-	for _, d := range s.typeSrc {
-		typeSrcs = append(typeSrcs, d.src)
 	}
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
 		return nil, syntaxError(err)
@@ -616,6 +626,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for _, name := range p.Defined {
 		s.funcs[name] = "defined"
 	}
+	generic := yaegifix.GenericFuncs(code)
+	for _, name := range p.Defined {
+		if _, ok := generic[name]; !ok {
+			delete(s.genericSrc, name)
+		}
+	}
+	maps.Copy(s.genericSrc, generic)
 	if p.Results != nil {
 		s.nresults = p.Results
 	}
@@ -1214,3 +1231,35 @@ func (discard) Stream(string, string)                {}
 func (discard) Display(display.Bundle, string, bool) {}
 func (discard) Input(string, bool) (string, error)   { return "", io.EOF }
 func (discard) Clear(bool)                           {}
+
+// globalTypeSrc returns the type of the variable name of an earlier cell
+// as source, when it is known: the type of the composite literal it was
+// defined from (x := T{…}), or its type when made of predeclared types
+// only ([]int, map[string]float64); "" otherwise.
+func (s *Session) globalTypeSrc(name string) string {
+	if t, ok := s.varTypes[name]; ok {
+		return t
+	}
+	v, ok := s.interp.Globals()[name]
+	if !ok || !v.IsValid() {
+		return ""
+	}
+	t := v.Type().String()
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+	}) {
+		if w[0] >= '0' && w[0] <= '9' {
+			continue // an array length
+		}
+		if w != "map" && w != "chan" && w != "func" && !predeclaredType(w) {
+			return ""
+		}
+	}
+	return t
+}
+
+// predeclaredType reports whether name is one of Go's predeclared types.
+func predeclaredType(name string) bool {
+	tn, ok := types.Universe.Lookup(name).(*types.TypeName)
+	return ok && tn != nil
+}

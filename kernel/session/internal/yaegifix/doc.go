@@ -755,6 +755,17 @@
 //     through interfaces then run the new one, while functions compiled
 //     before keep calling the old one, as with functions (19). Probe:
 //     "method declared again".
+//  96. Top-level definitions from generic calls. x := G(…) at top level,
+//     G a generic function, panics while the interpreter lays out the
+//     globals ("nil reflect type", also logged to the terminal) when an
+//     earlier cell declared G, and reports G undefined when the cell
+//     does; an assignment works. The session keeps the generic functions'
+//     declarations, and GenericDefineEdits writes var x T; x = G[…](…)
+//     on the same line, with the result type and the type arguments Go
+//     infers where the source shows the arguments' types (and untyped
+//     constants, earlier variables of predeclared types, library
+//     functions); otherwise it refuses the definition with that rewrite.
+//     Probe: "top-level definition from a generic call".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -307,6 +307,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "variable definition loop")
 			},
 			"the function literals of splitVarInits' mentionsVar"},
+		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
+			func(v any, err error, out string) bool { return err != nil },
+			"GenericDefineEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -1,0 +1,357 @@
+package yaegifix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strings"
+
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// GenericDefineEdits rewrites the top-level definitions of a cell src
+// whose value is a call of a generic function, x := Map(xs, f), into a
+// declaration and an assignment, var x []int; x = Map(xs, f), on the same
+// line. yaegi v0.16.1 fails on such a definition: when the function was
+// declared by an earlier cell, it panics while it lays out the globals
+// ("nil reflect type", printed to the terminal too), and when the cell
+// declares it, it reports the function undefined; an assignment works.
+// The type of x is the function's result type with the type arguments
+// that the call writes or Go infers from the arguments, when the source
+// shows their types (see inferCore; an untyped constant gives its default
+// type, the variables of earlier cells the types varType names). A
+// definition whose type cannot be told so is refused with the rewrite to
+// make. earlier holds the generic functions of earlier cells, as
+// declarations ("func Map[T, U any](xs []T, f func(T) U) []U"), and
+// sessionTypes the types of earlier cells ("T struct{…}").
+func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []string, varType func(string) string) (string, error) {
+	chunks, err := split(src)
+	if err != nil {
+		return src, nil // PrepareCell reports it
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	typeSpecs := map[string]*ast.TypeSpec{}
+	for name, decl := range earlier {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+decl, 0)
+		if err != nil || len(f.Decls) != 1 {
+			continue
+		}
+		if fd, ok := f.Decls[0].(*ast.FuncDecl); ok && fd.Name.Name == name {
+			funcs[name] = fd
+		}
+	}
+	for _, s := range sessionTypes {
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+s, 0)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			for _, sp := range d.(*ast.GenDecl).Specs {
+				ts := sp.(*ast.TypeSpec)
+				typeSpecs[ts.Name.Name] = ts
+			}
+		}
+	}
+	// The cell's own declarations come first.
+	for _, c := range chunks {
+		if !c.Decl {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0)
+		if err != nil {
+			return src, nil
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					if d.Type.TypeParams != nil {
+						funcs[d.Name.Name] = d
+					} else {
+						delete(funcs, d.Name.Name)
+					}
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						typeSpecs[sp.Name.Name] = sp
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							delete(funcs, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(funcs) == 0 {
+		return src, nil
+	}
+	var edits []edit
+	from := 0
+	for _, c := range chunks {
+		off := strings.Index(src[from:], c.Src)
+		if off < 0 {
+			return src, nil
+		}
+		off += from
+		from = off + len(c.Src)
+		if c.Decl {
+			continue
+		}
+		fset := token.NewFileSet()
+		body, err := parseStatements(fset, c.Src)
+		if err != nil {
+			return src, nil
+		}
+		pos := func(p token.Pos) int { return off + fset.Position(p).Offset - len(stmtPrefix) }
+		for _, st := range body.List {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Rhs) != 1 {
+				continue
+			}
+			call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			fun := call.Fun
+			var explicit []ast.Expr
+			switch x := fun.(type) {
+			case *ast.IndexExpr:
+				fun, explicit = x.X, []ast.Expr{x.Index}
+			case *ast.IndexListExpr:
+				fun, explicit = x.X, x.Indices
+			}
+			id, ok := fun.(*ast.Ident)
+			if !ok || funcs[id.Name] == nil || id.Obj != nil && id.Obj.Kind != ast.Fun {
+				continue
+			}
+			fd := funcs[id.Name]
+			typeArgs, results := resultTypes(fd, explicit, call, typeSpecs, varType)
+			var names []string
+			for _, l := range as.Lhs {
+				if n, ok := l.(*ast.Ident); ok {
+					names = append(names, n.Name)
+				}
+			}
+			if results == nil || len(results) != len(as.Lhs) || len(names) != len(as.Lhs) {
+				p := fset.Position(as.Pos())
+				p.Line += c.Line - 2
+				return "", scanner.Error{Pos: p, Msg: fmt.Sprintf(Refused+"%s := %s(…) at top level, %s being a generic function: the interpreter fails on it "+
+					"unless the variable is declared with its type first; write var %s T; %s = %s(…), with the type T of the result",
+					strings.Join(names, ", "), id.Name, id.Name, strings.Join(names, ", "), strings.Join(names, ", "), id.Name)}
+			}
+			var decl strings.Builder
+			for i, n := range names {
+				if n != "_" {
+					fmt.Fprintf(&decl, "var %s %s; ", n, results[i])
+				}
+			}
+			edits = append(edits,
+				edit{pos(as.Pos()), pos(as.Pos()), decl.String()},
+				edit{pos(as.TokPos), pos(as.TokPos) + 2, "="})
+			if len(explicit) < len(typeArgs) {
+				// The interpreter's own inference can differ (it took U of
+				// func(int) string for int): the call names them.
+				edits = append(edits, edit{pos(call.Fun.Pos()), pos(call.Fun.End()), id.Name + "[" + strings.Join(typeArgs, ", ") + "]"})
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return src, nil
+	}
+	return applyEdits(src, edits), nil
+}
+
+// resultTypes returns the type arguments and the result types, as
+// source, of the call of the generic function fd, or nils where they
+// cannot be told from the source.
+func resultTypes(fd *ast.FuncDecl, explicit []ast.Expr, call *ast.CallExpr, typeSpecs map[string]*ast.TypeSpec, varType func(string) string) (typeArgs, results []string) {
+	if fd.Type.Results == nil {
+		return nil, nil
+	}
+	var names []string
+	for _, field := range fd.Type.TypeParams.List {
+		for _, n := range field.Names {
+			names = append(names, n.Name)
+		}
+	}
+	args := call.Args
+	// The arguments with types the source does not show: untyped
+	// constants, and variables of earlier cells.
+	lits := make([]ast.Expr, len(args))
+	for i, a := range args {
+		lits[i] = a
+		switch x := ast.Unparen(a).(type) {
+		case *ast.BasicLit:
+			lits[i] = nil // taken last, by default type
+		case *ast.Ident:
+			if x.Obj == nil && varType != nil {
+				if t := varType(x.Name); t != "" {
+					if e, err := parser.ParseExpr(t); err == nil {
+						lits[i] = &ast.CompositeLit{Type: e}
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			// A function of the standard library (strings.ToUpper).
+			if pkg, ok := x.X.(*ast.Ident); ok && pkg.Obj == nil {
+				if t := stdlibFuncType(pkg.Name, x.Sel.Name); t != "" {
+					if e, err := parser.ParseExpr(t); err == nil {
+						lits[i] = &ast.CompositeLit{Type: e}
+					}
+				}
+			}
+		}
+	}
+	text := func(n ast.Node) string { return types.ExprString(n.(ast.Expr)) }
+	if len(explicit) == len(names) {
+		for _, x := range explicit {
+			typeArgs = append(typeArgs, types.ExprString(x))
+		}
+	} else {
+		known := make([]ast.Expr, 0, len(args))
+		for _, a := range lits {
+			if a == nil {
+				a = &ast.BadExpr{}
+			}
+			known = append(known, a)
+		}
+		typeArgs = inferCore(fd, explicit, known, typeSpecs, text)
+		if typeArgs == nil {
+			typeArgs = inferWithConstants(fd, explicit, args, lits, typeSpecs, text)
+		}
+	}
+	if typeArgs == nil {
+		return nil, nil
+	}
+	sub := map[string]ast.Expr{}
+	for i, n := range names {
+		e, err := parser.ParseExpr(typeArgs[i])
+		if err != nil {
+			return nil, nil
+		}
+		sub[n] = e
+	}
+	for _, r := range fd.Type.Results.List {
+		t := types.ExprString(substitute(r.Type, sub))
+		for range max(len(r.Names), 1) {
+			results = append(results, t)
+		}
+	}
+	return typeArgs, results
+}
+
+// stdlibFuncType returns the type of the function pkg.name of yaegi's
+// standard library as source, when it is made of predeclared types only
+// (func(string) string), else "".
+func stdlibFuncType(pkg, name string) string {
+	var found reflect.Type
+	for path, syms := range stdlib.Symbols {
+		if path[strings.LastIndex(path, "/")+1:] != pkg {
+			continue
+		}
+		if v, ok := syms[name]; ok && v.Kind() == reflect.Func {
+			if found != nil {
+				return ""
+			}
+			found = v.Type()
+		}
+	}
+	if found == nil {
+		return ""
+	}
+	t := found.String()
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+	}) {
+		if w[0] >= '0' && w[0] <= '9' || w == "map" || w == "chan" || w == "func" {
+			continue
+		}
+		if tn, ok := types.Universe.Lookup(w).(*types.TypeName); !ok || tn == nil {
+			return ""
+		}
+	}
+	return t
+}
+
+// inferWithConstants binds the type parameters that only untyped
+// constant arguments give, to the constants' default type (the largest
+// kind among them, as Go does: Max(1, 2.5) is float64), and infers the
+// others from the arguments whose types lits shows.
+func inferWithConstants(fd *ast.FuncDecl, explicit, args, lits []ast.Expr, typeSpecs map[string]*ast.TypeSpec, text func(ast.Node) string) []string {
+	var params []ast.Expr
+	for _, p := range fd.Type.Params.List {
+		for range max(len(p.Names), 1) {
+			params = append(params, p.Type)
+		}
+	}
+	rank := map[token.Token]int{token.INT: 1, token.CHAR: 2, token.FLOAT: 3, token.IMAG: 4, token.STRING: 5}
+	defaults := map[token.Token]string{token.INT: "int", token.CHAR: "rune", token.FLOAT: "float64", token.IMAG: "complex128", token.STRING: "string"}
+	best := map[string]token.Token{}
+	for i, a := range args {
+		lit, ok := ast.Unparen(a).(*ast.BasicLit)
+		if !ok || i >= len(params) {
+			continue
+		}
+		p, ok := params[i].(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if k, seen := best[p.Name]; seen && (k == token.STRING) != (lit.Kind == token.STRING) {
+			return nil
+		}
+		if rank[lit.Kind] > rank[best[p.Name]] {
+			best[p.Name] = lit.Kind
+		}
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	// The constants stand for values of their default types.
+	known := make([]ast.Expr, len(args))
+	for i := range args {
+		known[i] = lits[i]
+		if known[i] == nil {
+			known[i] = &ast.BadExpr{}
+			if _, ok := ast.Unparen(args[i]).(*ast.BasicLit); ok && i < len(params) {
+				if p, ok := params[i].(*ast.Ident); ok {
+					known[i] = &ast.CompositeLit{Type: ast.NewIdent(defaults[best[p.Name]])}
+				}
+			}
+		}
+	}
+	return inferCore(fd, explicit, known, typeSpecs, text)
+}
+
+// GenericFuncs returns the generic functions a cell src declares at top
+// level, by name, as their declarations' source.
+func GenericFuncs(src string) map[string]string {
+	chunks, err := split(src)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, c := range chunks {
+		if !c.Decl {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, 0)
+		if err != nil {
+			continue
+		}
+		const off = len("package p\n")
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Type.TypeParams != nil {
+				out[fd.Name.Name] = c.Src[fset.Position(fd.Pos()).Offset-off : fset.Position(fd.End()).Offset-off]
+			}
+		}
+	}
+	return out
+}
