@@ -192,7 +192,28 @@ func TestTopLevelDefinitionFromAGenericCall(t *testing.T) {
 	}
 	run(t, s, "func mk() int { return 1 }")
 	e := fails(t, s, "w := Id(mk())")
-	if !strings.Contains(e.Value, "var w T; w = Id(…)") {
+	if !strings.Contains(e.Value, "var w T; w = …") {
 		t.Errorf("a type that cannot be told: %v", e)
+	}
+}
+
+// TestTypeArgumentsWrittenAtCallsOfEarlierGenerics: calls of a generic
+// function of an earlier cell get the type arguments Go infers from
+// untyped constants (the largest kind: Sum(1, 2.5) is float64), a spread
+// slice and conversions, which the interpreter alone failed to infer
+// ("undefined type for T"); x := G(…) op y at top level is defined with
+// G's result type.
+func TestTypeArgumentsWrittenAtCallsOfEarlierGenerics(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type Number interface{ ~int | ~float64 }\nfunc Sum[T Number](xs ...T) T { var s T; for _, x := range xs { s += x }; return s }\ntype Celsius float64")
+	for code, want := range map[string]string{
+		"fmt.Println(Sum(1, 2, 3), Sum(1.5, 2.5), Sum(1, 2.5))":                                                                     "6 4 3.5",
+		"func avg() Celsius { t := []Celsius{10, 20}; return Sum(t...) / Celsius(len(t)) }\nfmt.Println(avg(), Sum(Celsius(1), 2))": "15 3",
+		"half := Sum(3.0, 4) / 2\nfmt.Println(half)":                                                                                "3.5",
+		"big := Sum(2, 3) > 4\nfmt.Println(big)":                                                                                    "true",
+	} {
+		if got := out(t, s, code); got != want+"\n" {
+			t.Errorf("cell %q: output %q, want %q", code, got, want+"\n")
+		}
 	}
 }

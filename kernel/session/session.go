@@ -141,7 +141,7 @@ type Session struct {
 	// genericSrc holds the declarations of the generic functions cells
 	// declared, by name (yaegifix.GenericDefineEdits).
 	genericSrc map[string]string
-	embeds   map[string][]string // struct type → the types it embeds
+	embeds     map[string][]string // struct type → the types it embeds
 	// plan is the running cell's; funcWhere says where the functions
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
@@ -1233,33 +1233,38 @@ func (discard) Input(string, bool) (string, error)   { return "", io.EOF }
 func (discard) Clear(bool)                           {}
 
 // globalTypeSrc returns the type of the variable name of an earlier cell
-// as source, when it is known: the type of the composite literal it was
-// defined from (x := T{…}), or its type when made of predeclared types
-// only ([]int, map[string]float64); "" otherwise.
+// as source, when it is known: its type as reflect gives it, when made of
+// predeclared types only ([]int, map[string]float64) and no type of the
+// cells is declared as such a type (type Celsius float64, whose values
+// reflect gives as float64); "" otherwise.
 func (s *Session) globalTypeSrc(name string) string {
-	if t, ok := s.varTypes[name]; ok {
-		return t
+	for _, d := range s.typeSrc {
+		if _, def, ok := strings.Cut(d.src, " "); ok && predeclaredOnly(def) {
+			return ""
+		}
 	}
 	v, ok := s.interp.Globals()[name]
 	if !ok || !v.IsValid() {
 		return ""
 	}
-	t := v.Type().String()
+	if t := v.Type().String(); predeclaredOnly(t) {
+		return t
+	}
+	return ""
+}
+
+// predeclaredOnly reports whether the type written t names predeclared
+// types only ([]int, map[string]float64, func(int) bool).
+func predeclaredOnly(t string) bool {
 	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
 	}) {
-		if w[0] >= '0' && w[0] <= '9' {
-			continue // an array length
+		if w[0] >= '0' && w[0] <= '9' || w == "map" || w == "chan" || w == "func" {
+			continue
 		}
-		if w != "map" && w != "chan" && w != "func" && !predeclaredType(w) {
-			return ""
+		if tn, ok := types.Universe.Lookup(w).(*types.TypeName); !ok || tn == nil {
+			return false
 		}
 	}
-	return t
-}
-
-// predeclaredType reports whether name is one of Go's predeclared types.
-func predeclaredType(name string) bool {
-	tn, ok := types.Universe.Lookup(name).(*types.TypeName)
-	return ok && tn != nil
+	return true
 }

@@ -764,8 +764,16 @@
 //     on the same line, with the result type and the type arguments Go
 //     infers where the source shows the arguments' types (and untyped
 //     constants, earlier variables of predeclared types, library
-//     functions); otherwise it refuses the definition with that rewrite.
-//     Probe: "top-level definition from a generic call".
+//     functions, conversions); otherwise it refuses the definition with
+//     that rewrite. x := G(…) op y is defined so too, with G's result
+//     type (bool for a comparison). The same inference writes the type
+//     arguments of the other calls of those functions outside generic
+//     functions (typeArgEdits): the interpreter fails to infer them from
+//     untyped constants (Sum(1, 2, 3): "undefined type for T") and from a
+//     spread slice, and took U of func(int) string as int. The types of
+//     earlier variables are taken from reflect only when no cell type is
+//     declared as a predeclared one (type Celsius float64 reads as
+//     float64 there). Probe: "top-level definition from a generic call".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -101,22 +101,63 @@ func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []st
 		}
 		off += from
 		from = off + len(c.Src)
+		fset := token.NewFileSet()
 		if c.Decl {
+			f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, 0)
+			if err != nil {
+				return src, nil
+			}
+			const prefix = len("package p\n")
+			edits = append(edits, typeArgEdits(f, func(p token.Pos) int { return off + fset.Position(p).Offset - prefix }, funcs, typeSpecs, varType, nil)...)
 			continue
 		}
-		fset := token.NewFileSet()
 		body, err := parseStatements(fset, c.Src)
 		if err != nil {
 			return src, nil
 		}
 		pos := func(p token.Pos) int { return off + fset.Position(p).Offset - len(stmtPrefix) }
+		done := map[*ast.CallExpr]bool{} // calls the definitions below write the type arguments of
 		for _, st := range body.List {
 			as, ok := st.(*ast.AssignStmt)
 			if !ok || as.Tok != token.DEFINE || len(as.Rhs) != 1 {
 				continue
 			}
-			call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			rhs := ast.Unparen(as.Rhs[0])
+			call, ok := rhs.(*ast.CallExpr)
+			// The type of x op G(…) (or G(…) op x) is G's result type, but
+			// for a comparison.
+			comparison := false
+			if b, isBin := rhs.(*ast.BinaryExpr); isBin && !ok {
+				for _, operand := range []ast.Expr{b.X, b.Y} {
+					if c, isCall := ast.Unparen(operand).(*ast.CallExpr); isCall && genericCallee(c, funcs) != nil {
+						call, ok = c, true
+						break
+					}
+				}
+				switch b.Op {
+				case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+					comparison = true
+				case token.SHL, token.SHR:
+					if c, isCall := ast.Unparen(b.X).(*ast.CallExpr); !isCall || c != call {
+						ok = false // the type of a shift is its left operand's
+					}
+				}
+			}
+			refuse := func(g string) error {
+				var names []string
+				for _, l := range as.Lhs {
+					names = append(names, types.ExprString(l))
+				}
+				p := fset.Position(as.Pos())
+				p.Line += c.Line - 2
+				lhs := strings.Join(names, ", ")
+				return scanner.Error{Pos: p, Msg: fmt.Sprintf(Refused+"%s := … at top level, with the type of a call of the generic function %s: the interpreter fails on it "+
+					"unless the variable is declared with its type first; write var %s T; %s = …, with the type T of the value", lhs, g, lhs, lhs)}
+			}
 			if !ok {
+				if gc := genericTypeSource(rhs, funcs); gc != nil {
+					return "", refuse(genericCallee(gc, funcs).Name)
+				}
 				continue
 			}
 			fun := call.Fun
@@ -139,12 +180,11 @@ func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []st
 					names = append(names, n.Name)
 				}
 			}
+			if comparison {
+				results = []string{"bool"}
+			}
 			if results == nil || len(results) != len(as.Lhs) || len(names) != len(as.Lhs) {
-				p := fset.Position(as.Pos())
-				p.Line += c.Line - 2
-				return "", scanner.Error{Pos: p, Msg: fmt.Sprintf(Refused+"%s := %s(…) at top level, %s being a generic function: the interpreter fails on it "+
-					"unless the variable is declared with its type first; write var %s T; %s = %s(…), with the type T of the result",
-					strings.Join(names, ", "), id.Name, id.Name, strings.Join(names, ", "), strings.Join(names, ", "), id.Name)}
+				return "", refuse(id.Name)
 			}
 			var decl strings.Builder
 			for i, n := range names {
@@ -159,8 +199,10 @@ func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []st
 				// The interpreter's own inference can differ (it took U of
 				// func(int) string for int): the call names them.
 				edits = append(edits, edit{pos(call.Fun.Pos()), pos(call.Fun.End()), id.Name + "[" + strings.Join(typeArgs, ", ") + "]"})
+				done[call] = true
 			}
 		}
+		edits = append(edits, typeArgEdits(body, pos, funcs, typeSpecs, varType, done)...)
 	}
 	if len(edits) == 0 {
 		return src, nil
@@ -172,8 +214,24 @@ func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []st
 // source, of the call of the generic function fd, or nils where they
 // cannot be told from the source.
 func resultTypes(fd *ast.FuncDecl, explicit []ast.Expr, call *ast.CallExpr, typeSpecs map[string]*ast.TypeSpec, varType func(string) string) (typeArgs, results []string) {
-	if fd.Type.Results == nil {
-		return nil, nil
+	if call.Ellipsis.IsValid() {
+		// f(xs...): xs is of the variadic parameter's slice type.
+		if len(fd.Type.Params.List) == 0 {
+			return nil, nil
+		}
+		last := fd.Type.Params.List[len(fd.Type.Params.List)-1]
+		e, ok := last.Type.(*ast.Ellipsis)
+		if !ok {
+			return nil, nil
+		}
+		params := *fd.Type.Params
+		params.List = append(append([]*ast.Field(nil), fd.Type.Params.List[:len(fd.Type.Params.List)-1]...),
+			&ast.Field{Names: last.Names, Type: &ast.ArrayType{Elt: e.Elt}})
+		ft := *fd.Type
+		ft.Params = &params
+		d := *fd
+		d.Type = &ft
+		fd = &d
 	}
 	var names []string
 	for _, field := range fd.Type.TypeParams.List {
@@ -197,6 +255,12 @@ func resultTypes(fd *ast.FuncDecl, explicit []ast.Expr, call *ast.CallExpr, type
 						lits[i] = &ast.CompositeLit{Type: e}
 					}
 				}
+			}
+		case *ast.CallExpr:
+			// A conversion to a type of the cells or a predeclared one.
+			if t, ok := x.Fun.(*ast.Ident); ok && len(x.Args) == 1 && (typeSpecs[t.Name] != nil && typeSpecs[t.Name].TypeParams == nil || predeclaredTypeName(t.Name)) &&
+				(t.Obj == nil || t.Obj.Kind == ast.Typ) {
+				lits[i] = &ast.CompositeLit{Type: t}
 			}
 		case *ast.SelectorExpr:
 			// A function of the standard library (strings.ToUpper).
@@ -238,10 +302,12 @@ func resultTypes(fd *ast.FuncDecl, explicit []ast.Expr, call *ast.CallExpr, type
 		}
 		sub[n] = e
 	}
-	for _, r := range fd.Type.Results.List {
-		t := types.ExprString(substitute(r.Type, sub))
-		for range max(len(r.Names), 1) {
-			results = append(results, t)
+	if fd.Type.Results != nil {
+		for _, r := range fd.Type.Results.List {
+			t := types.ExprString(substitute(r.Type, sub))
+			for range max(len(r.Names), 1) {
+				results = append(results, t)
+			}
 		}
 	}
 	return typeArgs, results
@@ -293,13 +359,26 @@ func inferWithConstants(fd *ast.FuncDecl, explicit, args, lits []ast.Expr, typeS
 	}
 	rank := map[token.Token]int{token.INT: 1, token.CHAR: 2, token.FLOAT: 3, token.IMAG: 4, token.STRING: 5}
 	defaults := map[token.Token]string{token.INT: "int", token.CHAR: "rune", token.FLOAT: "float64", token.IMAG: "complex128", token.STRING: "string"}
+	// paramType is the type of the parameter of argument i (the element
+	// type of a variadic one).
+	paramType := func(i int) ast.Expr {
+		if n := len(params); n > 0 && i >= n-1 {
+			if e, ok := params[n-1].(*ast.Ellipsis); ok {
+				return e.Elt
+			}
+		}
+		if i < len(params) {
+			return params[i]
+		}
+		return nil
+	}
 	best := map[string]token.Token{}
 	for i, a := range args {
 		lit, ok := ast.Unparen(a).(*ast.BasicLit)
-		if !ok || i >= len(params) {
+		if !ok || paramType(i) == nil {
 			continue
 		}
-		p, ok := params[i].(*ast.Ident)
+		p, ok := paramType(i).(*ast.Ident)
 		if !ok {
 			return nil
 		}
@@ -319,8 +398,8 @@ func inferWithConstants(fd *ast.FuncDecl, explicit, args, lits []ast.Expr, typeS
 		known[i] = lits[i]
 		if known[i] == nil {
 			known[i] = &ast.BadExpr{}
-			if _, ok := ast.Unparen(args[i]).(*ast.BasicLit); ok && i < len(params) {
-				if p, ok := params[i].(*ast.Ident); ok {
+			if _, ok := ast.Unparen(args[i]).(*ast.BasicLit); ok && paramType(i) != nil {
+				if p, ok := paramType(i).(*ast.Ident); ok {
 					known[i] = &ast.CompositeLit{Type: ast.NewIdent(defaults[best[p.Name]])}
 				}
 			}
@@ -354,4 +433,94 @@ func GenericFuncs(src string) map[string]string {
 		}
 	}
 	return out
+}
+
+// genericCallee returns the name of the generic function of funcs that
+// call calls (G(…) or G[…](…)), or nil.
+func genericCallee(call *ast.CallExpr, funcs map[string]*ast.FuncDecl) *ast.Ident {
+	fun := call.Fun
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	id, ok := fun.(*ast.Ident)
+	if !ok || funcs[id.Name] == nil || id.Obj != nil && id.Obj.Kind != ast.Fun {
+		return nil
+	}
+	return id
+}
+
+// genericTypeSource returns the call of a generic function of funcs from
+// which the type of x derives (-G(…), G(…)[i], G(…).f, x + G(…), …), or
+// nil when x's type does not come from such a call (len(G(…)), a call of
+// another function, a composite literal).
+func genericTypeSource(x ast.Expr, funcs map[string]*ast.FuncDecl) *ast.CallExpr {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CallExpr:
+		if genericCallee(x, funcs) != nil {
+			return x
+		}
+	case *ast.UnaryExpr:
+		return genericTypeSource(x.X, funcs)
+	case *ast.StarExpr:
+		return genericTypeSource(x.X, funcs)
+	case *ast.BinaryExpr:
+		if c := genericTypeSource(x.X, funcs); c != nil {
+			return c
+		}
+		return genericTypeSource(x.Y, funcs)
+	case *ast.IndexExpr:
+		return genericTypeSource(x.X, funcs)
+	case *ast.SliceExpr:
+		return genericTypeSource(x.X, funcs)
+	case *ast.SelectorExpr:
+		return genericTypeSource(x.X, funcs)
+	case *ast.TypeAssertExpr:
+		return nil
+	}
+	return nil
+}
+
+// typeArgEdits writes the type arguments of the calls in n of the generic
+// functions of funcs that leave some out, where resultTypes can tell them
+// all: the interpreter fails to infer them from untyped constants
+// (Sum(1, 2, 3): "undefined type for T"), from a spread slice
+// (Sum(xs...)) and from function literals, and infers some wrongly (U of
+// func(int) string as int). Calls in generic functions, and those in
+// done, are left alone.
+func typeArgEdits(n ast.Node, pos func(token.Pos) int, funcs map[string]*ast.FuncDecl, typeSpecs map[string]*ast.TypeSpec, varType func(string) string, done map[*ast.CallExpr]bool) []edit {
+	var edits []edit
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			return n.Type.TypeParams == nil && (n.Recv == nil || !hasTypeParams(n.Recv))
+		case *ast.CallExpr:
+			id := genericCallee(n, funcs)
+			if id == nil || done[n] {
+				return true
+			}
+			var explicit []ast.Expr
+			switch x := n.Fun.(type) {
+			case *ast.IndexExpr:
+				explicit = []ast.Expr{x.Index}
+			case *ast.IndexListExpr:
+				explicit = x.Indices
+			}
+			fd := funcs[id.Name]
+			if typeArgs, _ := resultTypes(fd, explicit, n, typeSpecs, varType); len(explicit) < len(typeArgs) {
+				edits = append(edits, edit{pos(n.Fun.Pos()), pos(n.Fun.End()), id.Name + "[" + strings.Join(typeArgs, ", ") + "]"})
+			}
+		}
+		return true
+	})
+	return edits
+}
+
+// predeclaredTypeName reports whether name is one of Go's predeclared
+// types.
+func predeclaredTypeName(name string) bool {
+	tn, ok := types.Universe.Lookup(name).(*types.TypeName)
+	return ok && tn != nil
 }
