@@ -7,6 +7,7 @@ import (
 	"go/scanner"
 	"go/types"
 	"io"
+	"log"
 	"maps"
 	"os"
 	"reflect"
@@ -749,7 +750,13 @@ func (s *Session) addImports(specs []yaegifix.ImportSpec) {
 // compileChunk compiles one chunk with its lines where they are in the
 // cell, recovering from any panic of the interpreter.
 func (s *Session) compileChunk(c yaegifix.Chunk) (prog *interp.Program, err error) {
+	// The interpreter logs some of its compile panics ("nil reflect type")
+	// to the standard logger before it panics: the message is the
+	// error's, and it would reach the terminal too.
+	w := log.Writer()
+	log.SetOutput(io.Discard)
 	defer func() {
+		log.SetOutput(w)
 		if r := recover(); r != nil {
 			err = interp.Panic{Value: r, Stack: debug.Stack()}
 		}
