@@ -288,7 +288,7 @@ func (s *Session) recoverRead(v any) any {
 			panic(p)
 		}
 	}()
-	return yaegifix.RecoverRead(s.interp, v)
+	return yaegifix.RecoverRead(s.interp, v, s.imports[yaegifix.ImportSpec{Path: "reflect"}])
 }
 
 // reset replaces the interpreter by a fresh one with the prelude.
@@ -519,6 +519,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		typeSrcs = append(typeSrcs, d.src)
 	}
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
+		return nil, syntaxError(err)
+	}
+	if err := yaegifix.TypedNilRefusals(code, s.isPointerVar, s.isCompiledIfaceVar); err != nil {
 		return nil, syntaxError(err)
 	}
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
@@ -1005,6 +1008,20 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// isPointerVar reports whether name is a variable of an earlier cell of a
+// pointer type.
+func (s *Session) isPointerVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Pointer
+}
+
+// isCompiledIfaceVar reports whether name is a variable of an earlier cell
+// of a compiled interface type with methods (error, fmt.Stringer).
+func (s *Session) isCompiledIfaceVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Interface && v.Type().NumMethod() > 0
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

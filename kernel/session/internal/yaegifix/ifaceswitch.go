@@ -13,10 +13,21 @@ import (
 // converted to type string". switch x { case a, b: … } becomes switch {
 // case x == (a) || x == (b): … }, Go's definition of the switch, where x
 // is a name every declaration of which in the chunk gives an interface
-// type (any, interface{…}, an interface type the chunk declares, or a
-// conversion to one) and the case values call nothing but conversions, so
-// that reading x again for each case reads the same value.
-func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+// type (any, interface{…}, an interface type of the session (cellIface)
+// or the chunk, or a conversion to one) and the case values call nothing
+// but conversions, so that reading x again for each case reads the same
+// value. A case value that is such a name too is compared as it is (x ==
+// y): the interpreter compares two interfaces of the cell's types in a
+// switch by their wrappers, which hold the node that made the value, so
+// that switch x { case y: } took default for x and y holding the same
+// value made in two places; == (EqualityEdits) compares the values.
+func ifaceSwitchEdits(cellIface func(string) bool) func(*token.FileSet, *ast.File, int, string) []edit {
+	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+		return ifaceSwitchEditsIn(fset, f, off, src, cellIface)
+	}
+}
+
+func ifaceSwitchEditsIn(fset *token.FileSet, f *ast.File, off int, src string, cellIface func(string) bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	types := map[string]bool{}  // type names the chunk declares
 	ifaces := map[string]bool{} // interface type names the chunk declares
@@ -34,7 +45,7 @@ func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []e
 		case *ast.InterfaceType:
 			return true
 		case *ast.Ident:
-			return t.Name == "any" || ifaces[t.Name]
+			return t.Name == "any" || ifaces[t.Name] || types[t.Name] == false && cellIface != nil && cellIface(t.Name)
 		}
 		return false
 	}
@@ -118,12 +129,13 @@ func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []e
 		}
 		return false
 	}
+	// A value of a type the chunk declares is held in an interface as
+	// the type it is declared from, which == with a constant cannot tell
+	// from it.
+	concrete := false
 	for name := range types {
 		if !ifaces[name] {
-			// A value of a type the chunk declares is held in an
-			// interface as the type it is declared from, which == cannot
-			// tell from it.
-			return nil
+			concrete = true
 		}
 	}
 	var edits []edit
@@ -147,6 +159,9 @@ func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []e
 			return known
 		}
 		if sw.Tag == nil {
+			if concrete {
+				return true
+			}
 			// switch { case x: } compares true == x.
 			for _, st := range sw.Body.List {
 				for _, x := range st.(*ast.CaseClause).List {
@@ -163,7 +178,9 @@ func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []e
 		}
 		for _, st := range sw.Body.List {
 			for _, x := range st.(*ast.CaseClause).List {
-				if !constantLike(x) {
+				switch y, ok := unparen(x).(*ast.Ident); {
+				case ok && iface(y):
+				case concrete || !constantLike(x):
 					return true
 				}
 			}
@@ -179,7 +196,11 @@ func ifaceSwitchEdits(fset *token.FileSet, f *ast.File, off int, src string) []e
 				if k > 0 {
 					b.WriteString(" || ")
 				}
-				b.WriteString(id.Name + " == interface{}(" + src[pos(x.Pos()):pos(x.End())] + ")")
+				if y, ok := unparen(x).(*ast.Ident); ok && iface(y) {
+					b.WriteString(id.Name + " == " + y.Name)
+				} else {
+					b.WriteString(id.Name + " == interface{}(" + src[pos(x.Pos()):pos(x.End())] + ")")
+				}
 			}
 			edits = append(edits, edit{pos(cc.List[0].Pos()), pos(cc.List[len(cc.List)-1].End()), b.String()})
 		}
