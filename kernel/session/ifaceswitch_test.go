@@ -21,3 +21,22 @@ func TestSwitchOnInterfaceVariable(t *testing.T) {
 		t.Error("a switch beside a declared type ran")
 	}
 }
+
+// TestSwitchOnTwoInterfaceVariables: switch x { case y: } with x and y
+// interface variables holding equal values of a cell's type made in two
+// places took default in the interpreter, which compared its wrappers;
+// Go compares the values.
+func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U int\n\nfunc (U) M() {}\nfunc (U) N() {}")
+	code := "func s1(x A, y B) string {\n\tswitch x {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s2() string {\n\tvar a any = U(1)\n\tvar b any = U(1)\n\tswitch a {\n\tcase b:\n\t\treturn \"match\"\n\tdefault:\n\t\treturn \"default\"\n\t}\n}\n" +
+		"fmt.Print(s1(U(1), U(1)), \" \", s1(U(1), U(2)), \" \", s2())"
+	if got, want := out(t, s, code), "match default match"; got != want {
+		t.Errorf("variables declared in the function: %q, want %q", got, want)
+	}
+	code = "func s3(x, y A) string {\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\nfmt.Print(s3(U(3), U(3)), \" \", s3(nil, U(3)))"
+	if got, want := out(t, s, code), "match nil"; got != want {
+		t.Errorf("parameters and nil: %q, want %q", got, want)
+	}
+}

@@ -638,10 +638,10 @@
 //  83. Nil pointers as errors. A nil pointer converted to a compiled
 //     interface type such as error becomes a nil interface, so that an
 //     error holding a typed nil compares equal to nil (Go: not equal).
-//     typedNilRefusals refuses return p, for a variable declared with a
+//     TypedNilRefusals refuses return p, for a variable declared with a
 //     pointer type, from a function whose result there is an error, unless
-//     a nil check guards it; other conversions (var e error = p) are not
-//     seen. Probe: "nil pointer returned as an error".
+//     a nil check guards it; other conversions are item 91. Probe: "nil
+//     pointer returned as an error".
 //  84. Untyped constant arguments of a generic function. When every
 //     argument for a type parameter is an untyped constant, Go gives the
 //     parameter the constants' default type; the interpreter fails
@@ -686,6 +686,51 @@
 //     names, not lines, after a line that declares several (const ( a, b
 //     = iota, iota*10; c, d ) gave c == 2, Go 1); constIotaRefusals
 //     refuses iota there. Probe: "iota after a line of several names".
+//  91. Nil pointers converted to interfaces. Beyond return p (83), a nil
+//     pointer became a nil interface wherever it was converted to a
+//     compiled interface type (var err error = p, err = p, []error{p},
+//     W{err: p}, an argument for an error parameter, errors.Is(p, nil), a
+//     send on a chan error) or explicitly to any interface type (any(p)
+//     == nil, error(p), I(p)), so that err != nil was false where Go's is
+//     true. TypedNilRefusals, a check of the whole cell the session runs
+//     with the pointer and compiled-interface variables of earlier cells,
+//     refuses those conversions of a pointer variable unless a nil check
+//     guards them or the variable is &T{…} or new(T) never assigned
+//     again; implicit conversions to any or to a cell's interface type
+//     (var a any = p) are right and left alone. Parameters of functions
+//     of earlier cells are not seen. Probe: "nil pointer converted to an
+//     interface".
+//  92. Switches comparing interface variables. The expression switch
+//     compares interfaces of the cell's types by the interpreter's
+//     wrappers, which hold the node that made the value: switch x { case
+//     y: } with x and y interface variables (of one interface type or
+//     two, any included) holding equal values made in two places took
+//     default. ifaceSwitchEdits (81) also writes such a case as x == y,
+//     which EqualityEdits compares by value, where both names are
+//     declared in the function with interface types (of the session's
+//     cells too), also in a chunk that declares other types when every
+//     case value is such a name. Probe: "switch on two interface
+//     variables".
+//  93. Assertions to type parameters. x.(T) and case T: in a generic
+//     function compare the representation as in 53: with T = bool they
+//     matched a value of type B bool, with T = int one of type M int
+//     with methods. ConcreteAssertions refuses them, in the generic
+//     functions and methods of the cell, when the session or the cell
+//     declares a type that an instantiation can be confused with (one
+//     declared from a type other than a struct, or a struct type with
+//     the fields of another). Probe: "assertion to a type parameter".
+//  94. Recovered failures of the interpreter. A cell that recovers a
+//     panic of the interpreter's own machinery and reads it got a value
+//     compiled Go never gives: a value method called through an
+//     interface holding a nil pointer panics with "reflect: call of
+//     reflect.Value.Set on zero Value", where Go's text is "value method
+//     main.T.F called using nil *T pointer" (or "invalid memory address
+//     or nil pointer dereference" where the compiler calls the method
+//     directly). RecoverRead (64) stops the cell when the recovered value
+//     is such a failure (InterpreterFault), unless the session imports
+//     reflect, whose misuse by the cell panics with such texts in Go
+//     too. Probe: "value method through an interface holding a nil
+//     pointer".
 //
 // # Elsewhere
 //
