@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSwitchOnInterfaceVariable checks that an expression switch on a
 // variable of interface type compares it with each case value as Go does,
@@ -25,10 +28,11 @@ func TestSwitchOnInterfaceVariable(t *testing.T) {
 // TestSwitchOnTwoInterfaceVariables: switch x { case y: } with x and y
 // interface variables holding equal values of a cell's type made in two
 // places took default in the interpreter, which compared its wrappers;
-// Go compares the values.
+// Go compares the values. Where the interpreter cannot compare them, the
+// cell stops with an InterpreterError, not a panic Go would not have.
 func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U int\n\nfunc (U) M() {}\nfunc (U) N() {}")
+	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U int\n\nfunc (U) M() {}\nfunc (U) N() {}\n\ntype S struct{}\n\nfunc (S) String() string { return \"s\" }")
 	code := "func s1(x A, y B) string {\n\tswitch x {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
 		"func s2() string {\n\tvar a any = U(1)\n\tvar b any = U(1)\n\tswitch a {\n\tcase b:\n\t\treturn \"match\"\n\tdefault:\n\t\treturn \"default\"\n\t}\n}\n" +
 		"fmt.Print(s1(U(1), U(1)), \" \", s1(U(1), U(2)), \" \", s2())"
@@ -38,5 +42,11 @@ func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 	code = "func s3(x, y A) string {\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\nfmt.Print(s3(U(3), U(3)), \" \", s3(nil, U(3)))"
 	if got, want := out(t, s, code), "match nil"; got != want {
 		t.Errorf("parameters and nil: %q, want %q", got, want)
+	}
+	// Two compiled interfaces holding a value of a cell's type: the
+	// interpreter compares its wrappers, which cannot be compared.
+	e := fails(t, s, "func s4() bool {\n\tvar a fmt.Stringer = S{}\n\tvar b any = a\n\treturn a == b\n}\ns4()")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "comparing uncomparable type stdlib._fmt_Stringer") {
+		t.Errorf("compiled interfaces compared: %s: %s", e.Name, e.Value)
 	}
 }

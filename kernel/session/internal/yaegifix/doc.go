@@ -709,8 +709,12 @@
 //     which EqualityEdits compares by value, where both names are
 //     declared in the function with interface types (of the session's
 //     cells too), also in a chunk that declares other types when every
-//     case value is such a name. Probe: "switch on two interface
-//     variables".
+//     case value is such a name. Two compiled interfaces holding a value
+//     of a cell's type (a fmt.Stringer and an any) cannot be compared:
+//     the interpreter panics with "comparing uncomparable type
+//     stdlib._fmt_Stringer", which InterpreterFault now counts as its
+//     failure (an InterpreterError, and RecoverRead stops the cell).
+//     Probe: "switch on two interface variables".
 //  93. Assertions to type parameters. x.(T) and case T: in a generic
 //     function compare the representation as in 53: with T = bool they
 //     matched a value of type B bool, with T = int one of type M int
