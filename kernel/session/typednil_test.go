@@ -15,12 +15,14 @@ func TestTypedNilPointerConvertedToInterface(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "type E struct{}\nfunc (e *E) Error() string { return \"E\" }")
 	for code, want := range map[string]string{
-		"var p *E\nvar err error = p\nfmt.Println(err != nil)":                                              "2:17: not supported by the interpreter: the value p, a pointer, as an interface",
-		"func f() bool {\n\tvar p *E\n\tvar err error\n\terr = p\n\treturn err != nil\n}":                   "4:8: not supported by the interpreter: the value p",
-		"func take(err error) bool { return err != nil }\nfunc f() bool {\n\tvar p *E\n\treturn take(p)\n}": "4:14: not supported by the interpreter: the argument p",
-		"func f() bool {\n\tvar p *E\n\terrs := []error{p}\n\treturn errs[0] != nil\n}":                     "3:18: not supported by the interpreter: the element p",
-		"func f() bool {\n\tvar p *E\n\treturn any(p) == nil\n}":                                            "3:13: not supported by the interpreter: the conversion of p",
-		"func f(p *E) bool {\n\treturn errors.Is(p, nil)\n}":                                                "2:19: not supported by the interpreter: the argument p",
+		"var p *E\nvar err error = p\nfmt.Println(err != nil)":                                                  "2:17: not supported by the interpreter: the value p, a pointer, as an interface",
+		"func f() bool {\n\tvar p *E\n\tvar err error\n\terr = p\n\treturn err != nil\n}":                       "4:8: not supported by the interpreter: the value p",
+		"func take(err error) bool { return err != nil }\nfunc f() bool {\n\tvar p *E\n\treturn take(p)\n}":     "4:14: not supported by the interpreter: the argument p",
+		"func f() bool {\n\tvar p *E\n\terrs := []error{p}\n\treturn errs[0] != nil\n}":                         "3:18: not supported by the interpreter: the element p",
+		"func f() bool {\n\tvar p *E\n\treturn any(p) == nil\n}":                                                "3:13: not supported by the interpreter: the conversion of p",
+		"func f() bool {\n\tvar p *E\n\tvar errs []error\n\terrs = append(errs, p)\n\treturn errs[0] != nil\n}": "4:22: not supported by the interpreter: the element p",
+		"func f() bool {\n\tvar p *E\n\tm := map[string]error{}\n\tm[\"a\"] = p\n\treturn m[\"a\"] != nil\n}":   "4:11: not supported by the interpreter: the element p",
+		"func f(p *E) bool {\n\treturn errors.Is(p, nil)\n}":                                                    "2:19: not supported by the interpreter: the argument p",
 	} {
 		e := fails(t, s, code)
 		if e.Name != "CompileError" || !strings.Contains(e.Value, want) {

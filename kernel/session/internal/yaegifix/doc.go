@@ -689,8 +689,8 @@
 //  91. Nil pointers converted to interfaces. Beyond return p (83), a nil
 //     pointer became a nil interface wherever it was converted to a
 //     compiled interface type (var err error = p, err = p, []error{p},
-//     W{err: p}, an argument for an error parameter, errors.Is(p, nil), a
-//     send on a chan error) or explicitly to any interface type (any(p)
+//     append(errs, p), m[k] = p, W{err: p}, an argument for an error
+//     parameter, errors.Is(p, nil), a send on a chan error) or explicitly to any interface type (any(p)
 //     == nil, error(p), I(p)), so that err != nil was false where Go's is
 //     true. TypedNilRefusals, a check of the whole cell the session runs
 //     with the pointer and compiled-interface variables of earlier cells,

@@ -18,17 +18,18 @@ import (
 // conversions seen are return p from a function whose result there is of
 // a compiled interface type, var e error = p, e = p with e declared with
 // such a type (or a field of that type of a struct the cell declares), an
-// element or field of such a type in a composite literal, an argument for
-// such a parameter of a function the cell declares or of errors.Is, As,
-// Unwrap and Join, a send on a channel of such a type, and explicit
-// conversions. The pointer variables are the function's parameters,
-// results and locals declared with a pointer type (p *T, var p *T, p :=
-// (*T)(nil)), those defined as &T{…} or new(T) that the function assigns
-// again, the cell's package-level variables of those kinds, and the
-// variables of earlier cells that isPtr reports (isIface: those of a
-// compiled interface type); the statements of the cell count as a
-// function. An implicit conversion to any or to an interface type of the
-// cell is right and left alone.
+// element or field of such a type in a composite literal, an element
+// stored into or appended to a slice, array, map or channel of such a type
+// (errs[i] = p, append(errs, p), c <- p), an argument for such a parameter
+// of a function the cell declares or of errors.Is, As, Unwrap and Join,
+// and explicit conversions. The pointer variables are the function's
+// parameters, results and locals declared with a pointer type (p *T, var
+// p *T, p := (*T)(nil)), those defined as &T{…} or new(T) that the
+// function assigns again, the cell's package-level variables of those
+// kinds, and the variables of earlier cells that isPtr reports (isIface:
+// those of a compiled interface type); the statements of the cell count
+// as a function. An implicit conversion to any or to an interface type of
+// the cell is right and left alone.
 func TypedNilRefusals(src string, isPtr, isIface func(string) bool) error {
 	chunks, err := split(src)
 	if err != nil {
@@ -136,7 +137,7 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 	type vars struct {
 		ptrs      map[string]bool // of a pointer type
 		ifaceVars map[string]bool // of a compiled interface type
-		chans     map[string]bool // channels of a compiled interface type
+		elems     map[string]bool // slices, arrays, maps and channels of a compiled interface type
 	}
 	// collect adds to v what the declarations in body (but not in its
 	// function literals) and the fields ft declares tell.
@@ -155,6 +156,9 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 					}
 					if compiledIface(f.Type) {
 						v.ifaceVars[n.Name] = true
+					}
+					if ifaceElems(f.Type) {
+						v.elems[n.Name] = true
 					}
 				}
 			}
@@ -176,8 +180,8 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 					if compiledIface(n.Type) {
 						v.ifaceVars[id.Name] = true
 					}
-					if ct, ok := n.Type.(*ast.ChanType); ok && compiledIface(ct.Value) {
-						v.chans[id.Name] = true
+					if ifaceElems(n.Type) {
+						v.elems[id.Name] = true
 					}
 				}
 			case *ast.AssignStmt:
@@ -203,14 +207,16 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 							if f, ok := fun.(*ast.Ident); ok && f.Name == "new" {
 								newPtrs[id.Name] = true
 							}
-							if f, ok := fun.(*ast.Ident); ok && f.Name == "make" && len(r.Args) > 0 {
-								if ct, ok := r.Args[0].(*ast.ChanType); ok && compiledIface(ct.Value) {
-									v.chans[id.Name] = true
-								}
+							if f, ok := fun.(*ast.Ident); ok && f.Name == "make" && len(r.Args) > 0 && ifaceElems(r.Args[0]) {
+								v.elems[id.Name] = true
 							}
 						case *ast.UnaryExpr:
 							if r.Op == token.AND {
 								newPtrs[id.Name] = true
+							}
+						case *ast.CompositeLit:
+							if r.Type != nil && ifaceElems(r.Type) {
+								v.elems[id.Name] = true
 							}
 						}
 					}
@@ -255,7 +261,10 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 		ifaceVars := func(name string) bool {
 			return local.ifaceVars[name] || top.ifaceVars[name] || isIface != nil && isIface(name)
 		}
-		chans := func(name string) bool { return local.chans[name] || top.chans[name] }
+		elems := func(x ast.Expr) bool {
+			id, ok := ast.Unparen(x).(*ast.Ident)
+			return ok && (local.elems[id.Name] || top.elems[id.Name])
+		}
 		// A nil check guards the conversions: if p == nil { return … }
 		// before them, or a conversion inside if p != nil { … }.
 		guarded := map[string]bool{}
@@ -299,7 +308,7 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 					what, name, name, name, name, name)
 			}
 		}
-		elems := func(lit *ast.CompositeLit) {
+		litElems := func(lit *ast.CompositeLit) {
 			for _, e := range lit.Elts {
 				if kv, ok := e.(*ast.KeyValueExpr); ok {
 					e = kv.Value
@@ -345,17 +354,21 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 						if ifaceFields[l.Sel.Name] {
 							convert(n.Rhs[i], "the value")
 						}
+					case *ast.IndexExpr:
+						if elems(l.X) {
+							convert(n.Rhs[i], "the element")
+						}
 					}
 				}
 			case *ast.SendStmt:
-				if id, ok := ast.Unparen(n.Chan).(*ast.Ident); ok && chans(id.Name) {
+				if elems(n.Chan) {
 					convert(n.Value, "the value")
 				}
 			case *ast.CompositeLit:
 				switch t := n.Type.(type) {
 				case *ast.ArrayType:
 					if compiledIface(t.Elt) {
-						elems(n)
+						litElems(n)
 					}
 				case *ast.MapType:
 					if compiledIface(t.Value) {
@@ -381,6 +394,11 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 				}
 				switch fun := ast.Unparen(n.Fun).(type) {
 				case *ast.Ident:
+					if fun.Name == "append" && len(n.Args) > 1 && elems(n.Args[0]) && !n.Ellipsis.IsValid() {
+						for _, a := range n.Args[1:] {
+							convert(a, "the element")
+						}
+					}
 					if params, ok := funcParams[fun.Name]; ok && len(params) == len(n.Args) {
 						for i, a := range n.Args {
 							if params[i] {
@@ -434,6 +452,20 @@ func packageVars(f *ast.File) *ast.BlockStmt {
 		}
 	}
 	return b
+}
+
+// ifaceElems reports whether a type expression is a slice, array, map or
+// channel type whose elements are of a compiled interface type.
+func ifaceElems(t ast.Expr) bool {
+	switch t := ast.Unparen(t).(type) {
+	case *ast.ArrayType:
+		return compiledIface(t.Elt)
+	case *ast.MapType:
+		return compiledIface(t.Value)
+	case *ast.ChanType:
+		return compiledIface(t.Value)
+	}
+	return false
 }
 
 // compiledIface reports whether a type expression names a compiled
