@@ -173,8 +173,11 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 				return false
 			case *ast.ValueSpec:
 				_, ptr := n.Type.(*ast.StarExpr)
-				for _, id := range n.Names {
-					if ptr {
+				for i, id := range n.Names {
+					switch {
+					case ptr && len(n.Values) == len(n.Names) && allocates(n.Values[i]):
+						newPtrs[id.Name] = true // var p *T = &T{}
+					case ptr:
 						v.ptrs[id.Name] = true
 					}
 					if compiledIface(n.Type) {
@@ -198,21 +201,17 @@ func typedNilRefusals(chunks []ast.Node, isPtr, isIface func(string) bool, refus
 						if !ok {
 							continue
 						}
+						if allocates(r) {
+							newPtrs[id.Name] = true
+						}
 						switch r := ast.Unparen(r).(type) {
 						case *ast.CallExpr:
 							fun := ast.Unparen(r.Fun)
 							if _, ok := fun.(*ast.StarExpr); ok && len(r.Args) == 1 {
 								v.ptrs[id.Name] = true // p := (*T)(nil)
 							}
-							if f, ok := fun.(*ast.Ident); ok && f.Name == "new" {
-								newPtrs[id.Name] = true
-							}
 							if f, ok := fun.(*ast.Ident); ok && f.Name == "make" && len(r.Args) > 0 && ifaceElems(r.Args[0]) {
 								v.elems[id.Name] = true
-							}
-						case *ast.UnaryExpr:
-							if r.Op == token.AND {
-								newPtrs[id.Name] = true
 							}
 						case *ast.CompositeLit:
 							if r.Type != nil && ifaceElems(r.Type) {
@@ -452,6 +451,18 @@ func packageVars(f *ast.File) *ast.BlockStmt {
 		}
 	}
 	return b
+}
+
+// allocates reports whether x is &T{…}, &v or new(T): never nil.
+func allocates(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.UnaryExpr:
+		return x.Op == token.AND
+	case *ast.CallExpr:
+		f, ok := ast.Unparen(x.Fun).(*ast.Ident)
+		return ok && f.Name == "new" && len(x.Args) == 1
+	}
+	return false
 }
 
 // ifaceElems reports whether a type expression is a slice, array, map or
