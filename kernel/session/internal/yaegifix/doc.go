@@ -709,7 +709,9 @@
 //     which EqualityEdits compares by value, where both names are
 //     declared in the function with interface types (of the session's
 //     cells too), also in a chunk that declares other types when every
-//     case value is such a name. Two compiled interfaces holding a value
+//     case value is such a name. Tags and case values of other forms
+//     (h.a, mk(), x := mk()) are not seen and still compare wrappers.
+//     Two compiled interfaces holding a value
 //     of a cell's type (a fmt.Stringer and an any) cannot be compared:
 //     the interpreter panics with "comparing uncomparable type
 //     stdlib._fmt_Stringer", which InterpreterFault now counts as its

@@ -45,7 +45,7 @@ func ifaceSwitchEditsIn(fset *token.FileSet, f *ast.File, off int, src string, c
 		case *ast.InterfaceType:
 			return true
 		case *ast.Ident:
-			return t.Name == "any" || ifaces[t.Name] || types[t.Name] == false && cellIface != nil && cellIface(t.Name)
+			return t.Name == "any" || ifaces[t.Name] || !types[t.Name] && cellIface != nil && cellIface(t.Name)
 		}
 		return false
 	}
