@@ -724,7 +724,9 @@
 //     functions and methods of the cell, when the session or the cell
 //     declares a type that an instantiation can be confused with (one
 //     declared from a type other than a struct, or a struct type with
-//     the fields of another). Probe: "assertion to a type parameter".
+//     the fields of another); a generic function of an earlier cell is
+//     not checked again when a later cell declares such a type. Probe:
+//     "assertion to a type parameter".
 //  94. Recovered failures of the interpreter. A cell that recovers a
 //     panic of the interpreter's own machinery and reads it got a value
 //     compiled Go never gives: a value method called through an
