@@ -43,6 +43,16 @@ func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 	if got, want := out(t, s, code), "match nil"; got != want {
 		t.Errorf("parameters and nil: %q, want %q", got, want)
 	}
+	// Fields, calls and variables defined from calls, in a cell that
+	// declares the types too; the tag is read once.
+	code = "type C interface{ M() }\ntype V int\n\nfunc (V) M() {}\n\ntype H struct{ c C }\n\nvar calls int\n\nfunc mk() C {\n\tcalls++\n\treturn V(1)\n}\n" +
+		"func s5() string {\n\th := H{V(1)}\n\tvar y C = V(1)\n\tswitch h.c {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s6() string {\n\tx := mk()\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s7() string {\n\tvar y C = V(2)\n\tswitch mk() {\n\tcase y, mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"fmt.Print(s5(), \" \", s6(), \" \", s7(), \" \", calls)"
+	if got, want := out(t, s, code), "match match match 4"; got != want {
+		t.Errorf("fields and calls: %q, want %q", got, want)
+	}
 	// Two compiled interfaces holding a value of a cell's type: the
 	// interpreter compares its wrappers, which cannot be compared.
 	e := fails(t, s, "func s4() bool {\n\tvar a fmt.Stringer = S{}\n\tvar b any = a\n\treturn a == b\n}\ns4()")

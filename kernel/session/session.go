@@ -403,7 +403,7 @@ func (s *Session) exports() interp.Exports {
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
 			// Comparisons of what may be interfaces (EqualityEdits).
 			"Equal": reflect.ValueOf(func(a, b any) bool {
-				return yaegifix.EqualIn(s.interp, func(name string) bool { return len(s.methods[name]) > 0 }, a, b)
+				return yaegifix.EqualIn(s.interp, s.hasMethods, a, b)
 			}),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
@@ -1008,6 +1008,22 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// hasMethods reports whether a cell's type has methods, those the running
+// cell declares included.
+func (s *Session) hasMethods(name string) bool {
+	if len(s.methods[name]) > 0 {
+		return true
+	}
+	if p := s.plan; p != nil {
+		for _, m := range p.Methods {
+			if m.Recv == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isPointerVar reports whether name is a variable of an earlier cell of a

@@ -706,11 +706,18 @@
 //     y: } with x and y interface variables (of one interface type or
 //     two, any included) holding equal values made in two places took
 //     default. ifaceSwitchEdits (81) also writes such a case as x == y,
-//     which EqualityEdits compares by value, where both names are
-//     declared in the function with interface types (of the session's
-//     cells too), also in a chunk that declares other types when every
-//     case value is such a name. Tags and case values of other forms
-//     (h.a, mk(), x := mk()) are not seen and still compare wrappers.
+//     which EqualityEdits compares by value, where the tag and the value
+//     are names declared in the function with interface types (of the
+//     session's cells too, or defined from a call of a function of the
+//     chunk with one result of interface type), fields of such a type of
+//     the chunk's struct types (h.a) or calls of such functions (mk()),
+//     also in a chunk that declares other types when every case value is
+//     of these forms; a tag other than a name, or one beside a case value
+//     that calls a function, is read once into a variable of the switch
+//     (switch _sw := mk(); { case _sw == y: }), and a switch with an init
+//     statement is then left alone. Equal also knows the methods of the
+//     running cell's types. Forms of earlier cells' functions and fields
+//     are not seen and still compare wrappers.
 //     Two compiled interfaces holding a value
 //     of a cell's type (a fmt.Stringer and an any) cannot be compared:
 //     the interpreter panics with "comparing uncomparable type
