@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestSwitchOnInterfaceVariable checks that an expression switch on a
 // variable of interface type compares it with each case value as Go does,
@@ -19,5 +22,41 @@ func TestSwitchOnInterfaceVariable(t *testing.T) {
 	}
 	if err := fails(t, s, "func c() string {\n\ttype F float64\n\t_ = F(0)\n\tswitch x := any(1.0); x {\n\tcase 1.0:\n\t\treturn \"float\"\n\t}\n\treturn \"none\"\n}\nc()"); err == nil {
 		t.Error("a switch beside a declared type ran")
+	}
+}
+
+// TestSwitchOnTwoInterfaceVariables: switch x { case y: } with x and y
+// interface variables holding equal values of a cell's type made in two
+// places took default in the interpreter, which compared its wrappers;
+// Go compares the values. Where the interpreter cannot compare them, the
+// cell stops with an InterpreterError, not a panic Go would not have.
+func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U int\n\nfunc (U) M() {}\nfunc (U) N() {}\n\ntype S struct{}\n\nfunc (S) String() string { return \"s\" }")
+	code := "func s1(x A, y B) string {\n\tswitch x {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s2() string {\n\tvar a any = U(1)\n\tvar b any = U(1)\n\tswitch a {\n\tcase b:\n\t\treturn \"match\"\n\tdefault:\n\t\treturn \"default\"\n\t}\n}\n" +
+		"fmt.Print(s1(U(1), U(1)), \" \", s1(U(1), U(2)), \" \", s2())"
+	if got, want := out(t, s, code), "match default match"; got != want {
+		t.Errorf("variables declared in the function: %q, want %q", got, want)
+	}
+	code = "func s3(x, y A) string {\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\nfmt.Print(s3(U(3), U(3)), \" \", s3(nil, U(3)))"
+	if got, want := out(t, s, code), "match nil"; got != want {
+		t.Errorf("parameters and nil: %q, want %q", got, want)
+	}
+	// Fields, calls and variables defined from calls, in a cell that
+	// declares the types too; the tag is read once.
+	code = "type C interface{ M() }\ntype V int\n\nfunc (V) M() {}\n\ntype H struct{ c C }\n\nvar calls int\n\nfunc mk() C {\n\tcalls++\n\treturn V(1)\n}\n" +
+		"func s5() string {\n\th := H{V(1)}\n\tvar y C = V(1)\n\tswitch h.c {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s6() string {\n\tx := mk()\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s7() string {\n\tvar y C = V(2)\n\tswitch mk() {\n\tcase y, mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"fmt.Print(s5(), \" \", s6(), \" \", s7(), \" \", calls)"
+	if got, want := out(t, s, code), "match match match 4"; got != want {
+		t.Errorf("fields and calls: %q, want %q", got, want)
+	}
+	// Two compiled interfaces holding a value of a cell's type: the
+	// interpreter compares its wrappers, which cannot be compared.
+	e := fails(t, s, "func s4() bool {\n\tvar a fmt.Stringer = S{}\n\tvar b any = a\n\treturn a == b\n}\ns4()")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "comparing uncomparable type stdlib._fmt_Stringer") {
+		t.Errorf("compiled interfaces compared: %s: %s", e.Name, e.Value)
 	}
 }

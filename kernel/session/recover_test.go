@@ -123,3 +123,21 @@ func TestPanicInADeferredCallWithOthersPending(t *testing.T) {
 		t.Errorf("deferred calls: %q, want %q", got, want)
 	}
 }
+
+// TestRecoveredInterpreterFailureText: a value method called through an
+// interface holding a nil pointer panics in the interpreter with its own
+// reflect error, where Go's text is "value method main.T.F called using
+// nil *T pointer" (Go's test/fixedbugs/issue19040.go); a cell that reads
+// the recovered text stops, one that compares it with nil runs.
+func TestRecoveredInterpreterFailureText(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type T int\ntype I interface{ F() }\n\nfunc (t T) F() {}\n\nvar (\n\tt *T\n\ti I = t\n)")
+	code := "func failed() (f bool) {\n\tdefer func() { f = recover() != nil }()\n\ti.F()\n\treturn\n}\nfmt.Println(failed())"
+	if got := out(t, s, code); got != "true\n" {
+		t.Errorf("recovered value compared with nil: %q, want true", got)
+	}
+	e := fails(t, s, "func text() (msg string) {\n\tdefer func() { msg = recover().(error).Error() }()\n\ti.F()\n\treturn\n}\nfmt.Println(text())")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "the text of a recovered panic: the interpreter failed") {
+		t.Errorf("text of the recovered value: %s: %s", e.Name, e.Value)
+	}
+}

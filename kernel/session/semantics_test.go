@@ -424,7 +424,7 @@ func TestAssertionToInterfacePanics(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "import \"runtime\"")
 	code := "type AI interface{ Foo() }\ntype AS struct{}\n\nfunc (*AS) Bar() {}\n\nfunc (*AS) String() string { return \"as\" }\n\n" +
-		"func try(e any, n int) {\n\tdefer func() {\n\t\t_, isRuntime := recover().(runtime.Error)\n\t\tfmt.Print(isRuntime, \" \")\n\t}()\n" +
+		"func try(e any, n int) {\n\tdefer func() {\n\t\tr := recover()\n\t\t_, isRuntime := r.(runtime.Error)\n\t\tfmt.Print(isRuntime, \" \")\n\t}()\n" +
 		"\tswitch n {\n\tcase 0:\n\t\ti := e.(AI)\n\t\t_ = i\n\tcase 1:\n\t\tvar st fmt.Stringer = e.(fmt.Stringer)\n\t\t_ = st\n\tcase 2:\n\t\tvar b interface{ Baz() } = e.(interface{ Baz() })\n\t\t_ = b\n\t}\n}\n" +
 		"for n := range 3 {\n\ttry(&AS{}, n)\n}\ntry(nil, 0)\n"
 	if got, want := out(t, s, code), "true false true true "; got != want {

@@ -294,7 +294,7 @@ func (s *Session) recoverRead(v any) any {
 			panic(p)
 		}
 	}()
-	return yaegifix.RecoverRead(s.interp, v)
+	return yaegifix.RecoverRead(s.interp, v, s.imports[yaegifix.ImportSpec{Path: "reflect"}])
 }
 
 // reset replaces the interpreter by a fresh one with the prelude.
@@ -410,7 +410,7 @@ func (s *Session) exports() interp.Exports {
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
 			// Comparisons of what may be interfaces (EqualityEdits).
 			"Equal": reflect.ValueOf(func(a, b any) bool {
-				return yaegifix.EqualIn(s.interp, func(name string) bool { return len(s.methods[name]) > 0 }, a, b)
+				return yaegifix.EqualIn(s.interp, s.hasMethods, a, b)
 			}),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
@@ -530,6 +530,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		return nil, e
 	}
 	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
+		return nil, syntaxError(err)
+	}
+	if err := yaegifix.TypedNilRefusals(code, s.isPointerVar, s.isCompiledIfaceVar); err != nil {
 		return nil, syntaxError(err)
 	}
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
@@ -1053,6 +1056,36 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// hasMethods reports whether a cell's type has methods, those the running
+// cell declares included.
+func (s *Session) hasMethods(name string) bool {
+	if len(s.methods[name]) > 0 {
+		return true
+	}
+	if p := s.plan; p != nil {
+		for _, m := range p.Methods {
+			if m.Recv == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isPointerVar reports whether name is a variable of an earlier cell of a
+// pointer type.
+func (s *Session) isPointerVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Pointer
+}
+
+// isCompiledIfaceVar reports whether name is a variable of an earlier cell
+// of a compiled interface type with methods (error, fmt.Stringer).
+func (s *Session) isCompiledIfaceVar(name string) bool {
+	v, ok := s.interp.Globals()[name]
+	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Interface && v.Type().NumMethod() > 0
 }
 
 // isGlobalInt reports whether name is a global integer of the session.

@@ -223,6 +223,99 @@ func ConcreteAssertions(src string, sessionTypes []string) error {
 			return false
 		})
 	}
+	// The declared types a type parameter can be confused with: those
+	// declared from a type other than a struct type, whose representation
+	// an instantiation can name, and those that clash with another type.
+	var confusable []string
+	for name, ds := range decls {
+		if len(ds) != 1 {
+			continue
+		}
+		if _, ok := ast.Unparen(ds[0]).(*ast.StructType); !ok || len(clash(name)) > 0 {
+			confusable = append(confusable, name+" from "+types.ExprString(ds[0]))
+		}
+	}
+	sort.Strings(confusable)
+	if len(confusable) > 3 {
+		confusable = append(confusable[:3], "others")
+	}
+	// checkParam refuses typ when it mentions a type parameter of params.
+	checkParam := func(p parsed, params map[string]bool, typ ast.Expr, construct, what string) {
+		if len(confusable) == 0 || len(errs) > 0 {
+			return
+		}
+		ast.Inspect(typ, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || !params[id.Name] || len(errs) > 0 {
+				return true
+			}
+			pos := p.fset.Position(typ.Pos())
+			pos.Line += p.delta
+			errs.Add(pos, fmt.Sprintf(Refused+"%s, of the type parameter %s: the interpreter cannot tell a declared type from the type it is declared from "+
+				"(%s in the session), so with %s instantiated as one of them %s would match a value of the other type: "+
+				"give the types different representations (such as a struct with a field of its own name), or compare reflect.TypeOf of the value outside the generic function",
+				construct, id.Name, strings.Join(confusable, ", "), id.Name, what))
+			return false
+		})
+	}
+	// typeParams returns the names of the type parameters of a function
+	// declaration (of its receiver's type for a method).
+	typeParams := func(fd *ast.FuncDecl) map[string]bool {
+		ps := map[string]bool{}
+		if fd.Type.TypeParams != nil {
+			for _, f := range fd.Type.TypeParams.List {
+				for _, n := range f.Names {
+					ps[n.Name] = true
+				}
+			}
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := ast.Unparen(fd.Recv.List[0].Type)
+			if st, ok := t.(*ast.StarExpr); ok {
+				t = st.X
+			}
+			var idx []ast.Expr
+			switch t := t.(type) {
+			case *ast.IndexExpr:
+				idx = []ast.Expr{t.Index}
+			case *ast.IndexListExpr:
+				idx = t.Indices
+			}
+			for _, x := range idx {
+				if id, ok := x.(*ast.Ident); ok && id.Name != "_" {
+					ps[id.Name] = true
+				}
+			}
+		}
+		return ps
+	}
+	for _, p := range files {
+		for _, d := range p.f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			params := typeParams(fd)
+			if len(params) == 0 {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.TypeAssertExpr:
+					if n.Type != nil {
+						checkParam(p, params, n.Type, "the type assertion "+types.ExprString(n), "the assertion")
+					}
+				case *ast.TypeSwitchStmt:
+					for _, cl := range n.Body.List {
+						for _, t := range cl.(*ast.CaseClause).List {
+							checkParam(p, params, t, "case "+types.ExprString(t)+": of a type switch", "the case")
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
 	for _, p := range files {
 		ast.Inspect(p.f, func(n ast.Node) bool {
 			switch n := n.(type) {

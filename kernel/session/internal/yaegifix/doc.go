@@ -638,10 +638,10 @@
 //  83. Nil pointers as errors. A nil pointer converted to a compiled
 //     interface type such as error becomes a nil interface, so that an
 //     error holding a typed nil compares equal to nil (Go: not equal).
-//     typedNilRefusals refuses return p, for a variable declared with a
+//     TypedNilRefusals refuses return p, for a variable declared with a
 //     pointer type, from a function whose result there is an error, unless
-//     a nil check guards it; other conversions (var e error = p) are not
-//     seen. Probe: "nil pointer returned as an error".
+//     a nil check guards it; other conversions are item 94. Probe: "nil
+//     pointer returned as an error".
 //  84. Untyped constant arguments of a generic function. When every
 //     argument for a type parameter is an untyped constant, Go gives the
 //     parameter the constants' default type; the interpreter fails
@@ -722,6 +722,66 @@
 //     its memory without end while it compiled. Probes: "type
 //     argument from a core type", "constraint interface of one term",
 //     "make of a receive-only channel type".
+//  94. Nil pointers converted to interfaces. Beyond return p (83), a nil
+//     pointer became a nil interface wherever it was converted to a
+//     compiled interface type (var err error = p, err = p, []error{p},
+//     append(errs, p), m[k] = p, W{err: p}, an argument for an error
+//     parameter, errors.Is(p, nil), a send on a chan error) or explicitly to any interface type (any(p)
+//     == nil, error(p), I(p)), so that err != nil was false where Go's is
+//     true. TypedNilRefusals, a check of the whole cell the session runs
+//     with the pointer and compiled-interface variables of earlier cells,
+//     refuses those conversions of a pointer variable unless a nil check
+//     guards them or the variable is &T{…} or new(T) never assigned
+//     again; implicit conversions to any or to a cell's interface type
+//     (var a any = p) are right and left alone. Parameters of functions
+//     of earlier cells are not seen. Probe: "nil pointer converted to an
+//     interface".
+//  95. Switches comparing interface variables. The expression switch
+//     compares interfaces of the cell's types by the interpreter's
+//     wrappers, which hold the node that made the value: switch x { case
+//     y: } with x and y interface variables (of one interface type or
+//     two, any included) holding equal values made in two places took
+//     default. ifaceSwitchEdits (81) also writes such a case as x == y,
+//     which EqualityEdits compares by value, where the tag and the value
+//     are names declared in the function with interface types (of the
+//     session's cells too, or defined from a call of a function of the
+//     chunk with one result of interface type), fields of such a type of
+//     the chunk's struct types (h.a) or calls of such functions (mk()),
+//     also in a chunk that declares other types when every case value is
+//     of these forms; a tag other than a name, or one beside a case value
+//     that calls a function, is read once into a variable of the switch
+//     (switch _sw := mk(); { case _sw == y: }), and a switch with an init
+//     statement is then left alone. Equal also knows the methods of the
+//     running cell's types. Forms of earlier cells' functions and fields
+//     are not seen and still compare wrappers.
+//     Two compiled interfaces holding a value
+//     of a cell's type (a fmt.Stringer and an any) cannot be compared:
+//     the interpreter panics with "comparing uncomparable type
+//     stdlib._fmt_Stringer", which InterpreterFault now counts as its
+//     failure (an InterpreterError, and RecoverRead stops the cell).
+//     Probe: "switch on two interface variables".
+//  96. Assertions to type parameters. x.(T) and case T: in a generic
+//     function compare the representation as in 53: with T = bool they
+//     matched a value of type B bool, with T = int one of type M int
+//     with methods. ConcreteAssertions refuses them, in the generic
+//     functions and methods of the cell, when the session or the cell
+//     declares a type that an instantiation can be confused with (one
+//     declared from a type other than a struct, or a struct type with
+//     the fields of another); a generic function of an earlier cell is
+//     not checked again when a later cell declares such a type. Probe:
+//     "assertion to a type parameter".
+//  97. Recovered failures of the interpreter. A cell that recovers a
+//     panic of the interpreter's own machinery and reads it got a value
+//     compiled Go never gives: a value method called through an
+//     interface holding a nil pointer panics with "reflect: call of
+//     reflect.Value.Set on zero Value", where Go's text is "value method
+//     main.T.F called using nil *T pointer" (or "invalid memory address
+//     or nil pointer dereference" where the compiler calls the method
+//     directly). RecoverRead (64) stops the cell when the recovered value
+//     is such a failure (InterpreterFault), unless the session imports
+//     reflect, whose misuse by the cell panics with such texts in Go
+//     too. Probe: "value method through an interface holding a nil
+//     pointer".
 //
 // # Elsewhere
 //
@@ -739,7 +799,7 @@
 //     functions compiled earlier that call it (traefik/yaegi#1673). There is no
 //     workaround; %help and kernel/README.md tell users to re-run those
 //     cells.
-//  94. Declarations of a failed compilation. The interpreter declares a
+//  98. Declarations of a failed compilation. The interpreter declares a
 //     chunk's functions, variables and methods before it compiles their
 //     bodies, and keeps them when the compilation fails: a function
 //     declared again ran without code (returning 0), a variable declared
@@ -748,14 +808,14 @@
 //     symbols a cell declares (SnapshotSymbols) and puts it back when the
 //     cell fails to compile (Restore): such a cell has no effect, as in
 //     Go. Probe: "declarations of a failed compilation".
-//  95. Methods declared again. A method a later cell declares again is
+//  99. Methods declared again. A method a later cell declares again is
 //     added after the first, and the first is found: the edit of a method
 //     in a notebook had no effect. DropMethods removes the earlier
 //     declaration before the cell compiles; values made before and calls
 //     through interfaces then run the new one, while functions compiled
 //     before keep calling the old one, as with functions (19). Probe:
 //     "method declared again".
-//  96. Top-level definitions from generic calls. x := G(…) at top level,
+//  100. Top-level definitions from generic calls. x := G(…) at top level,
 //     G a generic function, panics while the interpreter lays out the
 //     globals ("nil reflect type", also logged to the terminal) when an
 //     earlier cell declared G, and reports G undefined when the cell

@@ -159,13 +159,15 @@ func ExplainPanic(msg string) string {
 // built with the wrong type or kind ("reflect: call of
 // reflect.Value.SetBool on int Value", "reflect.Set: value of type … is not
 // assignable to …", "reflect: Method index out of range"), its internal
-// types (interp.valueInterface, *interp.node) and its "invalid interface
-// value" and "method not found" (Go finds every method when it
-// compiles), and the kernel's own checks at run time (RangeString), whose
-// message starts with Refused. Each is yaegi failing on a construct
-// compiled Go runs; the messages panicMessages maps to Go's runtime errors
-// are checked first.
-var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value|method not found: |` + Refused + `)|\binterp\.[a-zA-Z]`)
+// types (interp.valueInterface, *interp.node, and the stdlib._fmt_Stringer
+// wrappers of its standard library, "comparing uncomparable type
+// stdlib._fmt_Stringer" for two compiled interfaces holding a value of a
+// cell's type), its "invalid interface value" and "method not found" (Go
+// finds every method when it compiles), and the kernel's own checks at
+// run time (RangeString), whose message starts with Refused. Each is
+// yaegi failing on a construct compiled Go runs; the messages
+// panicMessages maps to Go's runtime errors are checked first.
+var interpreterFault = regexp.MustCompile(`^(?:\d+:\d+: )?(?:reflect[.:]|invalid interface value|method not found: |` + Refused + `)|\binterp\.[a-zA-Z]|\bstdlib\._[a-zA-Z]`)
 
 // InterpreterFault reports whether a cell's panic message (after
 // ExplainPanic) is the interpreter's failure rather than a panic compiled

@@ -70,7 +70,7 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"asStatements (in PrepareCell)"},
 		{"nil pointer returned as an error", []string{"type E struct{}\nfunc (e *E) Error() string { return \"E\" }\nfunc y() error { var q *E; return q }", "y() != nil"},
 			func(v any, err error, out string) bool { return v == false },
-			"typedNilRefusals (semanticEdits)"},
+			"TypedNilRefusals (the session)"},
 		{"iota after a line of several names", []string{"const (\n\ta, b = iota, iota * 10\n\tc, d\n)", "c"},
 			func(v any, err error, out string) bool { return v != 1 },
 			"constIotaRefusals (semanticEdits)"},
@@ -310,6 +310,18 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"GenericDefineEdits"},
+		{"nil pointer converted to an interface", []string{"type E struct{}\nfunc (e *E) Error() string { return \"E\" }\nfunc y() bool { var q *E; var err error = q; return err == nil }", "y()"},
+			func(v any, err error, out string) bool { return v == true },
+			"TypedNilRefusals"},
+		{"switch on two interface variables", []string{"type A interface{ M() }\ntype U int\nfunc (U) M() {}\nfunc f() int { var x A = U(1); var y A = U(1); switch x { case y: return 1 }; return 0 }", "f()"},
+			func(v any, err error, out string) bool { return v == 0 },
+			"the interface case values of ifaceSwitchEdits"},
+		{"assertion to a type parameter", []string{"type B bool\nfunc is[T any](x any) bool { _, ok := x.(T); return ok }", "is[bool](B(true))"},
+			func(v any, err error, out string) bool { return v == true },
+			"the type parameters of ConcreteAssertions"},
+		{"value method through an interface holding a nil pointer", []string{`import "fmt"`, "type T int\nfunc (T) F() {}\ntype I interface{ F() }\nfunc g() (s string) { defer func() { s = fmt.Sprint(recover()) }(); var p *T; var i I = p; i.F(); return }", "g()"},
+			func(v any, err error, out string) bool { s, _ := v.(string); return strings.HasPrefix(s, "reflect: ") },
+			"the stop of RecoverRead for an interpreter failure"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -23,9 +23,33 @@ const recoverReadStop = Refused + "the text of a recovered "
 // index and the length ("index out of range [3] with length 3"; yaegi
 // v0.16.1 indexes by reflect, whose panic gives neither; Go's
 // test/fixedbugs/issue30116.go, issue75327.go). A value compared with nil
-// only goes through RecoverIn (nilCheckedRecovers).
-func RecoverRead(it *interp.Interpreter, v any) any {
+// only goes through RecoverIn (nilCheckedRecovers). It also stops the
+// cell when the value is the interpreter's own failure (InterpreterFault),
+// such as "reflect: call of reflect.Value.Set on zero Value" for a nil
+// pointer's value read (Go's text is "invalid memory address or nil
+// pointer dereference", or "value method main.T.F called using nil *T
+// pointer" when an interface holding the nil pointer calls a value method,
+// Go's test/fixedbugs/issue19040.go), unless usesReflect (the session
+// imports reflect, whose misuse in the cell gives such texts in Go too,
+// Go's test/fixedbugs/issue28748.go).
+func RecoverRead(it *interp.Interpreter, v any, usesReflect bool) any {
 	v = RecoverIn(it, v)
+	if !usesReflect {
+		var msg string
+		switch x := v.(type) {
+		case string:
+			msg = x
+		case error:
+			if _, ok := x.(RuntimeError); !ok {
+				msg = x.Error()
+			}
+		}
+		if msg != "" && InterpreterFault(msg) && !strings.HasPrefix(msg, Refused) {
+			panic(recoverReadStop + "panic: the interpreter failed (" + msg + ") where compiled Go panics with a runtime error of its own " +
+				"(for a nil pointer, \"invalid memory address or nil pointer dereference\", or \"value method main.T.M called using nil *T pointer\" " +
+				"through an interface), or does not panic; compare the recovered value with nil instead of reading it")
+		}
+	}
 	if e, ok := v.(RuntimeError); ok {
 		switch e.Msg {
 		case "runtime error: index out of range", "runtime error: slice bounds out of range":

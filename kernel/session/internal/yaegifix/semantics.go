@@ -67,7 +67,6 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	consts := constNames(root)
 	deferReturns := returnsWithDefer(root)
 	deferRecoverRefusals(root, refuse)
-	typedNilRefusals(root, refuse)
 	constComparisonRefusals(root, refuse)
 	constIotaRefusals(root, refuse)
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
