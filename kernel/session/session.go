@@ -322,6 +322,7 @@ func (s *Session) reset() error {
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
+	yaegifix.UseErrorsFixes(it)
 	yaegifix.UseXMLFixes(it)
 	yaegifix.UseJSONFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
@@ -405,6 +406,8 @@ func (s *Session) exports() interp.Exports {
 			"Equal": reflect.ValueOf(func(a, b any) bool {
 				return yaegifix.EqualIn(s.interp, func(name string) bool { return len(s.methods[name]) > 0 }, a, b)
 			}),
+			// Assertions to struct types of the cells (StandInEdits).
+			"StandIn": reflect.ValueOf(yaegifix.StandIn),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
 				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
@@ -525,6 +528,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		return nil, syntaxError(err)
 	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, len(s.methods) > 0 || len(typeSrcs) > 0)
+	yaegifix.StandInEdits(p, typeSrcs)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}

@@ -1,8 +1,10 @@
 package yaegifix
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
+	"strings"
 )
 
 // resultCounts records the number of results of the functions and
@@ -103,9 +105,46 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 			return true
 		})
 		var edits []edit
+		// A statement that hands all the results of a cell's function to
+		// a compiled one, fmt.Println(f()), takes them into variables
+		// first, which the interpreter wraps: the results were handed over
+		// bare.
+		spread := map[*ast.CallExpr]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.ExprStmt)
+			if !ok {
+				return true
+			}
+			call, ok := st.X.(*ast.CallExpr)
+			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() || len(call.Args) != 1 {
+				return true
+			}
+			inner, ok := call.Args[0].(*ast.CallExpr)
+			if !ok || compiled(inner.Fun) {
+				return true
+			}
+			id, ok := inner.Fun.(*ast.Ident)
+			if !ok || local[id.Name] {
+				return true
+			}
+			count := results[id.Name]
+			if count < 2 {
+				return true
+			}
+			names := make([]string, count)
+			for i := range names {
+				names[i] = fmt.Sprintf("%sR%d", tempPrefix, i)
+			}
+			list := strings.Join(names, ", ")
+			spread[call] = true
+			edits = append(edits,
+				edit{pos(st.Pos()), pos(inner.Pos()), ";func() { " + list + " := "},
+				edit{pos(inner.End()), pos(st.End()), "; " + src[pos(call.Pos()):pos(inner.Pos())] + list + ") }()"})
+			return true
+		})
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() {
+			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() || spread[call] {
 				return true
 			}
 			for _, a := range call.Args {

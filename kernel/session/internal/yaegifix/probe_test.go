@@ -269,6 +269,23 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return strings.HasPrefix(s, "{%!d(string=y) ")
 			},
 			"the refusal of errorsAs for a target of a cell struct type"},
+		{"errors.Is with a cell pointer sentinel", []string{`import ("errors"; "fmt")`,
+			"type E struct{ s string }\nfunc (e *E) Error() string { return e.s }\nvar X = &E{\"x\"}\nfunc f() error { return fmt.Errorf(\"w: %w\", X) }", "errors.Is(f(), X)"},
+			func(v any, err error, out string) bool { return v == false },
+			"errorsIs (UseErrorsFixes)"},
+		{"assertion of a struct returned as an error", []string{`import "fmt"`,
+			"type H struct{ a, c int }\nfunc (h H) Error() string { return \"h\" }\nfunc f() error { return H{1, 2} }\nfunc g() bool { _, ok := f().(H); return ok }", "g()"},
+			func(v any, err error, out string) bool { return v == false },
+			"StandInEdits and checkStandIns (EqualIn)"},
+		{"slice of a cell Stringer in fmt", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }", "fmt.Sprint([]W{1}, W(2))"},
+			func(v any, err error, out string) bool { return v == "[1] w" },
+			"fmtTypes.nested (checkFmtArgs in UseFmtFixes)"},
+		{"pointer String of a value in fmt", []string{`import "fmt"`, "type V struct{ a, b int }\nfunc (v *V) String() string { return \"ptr\" }", "fmt.Sprint(V{1, 2})"},
+			func(v any, err error, out string) bool { return v == "ptr" },
+			"fmtTypes.pointerMethodOnValue (checkFmtArgs in UseFmtFixes)"},
+		{"all results of a call to fmt", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }\nfunc two() (W, W) { return 1, 2 }", "fmt.Sprint(two())"},
+			func(v any, err error, out string) bool { return v == "1 2" },
+			"the statements of callArgEdits that take the results into variables"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -160,16 +160,19 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		// Errorf keeps fmt's error (with what %w wraps); it only stops
@@ -178,6 +181,7 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return fmt.Errorf(format, a...)
 		}),
 	}
@@ -199,6 +203,20 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	wrappers := map[reflect.Value][]reflect.Type{}
 	for name, f := range fixes {
 		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(f))
+	}
+	// Print, Println and the others keep the functions the interpreter
+	// has (which write to its standard output), after checkFmtArgs.
+	for _, name := range []string{"Fprint", "Fprintln", "Print", "Println", "Sprint", "Sprintln"} {
+		f, ok := syms.MapIndex(reflect.ValueOf(name)).Interface().(reflect.Value)
+		if !ok || f.Kind() != reflect.Func || !f.Type().IsVariadic() {
+			continue
+		}
+		checked := reflect.MakeFunc(f.Type(), func(in []reflect.Value) []reflect.Value {
+			a, _ := in[len(in)-1].Interface().([]any)
+			checkFmtArgs(it, a, func(int) bool { return true })
+			return f.CallSlice(in)
+		})
+		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(checked))
 	}
 	for _, name := range []string{"Errorf", "Fprint", "Fprintf", "Fprintln", "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln"} {
 		if f := syms.MapIndex(reflect.ValueOf(name)); f.IsValid() {
