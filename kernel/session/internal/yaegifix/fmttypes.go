@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
@@ -125,8 +126,19 @@ func (ft *fmtTypes) candidates(w reflect.Value) (names []string, exact bool) {
 	return names, len(found) == 1 && found[0].exact(inside)
 }
 
+// lastFmtTypes keeps the fmtTypes last read, with the interpreter and the
+// fingerprint of its types they were read for (see readFmtTypes): fmt's
+// functions read them at every call with such an argument.
+var lastFmtTypes struct {
+	sync.Mutex
+	it *interp.Interpreter
+	fp uint64
+	ft *fmtTypes
+}
+
 // readFmtTypes reads the types of the interpreter's package scope (see
-// cellTypeReps); empty where the fields are not found.
+// cellTypeReps); empty where the fields are not found. It reads them again
+// when a type or its number of methods changed.
 func readFmtTypes(it *interp.Interpreter) (ft *fmtTypes) {
 	ft = &fmtTypes{printed: map[reflect.Type]string{}, named: map[reflect.Type]reflect.Value{}}
 	defer func() {
@@ -142,6 +154,28 @@ func readFmtTypes(it *interp.Interpreter) (ft *fmtTypes) {
 	if !sc.IsValid() || sc.IsNil() {
 		return ft
 	}
+	var fp uint64
+	for iter := sc.Elem().FieldByName("sym").MapRange(); iter.Next(); {
+		sym := iter.Value()
+		if sym.IsNil() || sym.Elem().FieldByName("kind").Uint() != yaegiTypeSym {
+			continue
+		}
+		typ := sym.Elem().FieldByName("typ")
+		if typ.IsNil() {
+			continue
+		}
+		h := uint64(typ.Pointer())*31 + uint64(typ.Elem().FieldByName("method").Len())*7
+		if !typ.Elem().FieldByName("rtype").IsNil() {
+			h++
+		}
+		fp += h * 1000003
+	}
+	lastFmtTypes.Lock()
+	defer lastFmtTypes.Unlock()
+	if lastFmtTypes.it == it && lastFmtTypes.fp == fp && lastFmtTypes.ft != nil {
+		return lastFmtTypes.ft
+	}
+	defer func() { lastFmtTypes.it, lastFmtTypes.fp, lastFmtTypes.ft = it, fp, ft }()
 	iter := sc.Elem().FieldByName("sym").MapRange()
 	for iter.Next() {
 		sym := iter.Value()

@@ -29,8 +29,9 @@ func StandInEdits(p *Plan, sessionTypes []string) {
 		if ts.TypeParams != nil || ts.Assign.IsValid() {
 			return
 		}
-		_, ok := ast.Unparen(ts.Type).(*ast.StructType)
-		structs[ts.Name.Name] = ok
+		// The wrapper of a value of an empty struct type holds the value.
+		st, ok := ast.Unparen(ts.Type).(*ast.StructType)
+		structs[ts.Name.Name] = ok && st.Fields != nil && len(st.Fields.List) > 0
 	}
 	for _, s := range sessionTypes {
 		if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+s, 0); err == nil {
