@@ -716,8 +716,11 @@
 //     representation of a cell type with such a method (fmtTypes.nested,
 //     which reads the fields of the cells' struct types from the
 //     interpreter's types): a []int may be a []W, which it cannot tell
-//     apart. Values inside interfaces ([]any) are not followed. Probe:
-//     "slice of a cell Stringer in fmt".
+//     apart. Inside an interface ([]any{W(1)}), such a value is the
+//     interpreter's own stand-in (interp.valueInterface), which fmt
+//     printed as its fields ([{0xc… {…}}]): holdsValueInterface stops the
+//     cell for it. Probes: "slice of a cell Stringer in fmt", "cell
+//     Stringer in an []any in fmt".
 //  94. String with a pointer receiver. The interpreter counts methods of
 //     *V in the method set of V (55) and calls String or Error declared
 //     on *V for a value V handed to fmt, where Go prints the fields.

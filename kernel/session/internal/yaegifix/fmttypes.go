@@ -379,6 +379,11 @@ func checkFmtArgs(it *interp.Interpreter, args []any, verb func(i int) bool) {
 		default:
 			continue
 		}
+		if budget := 10000; hasInterface(v.Type(), 0) && holdsValueInterface(v, 0, &budget) {
+			panic(Refused + "fmt of a " + v.Type().String() + " that holds, in an interface, a value of a type of the cell with methods: the " +
+				"interpreter keeps it there as a stand-in of its own, which fmt prints as the stand-in's fields; print the elements one by one " +
+				"(fmt.Print(s[i]))")
+		}
 		if ft == nil {
 			ft = readFmtTypes(it)
 		}
@@ -389,6 +394,81 @@ func checkFmtArgs(it *interp.Interpreter, args []any, verb func(i int) bool) {
 				"(s[i].String())")
 		}
 	}
+}
+
+// hasInterface reports whether t has an interface type among its
+// elements, keys or fields (not behind a pointer below the top).
+func hasInterface(t reflect.Type, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return depth > 0
+	case reflect.Slice, reflect.Array:
+		return hasInterface(t.Elem(), depth+1)
+	case reflect.Pointer:
+		return depth == 0 && hasInterface(t.Elem(), depth+1)
+	case reflect.Map:
+		return hasInterface(t.Key(), depth+1) || hasInterface(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasInterface(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsValueInterface reports whether v holds, in an interface among its
+// elements, keys or fields, the interpreter's stand-in for a value of a
+// cell's type with methods (interp.valueInterface), which fmt prints as
+// its fields: fmt.Println([]any{W(1)}) printed [{0xc… {…}}] where Go
+// prints [w]. It looks at *budget values at most.
+func holdsValueInterface(v reflect.Value, depth int, budget *int) bool {
+	if *budget <= 0 || depth > 6 || !v.IsValid() {
+		return false
+	}
+	*budget--
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return false
+		}
+		e := v.Elem()
+		return e.Type().String() == "interp.valueInterface" || holdsValueInterface(e, depth+1, budget)
+	case reflect.Slice, reflect.Array:
+		if !hasInterface(v.Type(), 0) {
+			return false
+		}
+		for i := range v.Len() {
+			if holdsValueInterface(v.Index(i), depth+1, budget) {
+				return true
+			}
+		}
+	case reflect.Pointer:
+		return depth == 0 && !v.IsNil() && holdsValueInterface(v.Elem(), depth+1, budget)
+	case reflect.Map:
+		if !hasInterface(v.Type(), 0) {
+			return false
+		}
+		for it := v.MapRange(); it.Next(); {
+			if holdsValueInterface(it.Key(), depth+1, budget) || holdsValueInterface(it.Value(), depth+1, budget) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		if unwrapInterp(v).IsValid() || v.Type().String() == "interp.valueInterface" {
+			return false
+		}
+		for i := range v.NumField() {
+			if holdsValueInterface(v.Field(i), depth+1, budget) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // printVerbs returns the verb function of checkFmtArgs for a format:
