@@ -112,15 +112,21 @@ func TestFmtOfAValueWithPointerString(t *testing.T) {
 	}
 }
 
-// TestFmtOfAllResultsOfACall: fmt.Println(f()), f a cell's function of
-// several results, handed them over bare, without String and Error
-// (10 11, Go W10 W11); the statement takes them into variables first.
+// TestFmtOfAllResultsOfACall: fmt.Println(f()), f a cell's function or
+// method of several results, handed them over bare, without String and
+// Error (10 11, Go W10 W11); the statement (or fmt.Sprint's call, in a
+// function literal) takes them into variables first.
 func TestFmtOfAllResultsOfACall(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "type W int\nfunc (w W) String() string { return fmt.Sprintf(\"W%d\", int(w)) }\ntype H struct{ c int }\nfunc (h H) Error() string { return \"H\" }\n"+
-		"func two() (W, W) { return 10, 11 }\nfunc we() (W, error) { return 9, H{4} }\nfunc plain() (int, string) { return 1, \"a\" }")
+		"func two() (W, W) { return 10, 11 }\nfunc we() (W, error) { return 9, H{4} }\nfunc plain() (int, string) { return 1, \"a\" }\n"+
+		"type T struct{}\nfunc (T) Two() (W, W) { return 1, 2 }\nvar t T")
 	if got, want := out(t, s, "fmt.Println(two())\nfmt.Println(we())\nfunc g() { fmt.Print(two()) }\ng()\nfor i := 0; i < 1; i++ { fmt.Println(plain()) }"),
 		"W10 W11\nW9 H\nW10 W111 a\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "fmt.Println(t.Two())\nx := fmt.Sprint(two()) + \"|\" + strings.ToUpper(fmt.Sprintln(t.Two()))\nfmt.Print(x)\nr := strings.NewReader(\"abc\")\nfmt.Println(r.ReadRune())"),
+		"W1 W2\nW10 W11|W1 W2\n97 1 <nil>\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }

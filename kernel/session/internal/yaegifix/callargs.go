@@ -105,31 +105,39 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 			return true
 		})
 		var edits []edit
-		// A statement that hands all the results of a cell's function to
-		// a compiled one, fmt.Println(f()), takes them into variables
-		// first, which the interpreter wraps: the results were handed over
-		// bare.
+		// A statement that hands all the results of a cell's function or
+		// method to a compiled function, fmt.Println(f()), takes them into
+		// variables first, which the interpreter wraps: the results were
+		// handed over bare. So does fmt.Sprint(f()) or fmt.Sprintln(f())
+		// anywhere, in a function literal that returns the string.
 		spread := map[*ast.CallExpr]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			st, ok := n.(*ast.ExprStmt)
-			if !ok {
-				return true
+		// multi returns the number of results of the cell's function or
+		// method that call calls, 0 if not known to be several.
+		multi := func(call *ast.CallExpr) int {
+			switch fun := call.Fun.(type) {
+			case *ast.Ident:
+				if !local[fun.Name] {
+					return results[fun.Name]
+				}
+			case *ast.SelectorExpr:
+				id, ok := fun.X.(*ast.Ident)
+				if ok && !compiled(fun) && !compiledVars[id.Name] && (local[id.Name] || isCompiledVar != nil && !isCompiledVar(id.Name)) {
+					return results["."+fun.Sel.Name]
+				}
 			}
-			call, ok := st.X.(*ast.CallExpr)
-			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() || len(call.Args) != 1 {
-				return true
+			return 0
+		}
+		spreadEdits := func(outer, call *ast.CallExpr, statement bool) {
+			if spread[call] || !compiled(call.Fun) || call.Ellipsis.IsValid() || len(call.Args) != 1 {
+				return
 			}
 			inner, ok := call.Args[0].(*ast.CallExpr)
 			if !ok || compiled(inner.Fun) {
-				return true
+				return
 			}
-			id, ok := inner.Fun.(*ast.Ident)
-			if !ok || local[id.Name] {
-				return true
-			}
-			count := results[id.Name]
+			count := multi(inner)
 			if count < 2 {
-				return true
+				return
 			}
 			names := make([]string, count)
 			for i := range names {
@@ -137,9 +145,28 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 			}
 			list := strings.Join(names, ", ")
 			spread[call] = true
-			edits = append(edits,
-				edit{pos(st.Pos()), pos(inner.Pos()), ";func() { " + list + " := "},
-				edit{pos(inner.End()), pos(st.End()), "; " + src[pos(call.Pos()):pos(inner.Pos())] + list + ") }()"})
+			head, tail := ";func() { "+list+" := ", "; "+src[pos(call.Pos()):pos(inner.Pos())]+list+") }()"
+			if !statement {
+				head, tail = "func() string { "+list+" := ", "; return "+src[pos(call.Pos()):pos(inner.Pos())]+list+") }()"
+			}
+			edits = append(edits, edit{pos(outer.Pos()), pos(inner.Pos()), head}, edit{pos(inner.End()), pos(outer.End()), tail})
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(*ast.ExprStmt); ok {
+				if call, ok := st.X.(*ast.CallExpr); ok {
+					spreadEdits(call, call, true)
+				}
+			}
+			return true
+		})
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Sprint" || sel.Sel.Name == "Sprintln") {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "fmt" {
+						spreadEdits(call, call, false)
+					}
+				}
+			}
 			return true
 		})
 		ast.Inspect(f, func(n ast.Node) bool {

@@ -729,11 +729,13 @@
 //     told from a value of another type with the same last field. Probe:
 //     "pointer String of a value in fmt".
 //  95. All results of a call to a compiled function. fmt.Println(f()),
-//     with f a cell's function of several results, passed them bare
-//     (76): W10 W11 printed as 10 11. callArgEdits writes such a
+//     with f a cell's function or method of several results, passed them
+//     bare (76): W10 W11 printed as 10 11. callArgEdits writes such a
 //     statement as ;func() { r0, r1 := f(); fmt.Println(r0, r1) }(), whose
-//     variables the interpreter wraps; methods and calls that are not
-//     statements are left alone. Probe: "all results of a call to fmt".
+//     variables the interpreter wraps, and fmt.Sprint(f()) and
+//     fmt.Sprintln(f()) anywhere as func() string { …; return
+//     fmt.Sprint(r0, r1) }(); other calls that are not statements are left
+//     alone. Probe: "all results of a call to fmt".
 //
 // # Elsewhere
 //
