@@ -130,3 +130,27 @@ func TestFmtOfAllResultsOfACall(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestErrorsFollowUnwrapAndIsOfCellErrors: the interpreter's stand-in for
+// a cell's error had its Error method only, so that errors.Is, As and
+// Unwrap did not follow the error's Unwrap and Is methods
+// (errors.Is(wrapErr{io.EOF}, io.EOF) was false); the stand-ins carry
+// them, also through fmt.Errorf's %w.
+func TestErrorsFollowUnwrapAndIsOfCellErrors(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import (\"errors\"; \"io\")\ntype wrapErr struct{ msg string; err error }\nfunc (w wrapErr) Error() string { return w.msg }\nfunc (w wrapErr) Unwrap() error { return w.err }\n"+
+		"type isErr struct{ code int }\nfunc (e *isErr) Error() string { return \"is\" }\nfunc (e *isErr) Is(t error) bool { return t == io.EOF }\n"+
+		"type multi struct{ errs []error }\nfunc (m multi) Error() string { return \"multi\" }\nfunc (m multi) Unwrap() []error { return m.errs }\n"+
+		"func get() error { return wrapErr{\"w\", io.ErrUnexpectedEOF} }\nfunc gm() error { return multi{[]error{io.EOF}} }")
+	for code, want := range map[string]string{
+		"fmt.Print(errors.Is(wrapErr{\"w\", io.EOF}, io.EOF), errors.Is(&isErr{1}, io.EOF), errors.Unwrap(wrapErr{\"w\", io.EOF}))":     "true true EOF",
+		"fmt.Print(errors.Is(fmt.Errorf(\"x: %w\", wrapErr{\"w\", io.EOF}), io.EOF), errors.Is(fmt.Errorf(\"%w\", &isErr{2}), io.EOF))": "true true",
+		"err := get()\nfmt.Print(err, errors.Unwrap(err) == io.ErrUnexpectedEOF, errors.Is(err, io.EOF))":                               "w true false",
+		"fmt.Print(errors.Is(gm(), io.EOF), errors.Is(fmt.Errorf(\"%w\", multi{[]error{io.EOF}}), io.EOF), gm())":                       "true true multi",
+		"var pe *isErr\nfmt.Print(errors.As(fmt.Errorf(\"%w\", &isErr{5}), &pe), pe.code)":                                              "true 5",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: output %q, want %q", code, got, want)
+		}
+	}
+}

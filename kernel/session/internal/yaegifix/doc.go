@@ -736,6 +736,15 @@
 //     fmt.Sprintln(f()) anywhere as func() string { …; return
 //     fmt.Sprint(r0, r1) }(); other calls that are not statements are left
 //     alone. Probe: "all results of a call to fmt".
+//  96. Unwrap and Is of cell errors. The interpreter's wrapper of a
+//     cell's error for compiled code (interp._error, CellError for fmt)
+//     has its Error method only, so that errors.Is, As and Unwrap did not
+//     follow the error's Unwrap or Is method: errors.Is(wrapErr{io.EOF},
+//     io.EOF) was false. UseErrorsFixes lists wrappers with those methods
+//     for error (errorWrappers: the interpreter picks the first whose
+//     methods, by name, the type has; Unwrap() []error is followed as
+//     errors.Join's), and FmtWrappers interfaces with them for fmt (so
+//     that fmt.Errorf's %w keeps them). Probe: "Unwrap of a cell error".
 //
 // # Elsewhere
 //

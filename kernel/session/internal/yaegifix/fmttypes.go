@@ -78,7 +78,7 @@ func (t repType) standsFor(w, inside reflect.Value) bool {
 	}
 	for i := 1; i < wt.NumField(); i++ {
 		m := strings.TrimPrefix(wt.Field(i).Name, "W")
-		if slices.Contains(fmtMethodNames, m) && !t.has[m] || isFmtWrapper(wt) && t.fmtMethod() != m {
+		if slices.Contains(fmtMethodNames, m) && (!t.has[m] || isFmtWrapper(wt) && t.fmtMethod() != m) {
 			return false
 		}
 	}
@@ -101,11 +101,7 @@ func (t repType) exact(inside reflect.Value) bool {
 // isFmtWrapper reports whether wt is the type of one of the interpreter's
 // wrappers for FmtWrappers, which it picks in their order.
 func isFmtWrapper(wt reflect.Type) bool {
-	switch wt {
-	case reflect.TypeOf(_CellError{}):
-		return true
-	}
-	return strings.HasPrefix(wt.String(), "fmt._") || strings.HasPrefix(wt.String(), "stdlib._fmt_")
+	return strings.HasPrefix(wt.String(), "yaegifix._CellError") || strings.HasPrefix(wt.String(), "stdlib._fmt_")
 }
 
 // candidates returns the types of the cells with methods that w, the
@@ -545,8 +541,10 @@ func isChain(err error, match func(error) bool) bool {
 }
 
 // UseErrorsFixes replaces errors.Is in the interpreter's table (by
-// reflection, as UseFmtFixes does) by errorsIs.
+// reflection, as UseFmtFixes does) by errorsIs, and lists the wrappers of
+// errors with Unwrap and Is methods for error (see errorWrappers).
 func UseErrorsFixes(it *interp.Interpreter) {
+	useErrorWrappers(it)
 	pkgs := reflect.ValueOf(it).Elem().FieldByName("binPkg")
 	if !pkgs.IsValid() || pkgs.Kind() != reflect.Map {
 		return

@@ -25,8 +25,16 @@ func Stdlib() interp.Exports {
 		// and the kernel with it: a cell's is a panic.
 		"runtime/runtime": {"Breakpoint": reflect.ValueOf(Breakpoint)},
 		"github.com/portlab/portlab/kernel/session/internal/yaegifix/yaegifix": {
-			"CellError":  reflect.ValueOf((*CellError)(nil)),
-			"_CellError": reflect.ValueOf((*_CellError)(nil)),
+			"CellError":           reflect.ValueOf((*CellError)(nil)),
+			"_CellError":          reflect.ValueOf((*_CellError)(nil)),
+			"CellErrorUnwrapIs":   reflect.ValueOf((*CellErrorUnwrapIs)(nil)),
+			"_CellErrorUnwrapIs":  reflect.ValueOf((*_CellErrorUnwrapIs)(nil)),
+			"CellErrorUnwrap":     reflect.ValueOf((*CellErrorUnwrap)(nil)),
+			"_CellErrorUnwrap":    reflect.ValueOf((*_CellErrorUnwrap)(nil)),
+			"CellErrorUnwrapAll":  reflect.ValueOf((*CellErrorUnwrapAll)(nil)),
+			"_CellErrorUnwrapAll": reflect.ValueOf((*_CellErrorUnwrapAll)(nil)),
+			"CellErrorIs":         reflect.ValueOf((*CellErrorIs)(nil)),
+			"_CellErrorIs":        reflect.ValueOf((*_CellErrorIs)(nil)),
 		},
 		"strings/strings": {
 			"Lines":         reflect.ValueOf(strings.Lines),
@@ -246,9 +254,14 @@ func (w _CellError) Error() string {
 
 // FmtWrappers are the interfaces of cell values that the interpreter must
 // keep when it hands them to fmt's functions, in fmt's order of
-// preference: Formatter, error, Stringer.
+// preference: Formatter, error (with the methods errors follows first),
+// Stringer.
 var FmtWrappers = []reflect.Type{
 	reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrapIs)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrap)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrapAll)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorIs)(nil)).Elem(),
 	reflect.TypeOf((*CellError)(nil)).Elem(),
 	reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
 }
