@@ -54,9 +54,10 @@ func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 		t.Errorf("fields and calls: %q, want %q", got, want)
 	}
 	// Two compiled interfaces holding a value of a cell's type: the
-	// interpreter compares its wrappers, which cannot be compared.
+	// interpreter compares its wrappers, which cannot be compared (or the
+	// struct's last field, which the comparison of Equal stops on).
 	e := fails(t, s, "func s4() bool {\n\tvar a fmt.Stringer = S{}\n\tvar b any = a\n\treturn a == b\n}\ns4()")
-	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "comparing uncomparable type stdlib._fmt_Stringer") {
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "comparing uncomparable type stdlib._fmt_Stringer") && !strings.Contains(e.Value, "went through a compiled interface") {
 		t.Errorf("compiled interfaces compared: %s: %s", e.Name, e.Value)
 	}
 }

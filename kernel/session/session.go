@@ -328,6 +328,7 @@ func (s *Session) reset() error {
 	s.interp = it
 	yaegifix.UseFmtFixes(it, cellWriter{s, "stdout"})
 	yaegifix.UseReflectFixes(it)
+	yaegifix.UseErrorsFixes(it)
 	yaegifix.UseXMLFixes(it)
 	yaegifix.UseJSONFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
@@ -412,6 +413,8 @@ func (s *Session) exports() interp.Exports {
 			"Equal": reflect.ValueOf(func(a, b any) bool {
 				return yaegifix.EqualIn(s.interp, s.hasMethods, a, b)
 			}),
+			// Assertions to struct types of the cells (StandInEdits).
+			"StandIn": reflect.ValueOf(yaegifix.StandIn),
 			// Comma-ok assertions to interfaces (methodSetEdits).
 			"LacksValueMethod": reflect.ValueOf(func(x any, iface, methods string) bool {
 				return yaegifix.LacksValueMethod(x, iface, methods, s.interfaceSrc)
@@ -539,6 +542,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		return nil, syntaxError(err)
 	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
+	yaegifix.StandInEdits(p, typeSrcs)
 	s.plan = p
 	defer func() { s.plan = nil }()
 	before := map[string]bool{}
@@ -1075,10 +1079,12 @@ func (s *Session) hasMethods(name string) bool {
 }
 
 // isPointerVar reports whether name is a variable of an earlier cell of a
-// pointer type.
+// pointer type that holds nil now. One that holds a pointer (a sentinel
+// error, var ErrX = &MyErr{…}) is taken to keep it: a cell that sets it to
+// nil before converting it to an interface is not caught.
 func (s *Session) isPointerVar(name string) bool {
 	v, ok := s.interp.Globals()[name]
-	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Pointer
+	return ok && v.IsValid() && v.CanSet() && v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // isCompiledIfaceVar reports whether name is a variable of an earlier cell

@@ -1,8 +1,10 @@
 package yaegifix
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
+	"strings"
 )
 
 // resultCounts records the number of results of the functions and
@@ -103,9 +105,73 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 			return true
 		})
 		var edits []edit
+		// A statement that hands all the results of a cell's function or
+		// method to a compiled function, fmt.Println(f()), takes them into
+		// variables first, which the interpreter wraps: the results were
+		// handed over bare. So does fmt.Sprint(f()) or fmt.Sprintln(f())
+		// anywhere, in a function literal that returns the string.
+		spread := map[*ast.CallExpr]bool{}
+		// multi returns the number of results of the cell's function or
+		// method that call calls, 0 if not known to be several.
+		multi := func(call *ast.CallExpr) int {
+			switch fun := call.Fun.(type) {
+			case *ast.Ident:
+				if !local[fun.Name] {
+					return results[fun.Name]
+				}
+			case *ast.SelectorExpr:
+				id, ok := fun.X.(*ast.Ident)
+				if ok && !compiled(fun) && !compiledVars[id.Name] && (local[id.Name] || isCompiledVar != nil && !isCompiledVar(id.Name)) {
+					return results["."+fun.Sel.Name]
+				}
+			}
+			return 0
+		}
+		spreadEdits := func(outer, call *ast.CallExpr, statement bool) {
+			if spread[call] || !compiled(call.Fun) || call.Ellipsis.IsValid() || len(call.Args) != 1 {
+				return
+			}
+			inner, ok := call.Args[0].(*ast.CallExpr)
+			if !ok || compiled(inner.Fun) {
+				return
+			}
+			count := multi(inner)
+			if count < 2 {
+				return
+			}
+			names := make([]string, count)
+			for i := range names {
+				names[i] = fmt.Sprintf("%sR%d", tempPrefix, i)
+			}
+			list := strings.Join(names, ", ")
+			spread[call] = true
+			head, tail := ";func() { "+list+" := ", "; "+src[pos(call.Pos()):pos(inner.Pos())]+list+") }()"
+			if !statement {
+				head, tail = "func() string { "+list+" := ", "; return "+src[pos(call.Pos()):pos(inner.Pos())]+list+") }()"
+			}
+			edits = append(edits, edit{pos(outer.Pos()), pos(inner.Pos()), head}, edit{pos(inner.End()), pos(outer.End()), tail})
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(*ast.ExprStmt); ok {
+				if call, ok := st.X.(*ast.CallExpr); ok {
+					spreadEdits(call, call, true)
+				}
+			}
+			return true
+		})
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Sprint" || sel.Sel.Name == "Sprintln") {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "fmt" {
+						spreadEdits(call, call, false)
+					}
+				}
+			}
+			return true
+		})
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() {
+			if !ok || !compiled(call.Fun) || call.Ellipsis.IsValid() || spread[call] {
 				return true
 			}
 			for _, a := range call.Args {

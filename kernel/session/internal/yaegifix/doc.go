@@ -562,18 +562,16 @@
 //     interpreter wraps; a sole argument only when the function or method
 //     is known to have one result (Plan.Results, kept by the session) and
 //     the receiver is no variable of a compiled type, as (g()) passes the
-//     first of several results. Several results, fmt.Println(tw()), still
-//     lose the methods. Probe: "call result of a cell Stringer to a
-//     compiled function".
+//     first of several results (for several, see 95). Probe: "call result
+//     of a cell Stringer to a compiled function".
 //  77. errors.As into a cell struct. The interpreter's wrapper of a value
 //     of a cell's struct type holds the struct's last field (its
 //     getConcreteValue), not the value: errors.As(err, &he) with he of a
 //     cell struct type returned false where Go finds it. errorsAs stops
 //     the cell when no error of the chain matched and a wrapper in it may
 //     hold such a value (its IValue has the type of the struct's last
-//     field). Comparisons and assertions of such values after a function
-//     returned them as error still differ. Probe: "wrapper of a cell
-//     struct holds its last field".
+//     field). Comparisons and assertions of such values: 92. Probe:
+//     "wrapper of a cell struct holds its last field".
 //  78. Comma-ok into variables. i, ok = m[k] with k missing, and i, ok =
 //     x.(T) failing, left i unchanged (Go sets it to zero). semanticEdits
 //     writes { _v, _ok := m[k]; i, ok = _v, _ok } (in a function at top
@@ -782,6 +780,67 @@
 //     reflect, whose misuse by the cell panics with such texts in Go
 //     too. Probe: "value method through an interface holding a nil
 //     pointer".
+//  98. errors.Is with an error of a cell. The interpreter hands an error
+//     of a cell type to compiled code as its wrapper (IValue and the
+//     methods as function fields), which never compares equal to another:
+//     errors.Is(err, ErrX) was false for var ErrX = &MyErr{…} that err is
+//     or wraps. UseErrorsFixes replaces errors.Is by errorsIs, which also
+//     compares the values inside the wrappers; as the wrapper of a struct
+//     value holds its last field (77), equal insides answer true only
+//     where one type of the cells has that representation (a pointer to
+//     a struct, type Code int) and no struct type of the cells may hold it
+//     as its last field, and stop the cell otherwise. Probe: "errors.Is
+//     with a cell pointer sentinel".
+//  99. Struct values returned as errors. A value of a cell's struct type
+//     in a compiled interface (returned as an error) is the wrapper that
+//     holds its last field (77): err.(H) failed, case H: did not match and
+//     err == H{1, 2} was false where Go's succeed. StandInEdits passes the
+//     operand of an assertion to, or a type switch with a case of, a
+//     struct type of the cells through _portlab.StandIn, and EqualIn
+//     (checkStandIns), which stop the cell where the wrapper may hold a
+//     value of that type; two such errors with equal last fields stop ==
+//     too. A switch whose guard is not such an assertion is not seen.
+//     Probe: "assertion of a struct returned as an error".
+//  100. Cell Stringers inside values handed to fmt. The interpreter wraps
+//     only the arguments themselves (23): a slice, array or map of a
+//     cell's Stringer or error type, a struct with such a field and a
+//     pointer to such a struct reach fmt as their representation ([]int),
+//     printed without String: fmt.Println([]W{1, 2}) gave [1 2], Go [W1
+//     W2]. checkFmtArgs (UseFmtFixes, now also for Print, Println, Sprint,
+//     Sprintln, Fprint and Fprintln) stops the cell where an argument
+//     printed by a verb that calls String or Error holds the
+//     representation of a cell type with such a method (fmtTypes.nested,
+//     which reads the fields of the cells' struct types from the
+//     interpreter's types): a []int may be a []W, which it cannot tell
+//     apart. Inside an interface ([]any{W(1)}), such a value is the
+//     interpreter's own stand-in (interp.valueInterface), which fmt
+//     printed as its fields ([{0xc… {…}}]): holdsValueInterface stops the
+//     cell for it. Probes: "slice of a cell Stringer in fmt", "cell
+//     Stringer in an []any in fmt".
+//  101. String with a pointer receiver. The interpreter counts methods of
+//     *V in the method set of V (55) and calls String or Error declared
+//     on *V for a value V handed to fmt, where Go prints the fields.
+//     checkFmtArgs stops the cell where the wrapper's inside may stand for
+//     a value of such a type (fmtTypes.pointerMethodOnValue): it cannot be
+//     told from a value of another type with the same last field. Probe:
+//     "pointer String of a value in fmt".
+//  102. All results of a call to a compiled function. fmt.Println(f()),
+//     with f a cell's function or method of several results, passed them
+//     bare (76): W10 W11 printed as 10 11. callArgEdits writes such a
+//     statement as ;func() { r0, r1 := f(); fmt.Println(r0, r1) }(), whose
+//     variables the interpreter wraps, and fmt.Sprint(f()) and
+//     fmt.Sprintln(f()) anywhere as func() string { …; return
+//     fmt.Sprint(r0, r1) }(); other calls that are not statements are left
+//     alone. Probe: "all results of a call to fmt".
+//  103. Unwrap and Is of cell errors. The interpreter's wrapper of a
+//     cell's error for compiled code (interp._error, CellError for fmt)
+//     has its Error method only, so that errors.Is, As and Unwrap did not
+//     follow the error's Unwrap or Is method: errors.Is(wrapErr{io.EOF},
+//     io.EOF) was false. UseErrorsFixes lists wrappers with those methods
+//     for error (errorWrappers: the interpreter picks the first whose
+//     methods, by name, the type has; Unwrap() []error is followed as
+//     errors.Join's), and FmtWrappers interfaces with them for fmt (so
+//     that fmt.Errorf's %w keeps them). Probe: "Unwrap of a cell error".
 //
 // # Elsewhere
 //
@@ -799,7 +858,7 @@
 //     functions compiled earlier that call it (traefik/yaegi#1673). There is no
 //     workaround; %help and kernel/README.md tell users to re-run those
 //     cells.
-//  98. Declarations of a failed compilation. The interpreter declares a
+//  104. Declarations of a failed compilation. The interpreter declares a
 //     chunk's functions, variables and methods before it compiles their
 //     bodies, and keeps them when the compilation fails: a function
 //     declared again ran without code (returning 0), a variable declared
@@ -808,14 +867,14 @@
 //     symbols a cell declares (SnapshotSymbols) and puts it back when the
 //     cell fails to compile (Restore): such a cell has no effect, as in
 //     Go. Probe: "declarations of a failed compilation".
-//  99. Methods declared again. A method a later cell declares again is
+//  105. Methods declared again. A method a later cell declares again is
 //     added after the first, and the first is found: the edit of a method
 //     in a notebook had no effect. DropMethods removes the earlier
 //     declaration before the cell compiles; values made before and calls
 //     through interfaces then run the new one, while functions compiled
 //     before keep calling the old one, as with functions (19). Probe:
 //     "method declared again".
-//  100. Top-level definitions from generic calls. x := G(…) at top level,
+//  106. Top-level definitions from generic calls. x := G(…) at top level,
 //     G a generic function, panics while the interpreter lays out the
 //     globals ("nil reflect type", also logged to the terminal) when an
 //     earlier cell declared G, and reports G undefined when the cell

@@ -297,6 +297,7 @@ func Equal(a, b any) bool {
 func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) bool {
 	_, _, wa := unwrapCell(a)
 	_, _, wb := unwrapCell(b)
+	checkStandIns(it, a, b)
 	eq := Equal(a, b)
 	if !eq || wa || wb || a == nil || reflect.TypeOf(a).Kind() == reflect.Struct {
 		// A struct type a cell declares is represented by an unnamed
@@ -588,4 +589,43 @@ func litType(x ast.Expr) ast.Expr {
 		return c.Type
 	}
 	return nil
+}
+
+// checkStandIns stops the cell (panics) where a or b is the interpreter's
+// wrapper of a cell value for a compiled interface (error's interp._error:
+// see unwrapInterp) that may stand for a value of a struct type of the
+// cells, whose wrapper holds the struct's last field instead of the value
+// (the interpreter's getConcreteValue): err == H{1}, with err returned as
+// an error by a function, was false where Go's is true. It stops when the
+// other operand is of such a struct type and the wrapper may hold its
+// last field, and when both are wrappers with equal insides that a struct
+// type of the cells with methods may hold as its last field.
+func checkStandIns(it *interp.Interpreter, a, b any) {
+	wa, wb := unwrapInterp(reflect.ValueOf(a)), unwrapInterp(reflect.ValueOf(b))
+	if !wa.IsValid() && !wb.IsValid() {
+		return
+	}
+	stop := func(typ string) {
+		panic(Refused + "== of an interface holding a value of a struct type of the cell (" + typ + ") that went through a compiled interface such as " +
+			"error (returned as an error): the interpreter keeps the struct's last field there, not the value, so that the comparison may differ " +
+			"from Go's; declare the methods on a pointer receiver and compare pointers, or compare the fields after an assertion of a pointer type")
+	}
+	for _, p := range [][2]any{{a, b}, {b, a}} {
+		w, other := unwrapInterp(reflect.ValueOf(p[0])), p[1]
+		if !w.IsValid() || other == nil {
+			continue
+		}
+		if t := reflect.TypeOf(other); t != w.Type() && mayHoldStruct(w, t) {
+			stop(t.String())
+		}
+	}
+	if !wa.IsValid() || !wb.IsValid() || wa.Type() != wb.Type() || !wa.Type().Comparable() || wa.Interface() != wb.Interface() {
+		return
+	}
+	ft := readFmtTypes(it)
+	na, exactA := ft.candidates(reflect.ValueOf(a))
+	nb, exactB := ft.candidates(reflect.ValueOf(b))
+	if len(na) > 0 && len(nb) > 0 && !(exactA && exactB && na[0] == nb[0]) {
+		stop(strings.Join(append(na, nb...), ", "))
+	}
 }

@@ -25,8 +25,16 @@ func Stdlib() interp.Exports {
 		// and the kernel with it: a cell's is a panic.
 		"runtime/runtime": {"Breakpoint": reflect.ValueOf(Breakpoint)},
 		"github.com/portlab/portlab/kernel/session/internal/yaegifix/yaegifix": {
-			"CellError":  reflect.ValueOf((*CellError)(nil)),
-			"_CellError": reflect.ValueOf((*_CellError)(nil)),
+			"CellError":           reflect.ValueOf((*CellError)(nil)),
+			"_CellError":          reflect.ValueOf((*_CellError)(nil)),
+			"CellErrorUnwrapIs":   reflect.ValueOf((*CellErrorUnwrapIs)(nil)),
+			"_CellErrorUnwrapIs":  reflect.ValueOf((*_CellErrorUnwrapIs)(nil)),
+			"CellErrorUnwrap":     reflect.ValueOf((*CellErrorUnwrap)(nil)),
+			"_CellErrorUnwrap":    reflect.ValueOf((*_CellErrorUnwrap)(nil)),
+			"CellErrorUnwrapAll":  reflect.ValueOf((*CellErrorUnwrapAll)(nil)),
+			"_CellErrorUnwrapAll": reflect.ValueOf((*_CellErrorUnwrapAll)(nil)),
+			"CellErrorIs":         reflect.ValueOf((*CellErrorIs)(nil)),
+			"_CellErrorIs":        reflect.ValueOf((*_CellErrorIs)(nil)),
 		},
 		"strings/strings": {
 			"Lines":         reflect.ValueOf(strings.Lines),
@@ -160,16 +168,19 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 		"Sprintf": reflect.ValueOf(func(format string, a ...any) string {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return cellTypeNames(it, format, fmt.Sprintf(format, a...))
 		}),
 		"Printf": reflect.ValueOf(func(format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return io.WriteString(stdout, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		"Fprintf": reflect.ValueOf(func(w io.Writer, format string, a ...any) (int, error) {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return io.WriteString(w, cellTypeNames(it, format, fmt.Sprintf(format, a...)))
 		}),
 		// Errorf keeps fmt's error (with what %w wraps); it only stops
@@ -178,6 +189,7 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 		"Errorf": reflect.ValueOf(func(format string, a ...any) error {
 			checkTypeVerbs(it, format, a)
 			checkPlainVerbs(format, a)
+			checkFmtArgs(it, a, printVerbs(format))
 			return fmt.Errorf(format, a...)
 		}),
 	}
@@ -199,6 +211,20 @@ func UseFmtFixes(it *interp.Interpreter, stdout io.Writer) {
 	wrappers := map[reflect.Value][]reflect.Type{}
 	for name, f := range fixes {
 		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(f))
+	}
+	// Print, Println and the others keep the functions the interpreter
+	// has (which write to its standard output), after checkFmtArgs.
+	for _, name := range []string{"Fprint", "Fprintln", "Print", "Println", "Sprint", "Sprintln"} {
+		f, ok := syms.MapIndex(reflect.ValueOf(name)).Interface().(reflect.Value)
+		if !ok || f.Kind() != reflect.Func || !f.Type().IsVariadic() {
+			continue
+		}
+		checked := reflect.MakeFunc(f.Type(), func(in []reflect.Value) []reflect.Value {
+			a, _ := in[len(in)-1].Interface().([]any)
+			checkFmtArgs(it, a, func(int) bool { return true })
+			return f.CallSlice(in)
+		})
+		syms.SetMapIndex(reflect.ValueOf(name), reflect.ValueOf(checked))
 	}
 	for _, name := range []string{"Errorf", "Fprint", "Fprintf", "Fprintln", "Print", "Printf", "Println", "Sprint", "Sprintf", "Sprintln"} {
 		if f := syms.MapIndex(reflect.ValueOf(name)); f.IsValid() {
@@ -228,9 +254,14 @@ func (w _CellError) Error() string {
 
 // FmtWrappers are the interfaces of cell values that the interpreter must
 // keep when it hands them to fmt's functions, in fmt's order of
-// preference: Formatter, error, Stringer.
+// preference: Formatter, error (with the methods errors follows first),
+// Stringer.
 var FmtWrappers = []reflect.Type{
 	reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrapIs)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrap)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorUnwrapAll)(nil)).Elem(),
+	reflect.TypeOf((*CellErrorIs)(nil)).Elem(),
 	reflect.TypeOf((*CellError)(nil)).Elem(),
 	reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
 }
