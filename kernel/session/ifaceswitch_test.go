@@ -61,3 +61,21 @@ func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 		t.Errorf("compiled interfaces compared: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestNilInterfaceAssertedToACompiledInterface: a comma-ok assertion or a
+// type switch of a nil interface to a compiled interface type with methods
+// (fmt.Stringer, error) gives false and takes case nil or default, as in
+// Go; the interpreter panicked ("call of reflect.Value.Type on zero
+// Value").
+func TestNilInterfaceAssertedToACompiledInterface(t *testing.T) {
+	s := newSession(t)
+	code := "import \"time\"\n" +
+		"func c5(v any) string { if _, ok := v.(fmt.Stringer); ok { return \"s\" }; return \"o\" }\n" +
+		"func c4(v any) string { switch v.(type) { case nil: return \"nil\"; case error: return \"error\"; default: return \"other\" } }\n" +
+		"func c6(v any) string { switch x := v.(type) { case fmt.Stringer: return x.String(); default: return fmt.Sprint(\"other \", x) } }\n" +
+		"var e error\nvar ok bool\n_, ok = e.(fmt.Stringer)\n" +
+		"fmt.Println(c5(nil), c5(1), c5(time.Second), c4(nil), c4(1), c6(nil), c6(time.Second), ok)"
+	if got, want := out(t, s, code), "o o s nil other other <nil> 1s false\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

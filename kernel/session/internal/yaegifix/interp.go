@@ -67,10 +67,23 @@ func max[Tpmax int | int8 | int16 | int32 | int64 | uint | uint8 | uint16 | uint
 	}
 	return x
 }
+
+type _portlabNilT struct{}
+
+func _portlabNilSafe(v any) any {
+	if v == nil {
+		return _portlabNilT{}
+	}
+	return v
+}
 `
 
+// nilSafeFunc hands on a value to assert, or for nil a value of a type
+// without methods (nilAssertEdits).
+const nilSafeFunc = "_portlabNilSafe"
+
 // BuiltinNames are the globals Builtins declares.
-var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax"}
+var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc}
 
 // Clear is the interpreter's clear: it deletes all entries of a map and
 // zeroes the elements of a slice.

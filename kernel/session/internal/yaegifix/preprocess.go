@@ -349,7 +349,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
-			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar),
+			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}

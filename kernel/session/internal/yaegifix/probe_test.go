@@ -307,6 +307,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "variable definition loop")
 			},
 			"the function literals of splitVarInits' mentionsVar"},
+		{"nil interface asserted to a compiled interface", []string{`import "fmt"`, "func c(v any) bool { _, ok := v.(fmt.Stringer); return ok }", "c(nil)"},
+			func(v any, err error, out string) bool { return err != nil },
+			"nilAssertEdits and the nil guard of typeSwitchEdits"},
 		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"GenericDefineEdits"},

@@ -93,6 +93,14 @@ func typeSwitchEdits(isIface func(string) bool) func(fset *token.FileSet, f *ast
 						fmt.Fprintf(&pre, "if %s == nil { %s = true }; ", s, ci)
 						continue
 					}
+					if compiledIfaceWithMethods(t) {
+						// The interpreter's assertion of a nil interface to a
+						// compiled interface type panics ("call of
+						// reflect.Value.Type on zero Value"); nil matches no
+						// such case.
+						fmt.Fprintf(&pre, "if %s != nil { if _, ok := %s.(%s); ok { %s = true } }; ", s, s, exprText(src, pos, t), ci)
+						continue
+					}
 					fmt.Fprintf(&pre, "if _, ok := %s.(%s); ok { %s = true }; ", s, exprText(src, pos, t), ci)
 				}
 				head := "case " + ci + ":"
@@ -187,4 +195,55 @@ func cellInterface(x ast.Expr, isIface func(string) bool) bool {
 		return x.Name != "error" && isIface(x.Name)
 	}
 	return false
+}
+
+// compiledIfaceWithMethods reports whether x is a compiled interface
+// type with methods: error, or one of the standard library's
+// (fmt.Stringer).
+func compiledIfaceWithMethods(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		return x.Name == "error"
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok {
+			return stdlibInterfaces()[pkg.Name+"."+x.Sel.Name]
+		}
+	}
+	return false
+}
+
+// nilAssertEdits guards the comma-ok assertions to a compiled interface
+// type with methods, v, ok := x.(fmt.Stringer): the interpreter panics
+// ("call of reflect.Value.Type on zero Value") where x is a nil interface
+// and Go gives false. x becomes _portlabNilSafe(x), which hands on x, or
+// for nil a value of a type without methods (Builtins).
+func nilAssertEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	guard := func(x ast.Expr) {
+		ta, ok := ast.Unparen(x).(*ast.TypeAssertExpr)
+		if !ok || ta.Type == nil || !compiledIfaceWithMethods(ta.Type) {
+			return
+		}
+		if c, ok := ast.Unparen(ta.X).(*ast.CallExpr); ok {
+			if id, ok := c.Fun.(*ast.Ident); ok && id.Name == nilSafeFunc {
+				return
+			}
+		}
+		edits = append(edits, edit{pos(ta.X.Pos()), pos(ta.X.Pos()), nilSafeFunc + "("}, edit{pos(ta.X.End()), pos(ta.X.End()), ")"})
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+				guard(n.Rhs[0])
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == 2 && len(n.Values) == 1 {
+				guard(n.Values[0])
+			}
+		}
+		return true
+	})
+	return edits
 }
