@@ -893,6 +893,16 @@
 //     earlier variables are taken from reflect only when no cell type is
 //     declared as a predeclared one (type Celsius float64 reads as
 //     float64 there). Probe: "top-level definition from a generic call".
+//  107. Nil interfaces asserted to compiled interfaces. A comma-ok
+//     assertion of a nil interface to a compiled interface type with
+//     methods (v.(fmt.Stringer), v.(error)) panics ("call of
+//     reflect.Value.Type on zero Value"), and so does a type switch with
+//     such a case, where Go gives false or takes case nil or default.
+//     nilAssertEdits asserts _portlabNilSafe(v) instead, which hands on v,
+//     or for nil a value of a type without methods (Builtins);
+//     typeSwitchEdits, which rewrites such switches into comma-ok tests,
+//     tests v != nil first. Probe: "nil interface asserted to a compiled
+//     interface".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a
