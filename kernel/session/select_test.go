@@ -72,6 +72,8 @@ type Ints chan int`)
 			"func f(c chan int) (int, bool) {\n\tselect {\n\tcase v, ok := <-c:\n\t\treturn v, ok\n\t}\n}\nc := make(chan int, 1)\nc <- 3\nclose(c)\na, b := f(c)\nx, y := f(c)\nfmt.Print(a, b, x, y)", "3 true 0 false"},
 		{"receive into existing variables",
 			"func f(c chan string) (s []string, ok bool) {\n\ts = make([]string, 2)\n\ti := 1\n\tselect {\n\tcase s[i], ok = <-c:\n\t}\n\treturn\n}\nc := make(chan string, 1)\nc <- \"a\"\nfmt.Print(f(c))", "[ a] true"},
+		{"address of a received value, channel received from a channel",
+			"func f(cc chan chan int) int {\n\tc := <-cc\n\tcc <- c\n\tselect {\n\tcase <-cc <- 2:\n\t}\n\tcc <- c\n\tselect {\n\tcase v := <-<-cc:\n\t\tp := &v\n\t\t*p++\n\t\treturn v\n\t}\n}\ncc := make(chan chan int, 1)\ncc <- make(chan int, 1)\nfmt.Print(f(cc))", "3"},
 		{"receive and drop",
 			"func f(c chan int) int {\n\tselect {\n\tcase <-c:\n\t\treturn len(c)\n\t}\n}\nc := make(chan int, 2)\nc <- 1\nc <- 2\nfmt.Print(f(c))", "1"},
 		{"send, operands in source order",

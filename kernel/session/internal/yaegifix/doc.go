@@ -686,6 +686,24 @@
 //     names, not lines, after a line that declares several (const ( a, b
 //     = iota, iota*10; c, d ) gave c == 2, Go 1); constIotaRefusals
 //     refuses iota there. Probe: "iota after a line of several names".
+//  91. Select statements. yaegi compiles a select into one list of cases
+//     that every run fills before selecting: goroutines running the same
+//     select at once take each other's channels and values (a goroutine
+//     received another one's value, or waited for ever); and, in any run,
+//     a computed send value is sent as another value (case c <- id*1000 +
+//     k sent k), a value of an interface type cannot be sent ("not
+//     assignable to interp.valueInterface"), and a break in a case leaves
+//     the enclosing loop. selectEdits (a later pass) rewrites each select
+//     with cases inside a function into a call of _portlab.Select, which
+//     builds the cases on every run and waits for an interrupt too, and a
+//     switch on the chosen case that runs the case bodies; channels and
+//     send values are evaluated once, in order, before it, and values
+//     cross between the cell and Select only inside relay channels of the
+//     cell's own types (Relay), so the interpreter converts none. A select
+//     at top level runs once per evaluation, in one goroutine, and is left
+//     alone. Probes: TestYaegiSelectSharesItsCases, "computed value sent
+//     in a select", "interface value sent in a select", "break in a select
+//     case".
 //
 // # Elsewhere
 //
@@ -711,6 +729,6 @@
 // than the machine's memory is a panic instead of a fatal error. The
 // session provides the functions the rewritten cells call, as the package
 // "portlab.kernel/cell" imported as _portlab: Value, Defer, Go,
-// Checkpoint, MakeLen and Clear. FeatureTable summarises all this for
+// Checkpoint, MakeLen, Select, Relay and Clear. FeatureTable summarises all this for
 // users (%help and kernel/README.md).
 package yaegifix

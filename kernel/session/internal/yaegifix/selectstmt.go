@@ -121,10 +121,17 @@ func selectRewrite(sel *ast.SelectStmt, l *ast.LabeledStmt, pos func(token.Pos) 
 	var edits []edit
 	var moved [][2]token.Pos
 	head.WriteString("{ ")
-	// move writes the operand x into the head; its text goes there.
-	move := func(x ast.Expr) string {
+	// define writes v := x into the head, x's text moved there. A
+	// variable defined from a receive is one yaegi cannot take the
+	// address of ("reflect.Value.Addr of unaddressable value"): it is
+	// copied into v.
+	define := func(v string, x ast.Expr) {
 		moved = append(moved, [2]token.Pos{x.Pos(), x.End()})
-		return text(x)
+		if u, ok := ast.Unparen(x).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			head.WriteString(v + "x := " + text(x) + "; " + v + " := " + v + "x; ")
+			return
+		}
+		head.WriteString(v + " := " + text(x) + "; ")
 	}
 	for i, st := range sel.Body.List {
 		cc := st.(*ast.CommClause)
@@ -135,20 +142,31 @@ func selectRewrite(sel *ast.SelectStmt, l *ast.LabeledStmt, pos func(token.Pos) 
 			kinds.WriteByte('d')
 		case *ast.SendStmt:
 			r := name("r", i)
-			head.WriteString(c + " := " + move(comm.Chan) + "; " + r + " := " + c + "; " +
-				relayFunc + "(&" + r + "); " + r + " <- " + move(comm.Value) + "; ")
+			define(c, comm.Chan)
+			head.WriteString(r + " := " + c + "; " + relayFunc + "(&" + r + "); " + r + " <- " + text(comm.Value) + "; ")
+			moved = append(moved, [2]token.Pos{comm.Value.Pos(), comm.Value.End()})
 			kinds.WriteByte('s')
 			args = append(args, "&"+c, "&"+r)
 		case *ast.ExprStmt:
-			head.WriteString(c + " := " + move(recvOperand(comm.X)) + "; ")
+			define(c, recvOperand(comm.X))
 			kinds.WriteByte('R')
 			args = append(args, "&"+c)
 		case *ast.AssignStmt:
-			head.WriteString(c + " := " + move(recvOperand(comm.Rhs[0])) + "; ")
+			define(c, recvOperand(comm.Rhs[0]))
 			kinds.WriteByte('r')
 			args = append(args, "&"+c)
 			lhs := span(comm.Lhs[0].Pos(), comm.Lhs[len(comm.Lhs)-1].End())
-			header += " " + lhs + " " + comm.Tok.String() + " <-" + c + ";"
+			if comm.Tok == token.DEFINE {
+				// The variables are copies, addressable (see define).
+				v, ok := name("v", i), name("ok", i)
+				if len(comm.Lhs) == 1 {
+					header += " " + v + " := <-" + c + "; " + lhs + " := " + v + ";"
+				} else {
+					header += " " + v + ", " + ok + " := <-" + c + "; " + lhs + " := " + v + ", " + ok + ";"
+				}
+			} else {
+				header += " " + lhs + " = <-" + c + ";"
+			}
 		}
 		edits = append(edits, edit{pos(cc.Case), pos(cc.Colon) + 1, header})
 	}
