@@ -133,6 +133,9 @@ func (s *Session) goCall(f func()) {
 			if p, ok := r.(interp.Panic); ok {
 				r = p.Value
 			}
+			if r == errStopped { // a select of an interrupted evaluation
+				return
+			}
 			text := fmt.Sprint(r)
 			s.outMu.Lock()
 			stop := s.cellStop
@@ -184,4 +187,34 @@ func bytesString(b float64) string {
 		i++
 	}
 	return fmt.Sprintf("%.1f %s", b, units[i])
+}
+
+// selectStmt runs a select statement of a cell (_portlab.Select, see
+// yaegifix's selectEdits) and returns the index of the case it chose. When
+// the evaluation is interrupted while it waits, it stops the goroutine
+// that runs it, as the interpreter stops its own channel operations.
+func (s *Session) selectStmt(kinds string, ptrs ...any) int {
+	s.outMu.Lock()
+	if s.selectStop == nil {
+		s.selectStop = make(chan struct{})
+	}
+	stop := s.selectStop
+	s.outMu.Unlock()
+	i, stopped := yaegifix.Select(stop, kinds, ptrs...)
+	if stopped {
+		panic(errStopped)
+	}
+	return i
+}
+
+// stopSelects ends the select statements of cells that wait, after the
+// interpreter has been stopped: their goroutines end, as the
+// interpreter's own ones do.
+func (s *Session) stopSelects() {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if s.selectStop != nil {
+		close(s.selectStop)
+		s.selectStop = nil
+	}
 }

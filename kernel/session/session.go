@@ -152,6 +152,9 @@ type Session struct {
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
+	// selectStop is closed when an evaluation is interrupted, ending the
+	// cells' select statements that wait (selectStmt).
+	selectStop chan struct{}
 }
 
 // preludeBody follows the imports of the prelude (preludeSource), which is
@@ -389,9 +392,12 @@ func (s *Session) exports() interp.Exports {
 			"Go":         reflect.ValueOf(s.goCall),
 			"Checkpoint": reflect.ValueOf(s.checkpoint),
 			"MakeLen":    reflect.ValueOf(makeLen),
-			"Print":      reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
-			"Println":    reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
-			"Recover":    reflect.ValueOf(func(v any) any { return yaegifix.RecoverIn(s.interp, v) }),
+			// Select statements (yaegifix's selectEdits).
+			"Select":  reflect.ValueOf(s.selectStmt),
+			"Relay":   reflect.ValueOf(yaegifix.Relay),
+			"Print":   reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, false)),
+			"Println": reflect.ValueOf(yaegifix.Printer(cellWriter{s, "stderr"}, true)),
+			"Recover": reflect.ValueOf(func(v any) any { return yaegifix.RecoverIn(s.interp, v) }),
 			// Deferred calls of functions with several (deferPanicEdits).
 			"NewDefers": reflect.ValueOf(yaegifix.NewDefers),
 			"Deferred":  reflect.ValueOf(yaegifix.Deferred),
@@ -794,6 +800,9 @@ func (s *Session) executeChunk(ctx context.Context, prog *interp.Program) (v ref
 	stop := yaegifix.WatchStack(func() { cancel(yaegifix.ErrDeepRecursion) })
 	v, err = s.interp.ExecuteWithContext(cctx, prog)
 	stop()
+	if e := cctx.Err(); e != nil && err == e {
+		s.stopSelects()
+	}
 	overflow := ctx.Err() == nil && context.Cause(cctx) == yaegifix.ErrDeepRecursion
 	cancel(nil)
 	yaegifix.ForgetCompiled(s.interp)

@@ -841,6 +841,24 @@
 //     methods, by name, the type has; Unwrap() []error is followed as
 //     errors.Join's), and FmtWrappers interfaces with them for fmt (so
 //     that fmt.Errorf's %w keeps them). Probe: "Unwrap of a cell error".
+//  104. Select statements. yaegi compiles a select into one list of cases
+//     that every run fills before selecting: goroutines running the same
+//     select at once take each other's channels and values (a goroutine
+//     received another one's value, or waited for ever); and, in any run,
+//     a computed send value is sent as another value (case c <- id*1000 +
+//     k sent k), a value of an interface type cannot be sent ("not
+//     assignable to interp.valueInterface"), and a break in a case leaves
+//     the enclosing loop. selectEdits (a later pass) rewrites each select
+//     with cases inside a function into a call of _portlab.Select, which
+//     builds the cases on every run and waits for an interrupt too, and a
+//     switch on the chosen case that runs the case bodies; channels and
+//     send values are evaluated once, in order, before it, and values
+//     cross between the cell and Select only inside relay channels of the
+//     cell's own types (Relay), so the interpreter converts none. A select
+//     at top level runs once per evaluation, in one goroutine, and is left
+//     alone. Probes: TestYaegiSelectSharesItsCases, "computed value sent
+//     in a select", "interface value sent in a select", "break in a select
+//     case".
 //
 // # Elsewhere
 //
@@ -858,7 +876,7 @@
 //     functions compiled earlier that call it (traefik/yaegi#1673). There is no
 //     workaround; %help and kernel/README.md tell users to re-run those
 //     cells.
-//  104. Declarations of a failed compilation. The interpreter declares a
+//  105. Declarations of a failed compilation. The interpreter declares a
 //     chunk's functions, variables and methods before it compiles their
 //     bodies, and keeps them when the compilation fails: a function
 //     declared again ran without code (returning 0), a variable declared
@@ -867,14 +885,14 @@
 //     symbols a cell declares (SnapshotSymbols) and puts it back when the
 //     cell fails to compile (Restore): such a cell has no effect, as in
 //     Go. Probe: "declarations of a failed compilation".
-//  105. Methods declared again. A method a later cell declares again is
+//  106. Methods declared again. A method a later cell declares again is
 //     added after the first, and the first is found: the edit of a method
 //     in a notebook had no effect. DropMethods removes the earlier
 //     declaration before the cell compiles; values made before and calls
 //     through interfaces then run the new one, while functions compiled
 //     before keep calling the old one, as with functions (19). Probe:
 //     "method declared again".
-//  106. Top-level definitions from generic calls. x := G(…) at top level,
+//  107. Top-level definitions from generic calls. x := G(…) at top level,
 //     G a generic function, panics while the interpreter lays out the
 //     globals ("nil reflect type", also logged to the terminal) when an
 //     earlier cell declared G, and reports G undefined when the cell
@@ -893,7 +911,7 @@
 //     earlier variables are taken from reflect only when no cell type is
 //     declared as a predeclared one (type Celsius float64 reads as
 //     float64 there). Probe: "top-level definition from a generic call".
-//  107. Nil interfaces asserted to compiled interfaces. A comma-ok
+//  108. Nil interfaces asserted to compiled interfaces. A comma-ok
 //     assertion of a nil interface to a compiled interface type with
 //     methods (v.(fmt.Stringer), v.(error)) panics ("call of
 //     reflect.Value.Type on zero Value"), and so does a type switch with
@@ -911,6 +929,6 @@
 // than the machine's memory is a panic instead of a fatal error. The
 // session provides the functions the rewritten cells call, as the package
 // "portlab.kernel/cell" imported as _portlab: Value, Defer, Go,
-// Checkpoint, MakeLen and Clear. FeatureTable summarises all this for
+// Checkpoint, MakeLen, Select, Relay and Clear. FeatureTable summarises all this for
 // users (%help and kernel/README.md).
 package yaegifix

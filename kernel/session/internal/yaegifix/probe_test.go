@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,17 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"labeled break in a select", []string{"func f() int { n := 0\nL:\nfor { n++\nif n > 5 { break }\nselect { default: break L } }\nreturn n }", "f()"},
 			func(v any, err error, out string) bool { return v == 6 },
 			"the select rewrite of loopEdits"},
+		{"computed value sent in a select", []string{"func f(id int) (r []int) { out := make(chan int, 1)\nfor k := 0; k < 3; k++ { select { case out <- id*1000 + k: }\nr = append(r, <-out) }\nreturn }", "f(2)[1]"},
+			func(v any, err error, out string) bool { return v != 2001 },
+			"selectEdits"},
+		{"break in a select case", []string{"func f() int { c := make(chan int, 5); n := 0\nfor i := 0; i < 3; i++ { select { case c <- i: if i < 5 { break }\nn += 100 }\nn++ }\nreturn n }", "f()"},
+			func(v any, err error, out string) bool { return v != 3 },
+			"selectEdits"},
+		{"interface value sent in a select", []string{"type I interface{ M() int }\ntype N int\nfunc (n N) M() int { return int(n) }", "func f() int { c := make(chan I, 1); select { case c <- N(3): }; return (<-c).M() }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "not assignable")
+			},
+			"selectEdits"},
 		{"error of a cell type in fmt", []string{`import "fmt"`, "type E struct{ c int }\nfunc (e *E) Error() string { return \"e\" }", "fmt.Sprint(&E{4})"},
 			func(v any, err error, out string) bool { return v == "&{4}" },
 			"CellError in FmtWrappers and the session's Value"},
@@ -413,5 +425,47 @@ func TestYaegiStillHangsInClosuresOfDeferredCalls(t *testing.T) {
 	case <-done:
 		t.Errorf("yaegi no longer hangs calling a closure from a deferred call: the wraps of closureEdits can go")
 	case <-time.After(2 * time.Second):
+	}
+}
+
+// TestYaegiSelectSharesItsCases shows the misbehaviour selectEdits works
+// around for goroutines: yaegi v0.16.1 fills one list of cases per select
+// statement on every run, so that goroutines running the same select at
+// once take each other's channels. Four goroutines receive their own
+// values through one select of many cases (a wide window between filling
+// the list and selecting); a goroutine that got another one's value, or
+// waits for ever because its value was taken, shows it. The race takes
+// two CPUs to show and is a data race the race detector reports.
+func TestYaegiSelectSharesItsCases(t *testing.T) {
+	if raceDetector {
+		t.Skip("the misbehaviour is a data race inside the interpreter")
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("the goroutines need two CPUs to run the select at once")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	cases := strings.Repeat("case v := <-in: got = v; ", 30)
+	it, _ := bare(t)
+	for _, src := range []string{`import "sync"`,
+		"func worker(id int) (wrong int) { in := make(chan int, 1)\nfor k := 0; k < 3000; k++ { in <- id; got := -1\nselect { " + cases + "default: }\n" +
+			"if got != id { wrong++; if got == -1 { <-in } } }\nreturn }",
+		"func g() int { var wg sync.WaitGroup; var mu sync.Mutex; wrong := 0\nfor id := 0; id < 4; id++ { wg.Add(1); go func(id int) { defer wg.Done(); w := worker(id); mu.Lock(); wrong += w; mu.Unlock() }(id) }\nwg.Wait(); return wrong }",
+	} {
+		if _, err := eval(it, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result := make(chan any, 1)
+	go func() {
+		v, _ := eval(it, "g()")
+		result <- v
+	}()
+	select {
+	case v := <-result:
+		if v == 0 {
+			t.Errorf("yaegi no longer misbehaves: selectEdits can go (with the probes of the other select misbehaviours gone too)")
+		}
+	case <-time.After(3 * time.Second): // a few milliseconds' work
+		// A goroutine waits for the value another one took.
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package yaegifix
+
+const raceDetector = false
