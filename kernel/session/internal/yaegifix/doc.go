@@ -921,6 +921,20 @@
 //     typeSwitchEdits, which rewrites such switches into comma-ok tests,
 //     tests v != nil first. Probe: "nil interface asserted to a compiled
 //     interface".
+//  109. Pointers converted to interfaces keep their slot. The interpreter
+//     converts a pointer to a value of a type with methods into an
+//     interface by keeping a reference to the slot that holds it: when the
+//     slot is reused (the next evaluation of the same call or &T{…}, an
+//     assignment), every interface made from it changes too. Appended in
+//     a loop to a []item, mk(i) gave the last value three times (Go's
+//     chan/powser2.go); so did x := &T{1}; var it I = x; x = &T{2}, where
+//     it held the second. freshTempEdits gives the calls and &T{…} that a
+//     statement in a function or loop stores away (append arguments, sent
+//     values, values assigned to elements, fields and pointees, arguments
+//     of call statements with several) a variable defined on the same
+//     line, new at each run. A variable assigned again after its value
+//     became an interface is not covered. Probe: "pointer converted to an
+//     interface keeps its slot".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -322,6 +322,10 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"nil interface asserted to a compiled interface", []string{`import "fmt"`, "func c(v any) bool { _, ok := v.(fmt.Stringer); return ok }", "c(nil)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"nilAssertEdits and the nil guard of typeSwitchEdits"},
+		{"pointer converted to an interface keeps its slot", []string{"type rat struct{ num int }\nfunc mk(i int) *rat { return &rat{i} }\ntype item interface{ pr() int }\nfunc (u *rat) pr() int { return u.num }\n" +
+			"func h() int { var s []item; for i := 1; i <= 3; i++ { s = append(s, mk(i)) }; return s[0].pr() }", "h()"},
+			func(v any, err error, out string) bool { return v == 3 },
+			"freshTempEdits"},
 		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"GenericDefineEdits"},

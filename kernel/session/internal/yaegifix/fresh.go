@@ -1,0 +1,138 @@
+package yaegifix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+)
+
+// freshTempEdits gives the values that a statement in a function or a
+// loop stores away a variable of their own. yaegi v0.16.1 converts a
+// pointer to a value of a type with methods into an interface by keeping
+// a reference to the slot that holds it, not a copy: when the slot is
+// reused, by the next evaluation of the same call or composite literal or
+// by an assignment, every interface made from it changes too. In
+// for i := 1; i <= 3; i++ { s = append(s, mk(i)) } with s a []item, s
+// ended up holding the last value three times (Go's chan/powser2.go), as
+// did a channel of interfaces sent mk(i). A variable defined by :=, new at
+// each run of its statement, is not reused, so that
+//
+//	s = append(s, mk(i), &T{i})
+//
+// becomes, on the same line,
+//
+//	t1 := mk(i); t2 := &T{i}; s = append(s, t1, t2)
+//
+// for the arguments of append after the first, the value of a send
+// statement, the values assigned to elements, fields and pointees, and the
+// arguments of a call statement with several arguments, where they are
+// calls or &T{…}. The statements at the top level of a cell run once and
+// are left alone. A variable assigned again after its value became an
+// interface (x = mk(i) then used) is not covered.
+func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var edits []edit
+	temporary := func(x ast.Expr) bool {
+		switch x := ast.Unparen(x).(type) {
+		case *ast.CallExpr:
+			if id, ok := x.Fun.(*ast.Ident); ok && id.Obj == nil {
+				switch id.Name {
+				case "len", "cap", "real", "imag", "complex", "min", "max", "make", "new", "append", "copy", "recover",
+					"bool", "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64",
+					"uintptr", "float32", "float64", "complex64", "complex128", "byte", "rune":
+					return false
+				}
+			}
+			return true
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return false
+			}
+			_, ok := ast.Unparen(x.X).(*ast.CompositeLit)
+			return ok
+		}
+		return false
+	}
+	hoist := func(st ast.Stmt, xs []ast.Expr) {
+		var pre string
+		for _, x := range xs {
+			if !temporary(x) || hasFuncLit(x) {
+				continue
+			}
+			tmp := fmt.Sprintf("%sF%d", tempPrefix, blockSeq.Add(1))
+			pre += tmp + " := " + src[pos(x.Pos()):pos(x.End())] + "; "
+			edits = append(edits, edit{pos(x.Pos()), pos(x.End()), tmp})
+		}
+		if pre != "" {
+			edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre})
+		}
+	}
+	visitList := func(list []ast.Stmt) {
+		for _, st := range list {
+			switch st := st.(type) {
+			case *ast.AssignStmt:
+				if len(st.Rhs) == 1 {
+					if c, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok && !c.Ellipsis.IsValid() && len(c.Args) > 1 {
+						if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "append" && id.Obj == nil {
+							hoist(st, c.Args[1:])
+							continue
+						}
+					}
+				}
+				if st.Tok != token.ASSIGN || len(st.Lhs) != len(st.Rhs) {
+					continue
+				}
+				var xs []ast.Expr
+				for i, l := range st.Lhs {
+					switch ast.Unparen(l).(type) {
+					case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
+						xs = append(xs, st.Rhs[i])
+					}
+				}
+				hoist(st, xs)
+			case *ast.SendStmt:
+				hoist(st, []ast.Expr{st.Value})
+			case *ast.ExprStmt:
+				if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && !c.Ellipsis.IsValid() && len(c.Args) > 1 {
+					hoist(st, c.Args)
+				}
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Body == nil {
+				return false
+			}
+			if n.Name.Name == "_" && n.Recv == nil && off == len(stmtPrefix) {
+				// The statements of a cell: only the nested blocks.
+				for _, st := range n.Body.List {
+					ast.Inspect(st, func(m ast.Node) bool {
+						if _, ok := m.(*ast.FuncDecl); ok {
+							return false
+						}
+						return visitNested(m, visitList)
+					})
+				}
+				return false
+			}
+		}
+		return visitNested(n, visitList)
+	})
+	return edits
+}
+
+// visitNested calls visit on the statement lists of n, a block or a
+// clause, and reports that the walk goes on.
+func visitNested(n ast.Node, visit func([]ast.Stmt)) bool {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		visit(n.List)
+	case *ast.CaseClause:
+		visit(n.Body)
+	case *ast.CommClause:
+		visit(n.Body)
+	}
+	return true
+}
