@@ -880,7 +880,7 @@ func TestPointersStoredAsInterfacesStayApart(t *testing.T) {
 		"func show(s []item) (r []int) { for _, x := range s { r = append(r, x.pr()) }; return }\n" +
 		"var reg []item\nfunc register(name string, it item) { reg = append(reg, it) }\n" +
 		"func h() []int {\n\tvar s, t []item\n\tm := map[int]item{}\n\tc := make(chan item, 3)\n" +
-		"\tfor i := 1; i <= 3; i++ {\n\t\ts = append(s, mk(i))\n\t\tt = append(t, &rat{i})\n\t\tm[i] = mk(i)\n\t\tc <- mk(i)\n\t\tregister(\"r\", mk(i))\n\t}\n" +
+		"\tvar x *rat\n\tfor i := 1; i <= 3; i++ {\n\t\tx = mk(i)\n\t\ts = append(s, x)\n\t\tt = append(t, &rat{i})\n\t\tm[i] = mk(i)\n\t\tc <- mk(i)\n\t\tregister(\"r\", mk(i))\n\t}\n" +
 		"\tclose(c)\n\tvar u []item\n\tfor x := range c {\n\t\tu = append(u, x)\n\t}\n" +
 		"\tr := append(show(s), show(t)...)\n\tr = append(r, m[1].pr(), m[3].pr())\n\treturn append(append(r, show(u)...), show(reg)...)\n}\n" +
 		"fmt.Println(h())\nvar s2 []item\nfor i := 1; i <= 3; i++ { s2 = append(s2, &rat{i}) }\nfmt.Println(show(s2))"

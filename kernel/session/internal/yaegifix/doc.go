@@ -932,9 +932,11 @@
 //     statement in a function or loop stores away (append arguments, sent
 //     values, values assigned to elements, fields and pointees, arguments
 //     of call statements with several) a variable defined on the same
-//     line, new at each run. A variable assigned again after its value
-//     became an interface is not covered. Probe: "pointer converted to an
-//     interface keeps its slot".
+//     line, new at each run; and the chunk's variables stored so, but as
+//     call arguments (x = mk(i); s = append(s, x)). Other conversions of
+//     a variable assigned again later (var it I = x; x = &T{2}) are not
+//     covered. Probe: "pointer converted to an interface keeps its
+//     slot".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"strings"
 )
 
 // freshTempEdits gives the values that a statement in a function or a
@@ -26,9 +27,11 @@ import (
 // for the arguments of append after the first, the value of a send
 // statement, the values assigned to elements, fields and pointees, and the
 // arguments of a call statement with several arguments, where they are
-// calls or &T{…}. The statements at the top level of a cell run once and
-// are left alone. A variable assigned again after its value became an
-// interface (x = mk(i) then used) is not covered.
+// calls or &T{…}; and, but for the call statements, variables the chunk
+// declares (x = mk(i); s = append(s, x) aliased x too). The statements at
+// the top level of a cell run once and are left alone. Other conversions
+// of a variable assigned again later (var it I = x; x = &T{2}) are not
+// covered.
 func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
@@ -53,10 +56,16 @@ func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 		}
 		return false
 	}
-	hoist := func(st ast.Stmt, xs []ast.Expr) {
+	// variable reports whether x is a variable the chunk declares: one
+	// assigned again after its value became an interface changed it too.
+	variable := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && id.Obj != nil && id.Obj.Kind == ast.Var && !strings.HasPrefix(id.Name, tempPrefix)
+	}
+	hoist := func(st ast.Stmt, xs []ast.Expr, vars bool) {
 		var pre string
 		for _, x := range xs {
-			if !temporary(x) || hasFuncLit(x) {
+			if !(temporary(x) || vars && variable(x)) || hasFuncLit(x) {
 				continue
 			}
 			tmp := fmt.Sprintf("%sF%d", tempPrefix, blockSeq.Add(1))
@@ -74,7 +83,7 @@ func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 				if len(st.Rhs) == 1 {
 					if c, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok && !c.Ellipsis.IsValid() && len(c.Args) > 1 {
 						if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "append" && id.Obj == nil {
-							hoist(st, c.Args[1:])
+							hoist(st, c.Args[1:], true)
 							continue
 						}
 					}
@@ -89,12 +98,12 @@ func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 						xs = append(xs, st.Rhs[i])
 					}
 				}
-				hoist(st, xs)
+				hoist(st, xs, true)
 			case *ast.SendStmt:
-				hoist(st, []ast.Expr{st.Value})
+				hoist(st, []ast.Expr{st.Value}, true)
 			case *ast.ExprStmt:
 				if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && !c.Ellipsis.IsValid() && len(c.Args) > 1 {
-					hoist(st, c.Args)
+					hoist(st, c.Args, false)
 				}
 			}
 		}
