@@ -878,13 +878,13 @@ func TestPointersStoredAsInterfacesStayApart(t *testing.T) {
 	s := newSession(t)
 	code := "type rat struct{ num int }\nfunc mk(i int) *rat { return &rat{i} }\ntype item interface{ pr() int }\nfunc (u *rat) pr() int { return u.num }\n" +
 		"func show(s []item) (r []int) { for _, x := range s { r = append(r, x.pr()) }; return }\n" +
-		"var reg []item\nfunc register(name string, it item) { reg = append(reg, it) }\n" +
+		"var reg []item\nfunc register(name string, it item) { reg = append(reg, it) }\nvar one []item\nfunc add(it item) { one = append(one, it) }\n" +
 		"func h() []int {\n\tvar s, t []item\n\tm := map[int]item{}\n\tc := make(chan item, 3)\n" +
-		"\tvar x *rat\n\tfor i := 1; i <= 3; i++ {\n\t\tx = mk(i)\n\t\ts = append(s, x)\n\t\tt = append(t, &rat{i})\n\t\tm[i] = mk(i)\n\t\tc <- mk(i)\n\t\tregister(\"r\", mk(i))\n\t}\n" +
+		"\tvar x *rat\n\tfor i := 1; i <= 3; i++ {\n\t\tx = mk(i)\n\t\ts = append(s, x)\n\t\tt = append(t, &rat{i})\n\t\tm[i] = mk(i)\n\t\tc <- mk(i)\n\t\tregister(\"r\", mk(i))\n\t\tadd(mk(i))\n\t\tadd(&rat{i})\n\t}\n" +
 		"\tclose(c)\n\tvar u []item\n\tfor x := range c {\n\t\tu = append(u, x)\n\t}\n" +
-		"\tr := append(show(s), show(t)...)\n\tr = append(r, m[1].pr(), m[3].pr())\n\treturn append(append(r, show(u)...), show(reg)...)\n}\n" +
+		"\tr := append(show(s), show(t)...)\n\tr = append(r, m[1].pr(), m[3].pr())\n\treturn append(append(append(r, show(u)...), show(reg)...), show(one)...)\n}\n" +
 		"fmt.Println(h())\nvar s2 []item\nfor i := 1; i <= 3; i++ { s2 = append(s2, &rat{i}) }\nfmt.Println(show(s2))"
-	if got, want := out(t, s, code), "[1 2 3 1 2 3 1 3 1 2 3 1 2 3]\n[1 2 3]\n"; got != want {
+	if got, want := out(t, s, code), "[1 2 3 1 2 3 1 3 1 2 3 1 2 3 1 1 2 2 3 3]\n[1 2 3]\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }

@@ -931,7 +931,7 @@
 //     it held the second. freshTempEdits gives the calls and &T{…} that a
 //     statement in a function or loop stores away (append arguments, sent
 //     values, values assigned to elements, fields and pointees, arguments
-//     of call statements with several) a variable defined on the same
+//     of call statements, alone when one value for sure) a variable defined on the same
 //     line, new at each run; and the chunk's variables stored so, but as
 //     call arguments (x = mk(i); s = append(s, x)). Other conversions of
 //     a variable assigned again later (var it I = x; x = &T{2}) are not

@@ -26,14 +26,36 @@ import (
 //
 // for the arguments of append after the first, the value of a send
 // statement, the values assigned to elements, fields and pointees, and the
-// arguments of a call statement with several arguments, where they are
-// calls or &T{…}; and, but for the call statements, variables the chunk
+// arguments of a call statement (with several arguments, or a lone one that
+// is &T{…} or a call of a function or method of the cells with one
+// result), where they are calls or &T{…}; and, but for the call statements, variables the chunk
 // declares (x = mk(i); s = append(s, x) aliased x too). The statements at
 // the top level of a cell run once and are left alone. Other conversions
 // of a variable assigned again later (var it I = x; x = &T{2}) are not
 // covered.
-func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+func freshTempEdits(results map[string]int) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+		return freshTemps(fset, f, off, src, results)
+	}
+}
+
+func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results map[string]int) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	// single reports whether the call x gives one value, by the result
+	// counts of the cells' functions and methods.
+	single := func(x ast.Expr) bool {
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch fun := ast.Unparen(c.Fun).(type) {
+		case *ast.Ident:
+			return results[fun.Name] == 1
+		case *ast.SelectorExpr:
+			return results["."+fun.Sel.Name] == 1
+		}
+		return false
+	}
 	var edits []edit
 	temporary := func(x ast.Expr) bool {
 		switch x := ast.Unparen(x).(type) {
@@ -102,7 +124,13 @@ func freshTempEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 			case *ast.SendStmt:
 				hoist(st, []ast.Expr{st.Value}, true)
 			case *ast.ExprStmt:
-				if c, ok := ast.Unparen(st.X).(*ast.CallExpr); ok && !c.Ellipsis.IsValid() && len(c.Args) > 1 {
+				c, ok := ast.Unparen(st.X).(*ast.CallExpr)
+				if !ok || c.Ellipsis.IsValid() {
+					continue
+				}
+				// A lone argument that calls may give several values,
+				// f(g()); a call the cells declare with one result is taken.
+				if len(c.Args) > 1 || len(c.Args) == 1 && single(c.Args[0]) {
 					hoist(st, c.Args, false)
 				}
 			}
