@@ -27,8 +27,8 @@ import (
 // for the arguments of append after the first, the value of a send
 // statement, the values assigned to elements, fields and pointees, and the
 // arguments of a call statement (with several arguments, or a lone one that
-// is &T{…} or a call of a function or method of the cells with one
-// result), where they are calls or &T{…}; and, but for the call statements, variables the chunk
+// is &T{…} or a call of a function of the cells with one result), where
+// they are calls or &T{…}; and, but for the call statements, variables the chunk
 // declares (x = mk(i); s = append(s, x) aliased x too). The statements at
 // the top level of a cell run once and are left alone. Other conversions
 // of a variable assigned again later (var it I = x; x = &T{2}) are not
@@ -42,19 +42,15 @@ func freshTempEdits(results map[string]int) func(fset *token.FileSet, f *ast.Fil
 func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results map[string]int) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	// single reports whether the call x gives one value, by the result
-	// counts of the cells' functions and methods.
+	// counts of the cells' functions (not of a local variable of the same
+	// name, nor of methods, which a field of a func type can shadow).
 	single := func(x ast.Expr) bool {
 		c, ok := ast.Unparen(x).(*ast.CallExpr)
 		if !ok {
 			return true
 		}
-		switch fun := ast.Unparen(c.Fun).(type) {
-		case *ast.Ident:
-			return results[fun.Name] == 1
-		case *ast.SelectorExpr:
-			return results["."+fun.Sel.Name] == 1
-		}
-		return false
+		fun, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		return ok && (fun.Obj == nil || fun.Obj.Kind == ast.Fun) && results[fun.Name] == 1
 	}
 	var edits []edit
 	temporary := func(x ast.Expr) bool {
