@@ -686,6 +686,20 @@
 //     names, not lines, after a line that declares several (const ( a, b
 //     = iota, iota*10; c, d ) gave c == 2, Go 1); constIotaRefusals
 //     refuses iota there. Probe: "iota after a line of several names".
+//     Both refusals remain only where 74 cannot write out the values.
+//  74. Constants the interpreter computes wrongly or not at all. real(c)
+//     and imag(c) of a constant c fail to compile ("reflect: call of
+//     reflect.Value.Complex on int64 Value"), and 90's constant groups
+//     (comparisons, && and ||, iota after a line of several names) get
+//     wrong values. foldConstants type-checks each chunk with go/types
+//     (without imports) and writes out what Go computes: a real or imag
+//     call of a constant becomes its value (float32(1.5) when typed), and
+//     a constant group with a comparison, && or ||, iota after a line of
+//     several names, real, imag, complex or a conversion to string is
+//     written out line by line with its values and declared types (lines
+//     kept). Values that need an import, a name of an earlier cell or
+//     chunk, or a complex literal are left alone (and refused as in 90).
+//     Probe: "real and imag of a constant".
 //
 // # Elsewhere
 //

@@ -355,6 +355,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	builtinPrint := !declaresPrint(src) && (isVar == nil || !isVar("print") && !isVar("println") && !isVar("recover"))
 	for ci := range chunks {
 		c := &chunks[ci]
+		c.Src = foldConstants(c.Src, c.Decl, isVar)
 		fset := token.NewFileSet()
 		if c.Decl {
 			f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, parser.ParseComments)
