@@ -896,3 +896,24 @@ func TestIotaAfterALineOfSeveralNames(t *testing.T) {
 		t.Errorf("int from a constant of type T: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestMethodExpressionsOfInterfaceTypes: I.M(x) was "too many arguments",
+// error.Error(err) a panic of the compiler.
+func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"time\"")
+	code := "type I interface{ m(a int, b ...string) string }\ntype J interface {\n\tI\n\tn() int\n}\n" +
+		"type T struct{ x int }\nfunc (t T) m(a int, b ...string) string { return fmt.Sprint(\"m\", t.x, a, b) }\nfunc (T) n() int { return 7 }\n" +
+		"var t T\nvar r = I.m(t, 1, \"a\", \"b\")\nfmt.Println(r, J.n(T{2}), (J).m(T{3}, 4))\n" +
+		"f, g := I.m, J.n\nfmt.Println(f(T{5}, 6, \"c\"), g(t))\n" +
+		"var err error = fmt.Errorf(\"boom\")\nh := error.Error\nfmt.Println(error.Error(err), h(err))\n" +
+		"fmt.Println(interface{ n() int }.n(t), fmt.Stringer.String(time.Second))"
+	want := "m0 1 [a b] 7 m3 4 []\nm5 6 [c] 7\nboom boom\n7 1s\n"
+	if got := out(t, s, code); got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// An interface type of an earlier cell, called.
+	if got := out(t, s, "fmt.Println(J.n(T{}), I.m(T{8}, 9))"); got != "7 m8 9 []\n" {
+		t.Errorf("earlier cell's types: %q", got)
+	}
+}

@@ -700,6 +700,15 @@
 //     kept). Values that need an import, a name of an earlier cell or
 //     chunk, or a complex literal are left alone (and refused as in 90).
 //     Probe: "real and imag of a constant".
+//  75. Method expressions of interface types. I.M(x, a) fails to compile
+//     ("too many arguments"), error.Error(err) panics in the compiler, and
+//     the conversion I(x) of a struct x fails at run time ("invalid
+//     interface value"). methodExprEdits makes a call
+//     func() I { var r I = x; return r }().M(a), which evaluates x, then
+//     a, as Go does, and a method expression that is not called a function
+//     literal, func(r I, p0 int) string { return r.M(p0) }, when the
+//     signature is known (an interface the cell declares, an interface
+//     literal, error). Probe: "method expression of an interface type".
 //
 // # Elsewhere
 //

@@ -77,6 +77,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"constant comparison", []string{"const ok = 1 == 1", "ok"},
 			func(v any, err error, out string) bool { return v == false },
 			"constComparisonRefusals (semanticEdits) and foldConstants"},
+		{"method expression of an interface type", []string{"type I interface{ m() int }\ntype T struct{}\nfunc (T) m() int { return 3 }", "I.m(T{})"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many arguments")
+			},
+			"methodExprEdits"},
 		{"real and imag of a constant", []string{"func f() float64 { return imag(1i) }"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "reflect.Value.Complex")
