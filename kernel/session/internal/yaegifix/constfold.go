@@ -54,18 +54,7 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 	if err != nil {
 		return src
 	}
-	var errPos []token.Pos // where the type checker failed
-	conf := types.Config{
-		Importer: noImports{},
-		Error: func(err error) {
-			if te, ok := err.(types.Error); ok {
-				errPos = append(errPos, te.Pos)
-			}
-		},
-		Sizes: types.SizesFor("gc", runtime.GOARCH),
-	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
-	pkg, _ := conf.Check("p", fset, []*ast.File{f}, info)
+	pkg, info, errPos := checkTypes(fset, f)
 	if pkg == nil {
 		return src
 	}
@@ -116,6 +105,24 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 // rewrites.
 func mayFold(src string) bool {
 	return strings.Contains(src, "real") || strings.Contains(src, "imag") || strings.Contains(src, "const")
+}
+
+// checkTypes type-checks f without imports (see noImports) and returns
+// what go/types knows and where it failed.
+func checkTypes(fset *token.FileSet, f *ast.File) (*types.Package, *types.Info, []token.Pos) {
+	var errPos []token.Pos
+	conf := types.Config{
+		Importer: noImports{},
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				errPos = append(errPos, te.Pos)
+			}
+		},
+		Sizes: types.SizesFor("gc", runtime.GOARCH),
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	pkg, _ := conf.Check("p", fset, []*ast.File{f}, info)
+	return pkg, info, errPos
 }
 
 // noImports is the importer of foldConstants: values that need a package

@@ -517,6 +517,11 @@
 //     types (the assertion's type, or the var's type for var a, b any =
 //     m[k]), unless another initializer reads the names. No probe: the
 //     session's TestCommaOkVarDeclaration.
+//  76. Comma-ok var declarations without types. var v, ok = m[k] (or
+//     <-c) shows no type: commaOkVarEdits (71) asks go/types, checking
+//     the chunk without imports, for the element type and rewrites the
+//     declaration as in 71 when it is known and named without a package.
+//     No probe: the session's TestCommaOkVarDeclaration.
 //  72. Closures and deferred calls. A function literal deferred in a
 //     loop reads the variables it uses when the function returns, from
 //     the function's frame, so that every deferred call sees the last
