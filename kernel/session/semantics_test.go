@@ -917,3 +917,15 @@ func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
 		t.Errorf("earlier cell's types: %q", got)
 	}
 }
+
+// TestAddressOfAnElementThroughAnArrayPointer: &p[i] of p of type *[N]T
+// was "cannot take address of int [kind: indexExpr]".
+func TestAddressOfAnElementThroughAnArrayPointer(t *testing.T) {
+	s := newSession(t)
+	code := "type T [4]int\nfunc f(t *T, i int) *int { return &t[i] }\n" +
+		"func g() (ok bool) {\n\tdefer func() { ok = recover() != nil }()\n\tvar p *[2]byte\n\t_ = &p[1]\n\treturn false\n}\n" +
+		"var t T\nfunc run() {\n\tq := f(&t, 2)\n\t*q = 7\n\ts := []int{1, 2, 3}\n\tp := (*[3]int)(s)\n\tfmt.Println(t, &p[1] == &s[1], (&t)[2], g())\n}\nrun()"
+	if got, want := out(t, s, code), "[0 0 7 0] true 7 true\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

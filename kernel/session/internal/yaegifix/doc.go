@@ -522,6 +522,11 @@
 //     the chunk without imports, for the element type and rewrites the
 //     declaration as in 71 when it is known and named without a package.
 //     No probe: the session's TestCommaOkVarDeclaration.
+//  77. Addresses through array pointers. &p[i] of p of type *[N]T fails
+//     to compile ("cannot take address of int [kind: indexExpr]").
+//     arrayPtrAddrEdits writes &(*p)[i] where go/types, checking the chunk
+//     without imports, knows p's type. Probe: "address of an element
+//     through an array pointer".
 //  72. Closures and deferred calls. A function literal deferred in a
 //     loop reads the variables it uses when the function returns, from
 //     the function's frame, so that every deferred call sees the last

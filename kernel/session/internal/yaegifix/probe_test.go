@@ -82,6 +82,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "too many arguments")
 			},
 			"methodExprEdits"},
+		{"address of an element through an array pointer", []string{"func f(p *[2]int) *int { return &p[1] }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot take address")
+			},
+			"arrayPtrAddrEdits"},
 		{"real and imag of a constant", []string{"func f() float64 { return imag(1i) }"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "reflect.Value.Complex")
