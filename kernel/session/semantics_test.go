@@ -929,3 +929,13 @@ func TestAddressOfAnElementThroughAnArrayPointer(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestArrayLengthOfAnUntypedFloatConstant: [1e1]int failed to compile
+// ("10 not an Int").
+func TestArrayLengthOfAnUntypedFloatConstant(t *testing.T) {
+	s := newSession(t)
+	code := "const n = 2.0\nvar b [1e1]int\nfunc f(x int) int {\n\tvar c [n + 0i]string\n\treturn len(b) + len(c) + x<<n + x>>1.0\n}\nfmt.Println(f(4))"
+	if got, want := out(t, s, code), "30\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

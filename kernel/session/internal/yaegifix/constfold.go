@@ -29,6 +29,8 @@ import (
 //     several names (which it counts per name), or with real, imag,
 //     complex or a conversion to string of a constant: every line of the
 //     group is written out with its values, keeping the declared types.
+//   - An array length or a shift count that is an untyped float or
+//     complex constant ([1e1]int, "10 not an Int") becomes its integer.
 //
 // A value is left to the interpreter (and its refusals) where go/types
 // does not know it: it uses a name of an earlier cell or chunk, an
@@ -83,6 +85,16 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 			}
 			return true
 		}
+		if x := integerOperand(n); x != nil && !failsIn(x) {
+			// An array length or a shift count given as an untyped float
+			// or complex constant: the interpreter wants an integer.
+			if tv := info.Types[x]; tv.Value != nil && isUntypedNonInteger(tv.Type) {
+				if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+					edits = append(edits, edit{pos(x.Pos()), pos(x.End()), "(" + v.ExactString() + ")"})
+					return false
+				}
+			}
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || !isBuiltin(call.Fun, info, "real", "imag") || failsIn(call) {
 			return true
@@ -101,10 +113,38 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 	return applyEdits(src, edits)
 }
 
+// integerOperand returns the length of an array type or the count of a
+// shift n is, if any.
+func integerOperand(n ast.Node) ast.Expr {
+	switch n := n.(type) {
+	case *ast.ArrayType:
+		if _, ok := n.Len.(*ast.Ellipsis); !ok {
+			return n.Len
+		}
+	case *ast.BinaryExpr:
+		if n.Op == token.SHL || n.Op == token.SHR {
+			return n.Y
+		}
+	case *ast.AssignStmt:
+		if n.Tok == token.SHL_ASSIGN || n.Tok == token.SHR_ASSIGN {
+			return n.Rhs[0]
+		}
+	}
+	return nil
+}
+
+// isUntypedNonInteger reports whether t is the untyped float or complex
+// type.
+func isUntypedNonInteger(t types.Type) bool {
+	b, ok := t.(*types.Basic)
+	return ok && (b.Kind() == types.UntypedFloat || b.Kind() == types.UntypedComplex)
+}
+
 // mayFold reports, cheaply, whether src may hold something foldConstants
 // rewrites.
 func mayFold(src string) bool {
-	return strings.Contains(src, "real") || strings.Contains(src, "imag") || strings.Contains(src, "const")
+	return strings.Contains(src, "real") || strings.Contains(src, "imag") || strings.Contains(src, "const") ||
+		strings.Contains(src, "<<") || strings.Contains(src, ">>") || strings.Contains(src, "[")
 }
 
 // checkTypes type-checks f without imports (see noImports) and returns

@@ -709,6 +709,8 @@
 //     written out line by line with its values and declared types (lines
 //     kept). Values that need an import, a name of an earlier cell or
 //     chunk, or a complex literal are left alone (and refused as in 90).
+//     An array length or shift count that is an untyped float or complex
+//     constant ([1e1]int fails with "10 not an Int") becomes its integer.
 //     Probe: "real and imag of a constant".
 //  75. Method expressions of interface types. I.M(x, a) fails to compile
 //     ("too many arguments"), error.Error(err) panics in the compiler, and
