@@ -527,6 +527,12 @@
 //     arrayPtrAddrEdits writes &(*p)[i] where go/types, checking the chunk
 //     without imports, knows p's type. Probe: "address of an element
 //     through an array pointer".
+//  78. Slice to array conversions. (*[9]byte)(s) or [9]byte(s) of a
+//     shorter s panics with reflect's string ("reflect: cannot convert
+//     slice with length 8 to pointer to array with length 9"), which a
+//     recovering cell cannot assert to error. ExplainPanic words it as
+//     Go's runtime error, so that Recover gives a runtime.Error (25).
+//     No probe: the session's TestSliceToArrayConversionPanic.
 //  72. Closures and deferred calls. A function literal deferred in a
 //     loop reads the variables it uses when the function returns, from
 //     the function's frame, so that every deferred call sees the last
