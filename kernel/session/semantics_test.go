@@ -916,6 +916,11 @@ func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
 	if got := out(t, s, "fmt.Println(J.n(T{}), I.m(T{8}, 9))"); got != "7 m8 9 []\n" {
 		t.Errorf("earlier cell's types: %q", got)
 	}
+	// A method expression of an interface literal is no method value
+	// (methodValueRefusals refused it as one).
+	if got := out(t, s, "k := interface{ n() int }.n\nfmt.Println(k(t))"); got != "7\n" {
+		t.Errorf("method expression of an interface literal: %q", got)
+	}
 }
 
 // TestAddressOfAnElementThroughAnArrayPointer: &p[i] of p of type *[N]T

@@ -726,7 +726,9 @@
 //     a, as Go does, and a method expression that is not called a function
 //     literal, func(r I, p0 int) string { return r.M(p0) }, when the
 //     signature is known (an interface the cell declares, an interface
-//     literal, error). Probe: "method expression of an interface type".
+//     literal, error); methodValueRefusals no longer takes a method
+//     expression of an interface literal for a method value. Probe:
+//     "method expression of an interface type".
 //
 // # Elsewhere
 //
