@@ -916,6 +916,13 @@ func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
 	if got := out(t, s, "fmt.Println(J.n(T{}), I.m(T{8}, 9))"); got != "7 m8 9 []\n" {
 		t.Errorf("earlier cell's types: %q", got)
 	}
+	// A nil receiver panics with Go's runtime error, in both forms.
+	code = "func nilCall(f func()) {\n\tdefer func() {\n\t\tr := recover()\n\t\tfmt.Print(r.(error).Error(), \"; \")\n\t}()\n\tf()\n}\n" +
+		"var e error\nnilCall(func() { _ = error.Error(e) })\nnilCall(func() { _ = h(e) })\nnilCall(func() { _ = interface{ n() int }.n(nil) })"
+	want = strings.Repeat("runtime error: invalid memory address or nil pointer dereference; ", 3)
+	if got := out(t, s, code); got != want {
+		t.Errorf("nil receivers: %q, want %q", got, want)
+	}
 	// A method expression of an interface literal is no method value
 	// (methodValueRefusals refused it as one).
 	if got := out(t, s, "k := interface{ n() int }.n\nfmt.Println(k(t))"); got != "7\n" {

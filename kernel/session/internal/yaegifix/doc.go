@@ -726,7 +726,10 @@
 //     a, as Go does, and a method expression that is not called a function
 //     literal, func(r I, p0 int) string { return r.M(p0) }, when the
 //     signature is known (an interface the cell declares, an interface
-//     literal, error); methodValueRefusals no longer takes a method
+//     literal, error). A nil x panics with ErrNilMethod, Go's runtime
+//     error (the interpreter's panic is reflect's string); a call whose
+//     other arguments have effects, and an interface that uses a type
+//     parameter, are left alone. methodValueRefusals no longer takes a method
 //     expression of an interface literal for a method value. Probe:
 //     "method expression of an interface type".
 //

@@ -14,15 +14,22 @@ import (
 // error.Error(err) panics in the compiler (fixedbugs/issue29304.go). A
 // call becomes a conversion of x followed by the method call,
 //
-//	func() I { var _r I = x; return _r }().M(a)
+//	func() I { var _r I = x; if _r == nil { panic(ErrNilMethod) }; return _r }().M(a)
 //
 // (the conversion I(x) itself fails at run time for a struct x, "invalid
 // interface value", where the assignment works), which evaluates x and
-// then a, as Go does. A method expression that is not called becomes a
+// then a, as Go does where a has no effect (other calls are left alone:
+// Go evaluates a before it panics for a nil x), and panics as Go's
+// runtime does for a nil x (the interpreter panics with reflect's string
+// there). A method expression that is not called becomes a
 // function literal when the method's signature is known (an interface
 // type the chunk declares, an interface literal, error):
 //
 //	func(_r I, _p0 int) string { return _r.M(_p0) }
+//
+// An interface type that uses a type parameter is left alone: the
+// interpreter's generic code misreads a nil interface there (a call on
+// it panics with reflect's words, not as Go's runtime does).
 //
 // isIface reports the interface types of the cell and the session (as
 // for assertEdits); ifaces holds the cell's interface declarations.
@@ -30,7 +37,35 @@ func methodExprEdits(isIface func(string) bool, ifaces map[string]*ast.Interface
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 		values := valueNames(f)
+		typeParams := map[string]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var tps *ast.FieldList
+			switch n := n.(type) {
+			case *ast.FuncType:
+				tps = n.TypeParams
+			case *ast.TypeSpec:
+				tps = n.TypeParams
+			}
+			if tps != nil {
+				for _, fl := range tps.List {
+					for _, id := range fl.Names {
+						typeParams[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
 		isType := func(x ast.Expr) bool {
+			generic := false
+			ast.Inspect(x, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && typeParams[id.Name] {
+					generic = true
+				}
+				return !generic
+			})
+			if generic {
+				return false
+			}
 			switch x := ast.Unparen(x).(type) {
 			case *ast.Ident:
 				return !values[x.Name] && isInterfaceType(x, isIface)
@@ -51,6 +86,13 @@ func methodExprEdits(isIface func(string) bool, ifaces map[string]*ast.Interface
 				if !ok || !isType(sel.X) || len(call.Args) == 0 || call.Ellipsis.IsValid() && len(call.Args) == 1 {
 					return true
 				}
+				for _, a := range call.Args[1:] {
+					if !simpleOperand(a) {
+						// Go evaluates a before the call panics for a nil
+						// x; the conversion's check would panic first.
+						return true
+					}
+				}
 				called[sel] = true
 				typ := src[pos(ast.Unparen(sel.X).Pos()):pos(ast.Unparen(sel.X).End())]
 				x := call.Args[0]
@@ -60,7 +102,7 @@ func methodExprEdits(isIface func(string) bool, ifaces map[string]*ast.Interface
 				}
 				edits = append(edits,
 					edit{pos(call.Pos()), pos(x.Pos()), "func() " + typ + " { var " + recv + " " + typ + " = "},
-					edit{pos(x.End()), pos(next), "; return " + recv + " }()." + sel.Sel.Name + "("})
+					edit{pos(x.End()), pos(next), "; if " + recv + " == nil { panic(" + nilMethodVar + ") }; return " + recv + " }()." + sel.Sel.Name + "("})
 				return true
 			}
 			sel, ok := n.(*ast.SelectorExpr)
@@ -100,12 +142,41 @@ func methodExprEdits(isIface func(string) bool, ifaces map[string]*ast.Interface
 			if len(results) > 0 {
 				body = "return " + body
 			}
+			body = "if " + recv + " == nil { panic(" + nilMethodVar + ") }; " + body
 			lit := "func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { " + body + " }"
 			edits = append(edits, edit{pos(sel.Pos()), pos(sel.End()), lit})
 			return false
 		})
 		return edits
 	}
+}
+
+// nilMethodVar is the interpreted name of ErrNilMethod.
+const nilMethodVar = "_portlab.ErrNilMethod"
+
+// ErrNilMethod is the panic of a method expression of an interface type
+// called with a nil interface, as Go's runtime gives it (the interpreter
+// panics with a string of reflect's there).
+var ErrNilMethod error = runtimeError("invalid memory address or nil pointer dereference")
+
+// simpleOperand reports whether evaluating x has no effect and cannot
+// panic: a literal or a name.
+func simpleOperand(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.BasicLit, *ast.Ident:
+		return true
+	case *ast.CompositeLit:
+		for _, e := range x.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			if !simpleOperand(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // methodType returns the signature of the method name of the interface
