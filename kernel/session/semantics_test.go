@@ -950,4 +950,10 @@ func TestArrayLengthOfAnUntypedFloatConstant(t *testing.T) {
 	if got, want := out(t, s, code), "30\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
+	// A non-constant shift of an untyped float constant takes the
+	// integer type of its context.
+	code = "func g(x int, s uint) (int, int64) {\n\tvar y int64 = 2.0 << s\n\treturn x << (1. << s), y\n}\nfmt.Println(g(1, 2))"
+	if got, want := out(t, s, code), "16 8\n"; got != want {
+		t.Errorf("shifts of float constants: %q, want %q", got, want)
+	}
 }

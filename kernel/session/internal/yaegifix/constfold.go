@@ -30,7 +30,9 @@ import (
 //     complex or a conversion to string of a constant: every line of the
 //     group is written out with its values, keeping the declared types.
 //   - An array length or a shift count that is an untyped float or
-//     complex constant ([1e1]int, "10 not an Int") becomes its integer.
+//     complex constant ([1e1]int, "10 not an Int") becomes its integer,
+//     and the untyped float constant shifted by a variable (1. << s) the
+//     integer of the type Go gives it from the context, uint(1) << s.
 //
 // A value is left to the interpreter (and its refusals) where go/types
 // does not know it: it uses a name of an earlier cell or chunk, an
@@ -95,6 +97,19 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 				}
 			}
 		}
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.SHL || b.Op == token.SHR) && info.Types[b].Value == nil && !failsIn(b) {
+			// A non-constant shift of an untyped float or complex
+			// constant: Go gives the constant the integer type of its
+			// context, the interpreter keeps it a float ("operator < not
+			// defined on untyped complex").
+			if tv := info.Types[b.X]; tv.Value != nil {
+				if t, ok := tv.Type.(*types.Basic); ok && t.Info()&types.IsInteger != 0 && t.Info()&types.IsUntyped == 0 && hasNonIntegerLiteral(b.X) {
+					if v := constant.ToInt(tv.Value); v.Kind() == constant.Int {
+						edits = append(edits, edit{pos(b.X.Pos()), pos(b.X.End()), t.Name() + "(" + v.ExactString() + ")"})
+					}
+				}
+			}
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || !isBuiltin(call.Fun, info, "real", "imag") || failsIn(call) {
 			return true
@@ -131,6 +146,19 @@ func integerOperand(n ast.Node) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// hasNonIntegerLiteral reports whether x holds a float or imaginary
+// literal.
+func hasNonIntegerLiteral(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && (lit.Kind == token.FLOAT || lit.Kind == token.IMAG) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // isUntypedNonInteger reports whether t is the untyped float or complex

@@ -716,7 +716,9 @@
 //     kept). Values that need an import, a name of an earlier cell or
 //     chunk, or a complex literal are left alone (and refused as in 90).
 //     An array length or shift count that is an untyped float or complex
-//     constant ([1e1]int fails with "10 not an Int") becomes its integer.
+//     constant ([1e1]int fails with "10 not an Int") becomes its integer,
+//     and a float constant shifted by a variable (1. << s, "operator < not
+//     defined on untyped complex") the integer of its context's type.
 //     Probe: "real and imag of a constant".
 //  75. Method expressions of interface types. I.M(x, a) fails to compile
 //     ("too many arguments"), error.Error(err) panics in the compiler, and
