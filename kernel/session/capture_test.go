@@ -37,7 +37,7 @@ capturetest.Stdout("compiled to fd 1\n")
 fmt.Println("interpreted 2")
 capturetest.Stderr("compiled to fd 2\n")`, rec)
 	rec2 := &recorder{}
-	r2 := s.Execute(context.Background(), "var m = map[int]int{}\nvar v, ok = m[1]", rec2)
+	r2 := s.Execute(context.Background(), "var m = map[int]fmt.Stringer{}\nvar v, ok = m[1]", rec2)
 	s.Close()
 	if r.Err != nil {
 		t.Fatal(r.Err)

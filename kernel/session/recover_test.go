@@ -141,3 +141,17 @@ func TestRecoveredInterpreterFailureText(t *testing.T) {
 		t.Errorf("text of the recovered value: %s: %s", e.Name, e.Value)
 	}
 }
+
+// TestSliceToArrayConversionPanic: the conversion of a slice to a longer
+// array (or pointer to one) recovered as reflect's string, which is not
+// an error as Go's runtime.Error is.
+func TestSliceToArrayConversionPanic(t *testing.T) {
+	s := newSession(t)
+	code := "func try(f func()) {\n\tdefer func() {\n\t\terr := recover()\n\t\tfmt.Println(err.(error).Error())\n\t}()\n\tf()\n}\n" +
+		"func run() {\n\ts := make([]byte, 8)\n\ttry(func() { _ = (*[9]byte)(s) })\n\ttry(func() { _ = [9]byte(s) })\n}\nrun()"
+	want := "runtime error: cannot convert slice with length 8 to array or pointer to array with length 9\n" +
+		"runtime error: cannot convert slice with length 8 to array or pointer to array with length 9\n"
+	if got := out(t, s, code); got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

@@ -839,34 +839,125 @@ func TestTypedNilPointerReturnedAsError(t *testing.T) {
 	}
 }
 
-// TestConstantComparisonsAreRefused: the interpreter gives a constant
-// whose value compares the value false (const ok = 1 == 1).
-func TestConstantComparisonsAreRefused(t *testing.T) {
+// TestConstantComparisons: the interpreter gives a constant whose value
+// compares the value false (const ok = 1 == 1). The kernel writes out the
+// values it can compute (the cell's constants) and refuses the others.
+func TestConstantComparisons(t *testing.T) {
 	s := newSession(t)
+	run(t, s, "import \"math\"\nconst c0 = 1")
 	for code, want := range map[string]string{
-		"const ok = 1 == 1\nfmt.Println(ok)":                         "1:12: not supported by the interpreter: a constant whose value uses ==",
-		"func f() bool {\n\tconst k = 2 > 1 || false\n\treturn k\n}": "2:12: not supported by the interpreter: a constant whose value uses ||",
+		"const ok = math.MaxInt8 > 1\nfmt.Println(ok)":                 "1:12: not supported by the interpreter: a constant whose value uses >",
+		"func f() bool {\n\tconst k = c0 == 1 || false\n\treturn k\n}": "2:12: not supported by the interpreter: a constant whose value uses ||",
 	} {
 		e := fails(t, s, code)
 		if e.Name != "CompileError" || !strings.Contains(e.Value, want) {
 			t.Errorf("cell %q: %s: %s; want %q", code, e.Name, e.Value, want)
 		}
 	}
-	if got := out(t, s, "const x, y = 1 << 3, \"a\" + \"b\"\nvar ok = 1 == 1\nfmt.Print(x, y, ok)"); got != "8abtrue" {
-		t.Errorf("other constants: %q, want %q", got, "8abtrue")
+	for code, want := range map[string]string{
+		"const x, y = 1 << 3, \"a\" + \"b\"\nvar ok = 1 == 1\nfmt.Print(x, y, ok)":                                 "8abtrue",
+		"const ok = 1 == 1\nfmt.Print(ok)":                                                                         "true",
+		"func f() bool {\n\tconst k = 2 > 1 || false\n\treturn k\n}\nfmt.Print(f())":                               "true",
+		"type B bool\nconst (\n\tm B = iota == 0\n\tn\n)\nfmt.Print(m, n)":                                         "true false",
+		"const (\n\ts = string(iota + 'a')\n\tt\n\tu = 1.0 / (iota + 1)\n\tw = u*3 == 1\n)\nfmt.Print(s, t, u, w)": "ab0.3333333333333333 true",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+}
+
+// TestRealAndImagOfConstants: real and imag of a constant failed to
+// compile ("reflect: call of reflect.Value.Complex on int64 Value").
+func TestRealAndImagOfConstants(t *testing.T) {
+	s := newSession(t)
+	code := "const (\n\tx = 0.01i\n\ty = complex(0, 2) / 3\n\tz = imag(1i + complex(0, 2)/3 - 5i/3)\n)\n" +
+		"func f() {\n\tconst c complex64 = 3 + 1.5i\n\tvar i int = real(1)\n\tfmt.Print(imag(x) == 0.01, real(y), imag(y), z, i, imag(c), real(c))\n\tfmt.Printf(\" %T %T\", imag(c), real(2))\n}\nf()"
+	if got, want := out(t, s, code), "true 0 0.6666666666666666 0 1 1.5 3 float32 float64"; got != want {
+		t.Errorf("output %q, want %q", got, want)
 	}
 }
 
 // TestIotaAfterALineOfSeveralNames: the interpreter counted iota per name
-// (c, d = iota, … gave 2 after a, b = …; Go gives 1).
+// (c, d = iota, … gave 2 after a, b = …; Go gives 1). The kernel writes
+// out the values of the cell's constants and refuses the others.
 func TestIotaAfterALineOfSeveralNames(t *testing.T) {
 	s := newSession(t)
-	e := fails(t, s, "const (\n\ta, b = iota, iota * 10\n\tc, d\n)")
+	run(t, s, "const c0 = 1")
+	e := fails(t, s, "const (\n\ta, b = iota, iota * c0\n\tc, d\n)")
 	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:2: not supported by the interpreter: iota in a constant group after a line that declares several names") {
 		t.Errorf("%s: %s", e.Name, e.Value)
 	}
 	if got := out(t, s, "const (\n\tp = iota\n\tq, r = iota, iota * 10\n)\nfmt.Print(p, q, r)"); got != "0 1 10" {
 		t.Errorf("output %q, want %q", got, "0 1 10")
+	}
+	if got := out(t, s, "type T int8\nconst (\n\ta, b T = iota, iota * 10 // first\n\tc, d\n\n\te, f\n)\nfmt.Print(c, d, e, f)"); got != "1 10 2 20" {
+		t.Errorf("output %q, want %q", got, "1 10 2 20")
+	}
+	// The values keep their type.
+	if e := fails(t, s, "var i int = f"); e.Name != "CompileError" {
+		t.Errorf("int from a constant of type T: %s: %s", e.Name, e.Value)
+	}
+}
+
+// TestMethodExpressionsOfInterfaceTypes: I.M(x) was "too many arguments",
+// error.Error(err) a panic of the compiler.
+func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"time\"")
+	code := "type I interface{ m(a int, b ...string) string }\ntype J interface {\n\tI\n\tn() int\n}\n" +
+		"type T struct{ x int }\nfunc (t T) m(a int, b ...string) string { return fmt.Sprint(\"m\", t.x, a, b) }\nfunc (T) n() int { return 7 }\n" +
+		"var t T\nvar r = I.m(t, 1, \"a\", \"b\")\nfmt.Println(r, J.n(T{2}), (J).m(T{3}, 4))\n" +
+		"f, g := I.m, J.n\nfmt.Println(f(T{5}, 6, \"c\"), g(t))\n" +
+		"var err error = fmt.Errorf(\"boom\")\nh := error.Error\nfmt.Println(error.Error(err), h(err))\n" +
+		"fmt.Println(interface{ n() int }.n(t), fmt.Stringer.String(time.Second))"
+	want := "m0 1 [a b] 7 m3 4 []\nm5 6 [c] 7\nboom boom\n7 1s\n"
+	if got := out(t, s, code); got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// An interface type of an earlier cell, called.
+	if got := out(t, s, "fmt.Println(J.n(T{}), I.m(T{8}, 9))"); got != "7 m8 9 []\n" {
+		t.Errorf("earlier cell's types: %q", got)
+	}
+	// A nil receiver panics with Go's runtime error, in both forms.
+	code = "func nilCall(f func()) {\n\tdefer func() {\n\t\tr := recover()\n\t\tfmt.Print(r.(error).Error(), \"; \")\n\t}()\n\tf()\n}\n" +
+		"var e error\nnilCall(func() { _ = error.Error(e) })\nnilCall(func() { _ = h(e) })\nnilCall(func() { _ = interface{ n() int }.n(nil) })"
+	want = strings.Repeat("runtime error: invalid memory address or nil pointer dereference; ", 3)
+	if got := out(t, s, code); got != want {
+		t.Errorf("nil receivers: %q, want %q", got, want)
+	}
+	// A method expression of an interface literal is no method value
+	// (methodValueRefusals refused it as one).
+	if got := out(t, s, "k := interface{ n() int }.n\nfmt.Println(k(t))"); got != "7\n" {
+		t.Errorf("method expression of an interface literal: %q", got)
+	}
+}
+
+// TestAddressOfAnElementThroughAnArrayPointer: &p[i] of p of type *[N]T
+// was "cannot take address of int [kind: indexExpr]".
+func TestAddressOfAnElementThroughAnArrayPointer(t *testing.T) {
+	s := newSession(t)
+	code := "type T [4]int\nfunc f(t *T, i int) *int { return &t[i] }\n" +
+		"func g() (ok bool) {\n\tdefer func() { ok = recover() != nil }()\n\tvar p *[2]byte\n\t_ = &p[1]\n\treturn false\n}\n" +
+		"var t T\nfunc run() {\n\tq := f(&t, 2)\n\t*q = 7\n\ts := []int{1, 2, 3}\n\tp := (*[3]int)(s)\n\tfmt.Println(t, &p[1] == &s[1], (&t)[2], g())\n}\nrun()"
+	if got, want := out(t, s, code), "[0 0 7 0] true 7 true\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}
+
+// TestArrayLengthOfAnUntypedFloatConstant: [1e1]int failed to compile
+// ("10 not an Int").
+func TestArrayLengthOfAnUntypedFloatConstant(t *testing.T) {
+	s := newSession(t)
+	code := "const n = 2.0\nvar b [1e1]int\nfunc f(x int) int {\n\tvar c [n + 0i]string\n\treturn len(b) + len(c) + x<<n + x>>1.0\n}\nfmt.Println(f(4))"
+	if got, want := out(t, s, code), "30\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// A non-constant shift of an untyped float constant takes the
+	// integer type of its context.
+	code = "func g(x int, s uint) (int, int64) {\n\tvar y int64 = 2.0 << s\n\treturn x << (1. << s), y\n}\nfmt.Println(g(1, 2))"
+	if got, want := out(t, s, code), "16 8\n"; got != want {
+		t.Errorf("shifts of float constants: %q, want %q", got, want)
 	}
 }
 

@@ -415,6 +415,8 @@ func (s *Session) exports() interp.Exports {
 			// Negative zero for a float parameter (negZeroEdits).
 			"NegativeZeroArgument": reflect.ValueOf(yaegifix.NegativeZeroArgument),
 			"ErrNegativeShift":     reflect.ValueOf(&yaegifix.ErrNegativeShift).Elem(),
+			// Method expressions of interfaces with a nil receiver (methodExprEdits).
+			"ErrNilMethod": reflect.ValueOf(&yaegifix.ErrNilMethod).Elem(),
 			// Comparisons of what may be interfaces (EqualityEdits).
 			"Equal": reflect.ValueOf(func(a, b any) bool {
 				return yaegifix.EqualIn(s.interp, s.hasMethods, a, b)

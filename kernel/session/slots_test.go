@@ -125,7 +125,7 @@ func TestRangeOverFunction(t *testing.T) {
 	refused(t, map[string][]string{
 		iter + "func run() {\n\tfor range count {\n\t\tdefer fmt.Println()\n\t}\n}":                        {"25:3", "defer in the body of a range loop over a function"},
 		iter + "func run() {\nL:\n\tfor range 2 {\n\t\tfor range count {\n\t\t\tcontinue L\n\t\t}\n\t}\n}": {"27:4", "continue L"},
-		"var m = map[string]int{\"a\": 1}\nvar a, ok = m[\"a\"]":                                           {"comma-ok form in a package-level declaration"},
+		"var m = map[string]fmt.Stringer{}\nvar a, ok = m[\"a\"]":                                          {"comma-ok form in a package-level declaration"},
 	})
 }
 
@@ -133,6 +133,7 @@ func TestCommaOkVarDeclaration(t *testing.T) {
 	expect(t, map[string]string{
 		"type T struct{ x int }\nvar i any = &T{42}\nvar tt, ok = i.(*T)\nfmt.Println(tt.x, ok)": "42 true\n",
 		"var m = map[string]int{\"a\": 1}\nvar a, found any = m[\"b\"]\nfmt.Println(a, found)":   "0 false\n",
+		"type T struct{ x int }\nvar (\n\tm    = map[string][]T{\"a\": {{1}}}\n\tc    = func() chan T { c := make(chan T, 1); c <- T{2}; return c }()\n\ta, aok = m[\"a\"]\n\tb, bok = m[\"b\"]\n)\nvar r, rok = <-c\nfmt.Println(a, aok, b, bok, r, rok)": "[{1}] true [] false {2} true\n",
 	})
 }
 

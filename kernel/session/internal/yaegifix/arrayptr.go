@@ -3,6 +3,7 @@ package yaegifix
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strconv"
 )
 
@@ -171,5 +172,40 @@ func arrayPtrEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit
 		}
 		return true
 	})
+	return edits
+}
+
+// arrayPtrAddrEdits makes &p[i] of a pointer p to an array compile: yaegi
+// v0.16.1 reports "cannot take address of int [kind: indexExpr]". It
+// becomes &(*p)[i], which Go evaluates alike (a nil p panics in both).
+// The type of p comes from go/types, checking the chunk without imports;
+// where it is unknown the expression is left to the interpreter.
+func arrayPtrAddrEdits(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
+	var addrs []*ast.IndexExpr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			if ix, ok := ast.Unparen(u.X).(*ast.IndexExpr); ok {
+				addrs = append(addrs, ix)
+			}
+		}
+		return true
+	})
+	if len(addrs) == 0 {
+		return nil
+	}
+	_, info, _ := checkTypes(fset, f)
+	var edits []edit
+	for _, ix := range addrs {
+		t := info.Types[ix.X].Type
+		if t == nil {
+			continue
+		}
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			if _, ok := p.Elem().Underlying().(*types.Array); ok {
+				edits = append(edits, edit{pos(ix.X.Pos()), pos(ix.X.Pos()), "(*"}, edit{pos(ix.X.End()), pos(ix.X.End()), ")"})
+			}
+		}
+	}
 	return edits
 }

@@ -3,6 +3,8 @@ package yaegifix
 import (
 	"go/ast"
 	"go/token"
+	gotypes "go/types"
+	"strings"
 )
 
 // commaOkVarEdits rewrites the package-level var declarations of a comma-ok
@@ -13,7 +15,10 @@ import (
 //
 //	var x, ok = func() (T, bool) { v, ok := v.(T); return v, ok }()
 //
-// Other forms (var v, ok = m[k] without a type), and declarations whose
+// var v, ok = m[k] and var v, ok = <-c without a type become such a call
+// when go/types, checking the chunk without imports, knows the element
+// type and it is written without a package name. Other forms, and
+// declarations whose
 // names another package-level initializer reads (the interpreter
 // initialized that one first), are left to the interpreter's failure,
 // which NilTypeMessage explains.
@@ -36,6 +41,8 @@ func commaOkVarEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 			}
 		}
 	}
+	var info *gotypes.Info
+	var pkg *gotypes.Package
 	var edits []edit
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -63,11 +70,33 @@ func commaOkVarEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 				t := exprText(src, pos, vs.Type)
 				types = t + ", " + t
 			default:
-				ta, ok := x.(*ast.TypeAssertExpr)
-				if !ok || ta.Type == nil {
+				if ta, ok := x.(*ast.TypeAssertExpr); ok && ta.Type != nil {
+					types = exprText(src, pos, ta.Type) + ", bool"
+					break
+				}
+				if _, ok := x.(*ast.IndexExpr); !ok && !isReceive(x) {
 					continue
 				}
-				types = exprText(src, pos, ta.Type) + ", bool"
+				if info == nil {
+					pkg, info, _ = checkTypes(fset, f)
+				}
+				t := info.Types[x].Type
+				if tup, ok := t.(*gotypes.Tuple); ok && tup.Len() == 2 {
+					t = tup.At(0).Type() // the comma-ok form's (v, ok)
+				}
+				if pkg == nil || t == nil || t == gotypes.Typ[gotypes.Invalid] {
+					continue
+				}
+				name := gotypes.TypeString(t, func(p *gotypes.Package) string {
+					if p == pkg {
+						return ""
+					}
+					return "?"
+				})
+				if strings.Contains(name, "?") || strings.Contains(name, "invalid") {
+					continue
+				}
+				types = name + ", bool"
 			}
 			v := vs.Values[0]
 			edits = append(edits,
@@ -76,4 +105,10 @@ func commaOkVarEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 		}
 	}
 	return edits
+}
+
+// isReceive reports whether x is a receive operation.
+func isReceive(x ast.Expr) bool {
+	u, ok := x.(*ast.UnaryExpr)
+	return ok && u.Op == token.ARROW
 }

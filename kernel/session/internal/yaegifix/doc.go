@@ -517,6 +517,22 @@
 //     types (the assertion's type, or the var's type for var a, b any =
 //     m[k]), unless another initializer reads the names. No probe: the
 //     session's TestCommaOkVarDeclaration.
+//  112. Comma-ok var declarations without types. var v, ok = m[k] (or
+//     <-c) shows no type: commaOkVarEdits (71) asks go/types, checking
+//     the chunk without imports, for the element type and rewrites the
+//     declaration as in 71 when it is known and named without a package.
+//     No probe: the session's TestCommaOkVarDeclaration.
+//  113. Addresses through array pointers. &p[i] of p of type *[N]T fails
+//     to compile ("cannot take address of int [kind: indexExpr]").
+//     arrayPtrAddrEdits writes &(*p)[i] where go/types, checking the chunk
+//     without imports, knows p's type. Probe: "address of an element
+//     through an array pointer".
+//  114. Slice to array conversions. (*[9]byte)(s) or [9]byte(s) of a
+//     shorter s panics with reflect's string ("reflect: cannot convert
+//     slice with length 8 to pointer to array with length 9"), which a
+//     recovering cell cannot assert to error. ExplainPanic words it as
+//     Go's runtime error, so that Recover gives a runtime.Error (25).
+//     No probe: the session's TestSliceToArrayConversionPanic.
 //  72. Closures and deferred calls. A function literal deferred in a
 //     loop reads the variables it uses when the function returns, from
 //     the function's frame, so that every deferred call sees the last
@@ -859,6 +875,38 @@
 //     alone. Probes: TestYaegiSelectSharesItsCases, "computed value sent
 //     in a select", "interface value sent in a select", "break in a select
 //     case".
+//     Both refusals remain only where 74 cannot write out the values.
+//  110. Constants the interpreter computes wrongly or not at all. real(c)
+//     and imag(c) of a constant c fail to compile ("reflect: call of
+//     reflect.Value.Complex on int64 Value"), and 90's constant groups
+//     (comparisons, && and ||, iota after a line of several names) get
+//     wrong values. foldConstants type-checks each chunk with go/types
+//     (without imports) and writes out what Go computes: a real or imag
+//     call of a constant becomes its value (float32(1.5) when typed), and
+//     a constant group with a comparison, && or ||, iota after a line of
+//     several names, real, imag, complex or a conversion to string is
+//     written out line by line with its values and declared types (lines
+//     kept). Values that need an import, a name of an earlier cell or
+//     chunk, or a complex literal are left alone (and refused as in 90).
+//     An array length or shift count that is an untyped float or complex
+//     constant ([1e1]int fails with "10 not an Int") becomes its integer,
+//     and a float constant shifted by a variable (1. << s, "operator < not
+//     defined on untyped complex") the integer of its context's type.
+//     Probe: "real and imag of a constant".
+//  111. Method expressions of interface types. I.M(x, a) fails to compile
+//     ("too many arguments"), error.Error(err) panics in the compiler, and
+//     the conversion I(x) of a struct x fails at run time ("invalid
+//     interface value"). methodExprEdits makes a call
+//     func() I { var r I = x; return r }().M(a), which evaluates x, then
+//     a, as Go does, and a method expression that is not called a function
+//     literal, func(r I, p0 int) string { return r.M(p0) }, when the
+//     signature is known (an interface the cell declares, an interface
+//     literal, error). A nil x panics with ErrNilMethod, Go's runtime
+//     error (the interpreter's panic is reflect's string); a call whose
+//     other arguments have effects, and an interface that uses a type
+//     parameter, are left alone. methodValueRefusals no longer takes a method
+//     expression of an interface literal for a method value. Probe:
+//     "method expression of an interface type".
 //
 // # Elsewhere
 //

@@ -164,8 +164,15 @@ func ExplainPanic(msg string) string {
 			return m.goMsg
 		}
 	}
+	if m := sliceToArray.FindStringSubmatch(msg); m != nil {
+		return "runtime error: cannot convert slice with length " + m[1] + " to array or pointer to array with length " + m[2]
+	}
 	return msg
 }
+
+// sliceToArray matches reflect's panic for the conversion of a slice to
+// an array, or a pointer to one, longer than the slice.
+var sliceToArray = regexp.MustCompile(`reflect: cannot convert slice with length (\d+) to (?:pointer to )?array with length (\d+)`)
 
 // interpreterFault matches the panics that come from the interpreter's
 // own machinery rather than from the cell: its use of reflect on values it

@@ -231,6 +231,8 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 					x = ast.Unparen(u.X)
 				}
 				switch x.(type) {
+				case *ast.InterfaceType:
+					return true // a method expression (methodExprEdits)
 				case *ast.CompositeLit, *ast.CallExpr, *ast.IndexExpr, *ast.IndexListExpr:
 					// A value nothing else holds (T{…}.M, (&T{…}).M), the
 					// result of a call, or a method expression of a

@@ -347,7 +347,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
-			freshTempEdits(results), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
 		} {
@@ -359,6 +359,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	generic := map[string]bool{}
 	for ci := range chunks {
 		c := &chunks[ci]
+		c.Src = foldConstants(c.Src, c.Decl, isVar)
 		c.Src = instanceFixes(c.Src, c.Decl, generic)
 		fset := token.NewFileSet()
 		if c.Decl {

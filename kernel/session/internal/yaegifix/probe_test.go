@@ -74,10 +74,25 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"TypedNilRefusals (the session)"},
 		{"iota after a line of several names", []string{"const (\n\ta, b = iota, iota * 10\n\tc, d\n)", "c"},
 			func(v any, err error, out string) bool { return v != 1 },
-			"constIotaRefusals (semanticEdits)"},
+			"constIotaRefusals (semanticEdits) and foldConstants"},
 		{"constant comparison", []string{"const ok = 1 == 1", "ok"},
 			func(v any, err error, out string) bool { return v == false },
-			"constComparisonRefusals (semanticEdits)"},
+			"constComparisonRefusals (semanticEdits) and foldConstants"},
+		{"method expression of an interface type", []string{"type I interface{ m() int }\ntype T struct{}\nfunc (T) m() int { return 3 }", "I.m(T{})"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many arguments")
+			},
+			"methodExprEdits"},
+		{"address of an element through an array pointer", []string{"func f(p *[2]int) *int { return &p[1] }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot take address")
+			},
+			"arrayPtrAddrEdits"},
+		{"real and imag of a constant", []string{"func f() float64 { return imag(1i) }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Value.Complex")
+			},
+			"foldConstants"},
 		{"comma-ok into existing variables", []string{"func f() int { m := map[int]int{}; i := 42; var ok bool; i, ok = m[1]; _ = ok; return i }", "f()"},
 			func(v any, err error, out string) bool { return v == 42 },
 			"commaOkIntoVars (semanticEdits, needsFunction)"},
