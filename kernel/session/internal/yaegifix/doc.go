@@ -686,6 +686,19 @@
 //     names, not lines, after a line that declares several (const ( a, b
 //     = iota, iota*10; c, d ) gave c == 2, Go 1); constIotaRefusals
 //     refuses iota there. Probe: "iota after a line of several names".
+//  91. Text of recovered bounds errors, checked. In a cell that calls
+//     recover() (so that 64 would stop it), boundsEdits, in a pass after
+//     the other rewrites, checks the index and slice expressions of a
+//     variable the chunk declares as a slice, array, pointer to array or
+//     string, with indices that read only names, constants and fields:
+//     a[i] becomes a[_portlab.Index(i, len(a))], a[i:j]
+//     a[_portlab.SliceIndex(i, j, cap(a), …):j], which panic with Go's
+//     runtime error ("index out of range [5] with length 3", "slice
+//     bounds out of range [:4] with capacity 3", in Go's order of checks,
+//     the index printed as its type's signed or unsigned value; a nil
+//     pointer to an array panics first). Other index expressions, and
+//     those of other cells, keep the interpreter's text and 64's stop.
+//     Probe: "text of an index out of range".
 //
 // # Elsewhere
 //

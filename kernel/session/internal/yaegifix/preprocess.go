@@ -341,12 +341,16 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		return isIface != nil && isIface(name)
 	}
+	// A cell that may read a recovered value checks its indices itself
+	// (boundsEdits).
+	readRecover := !declaresPrint(src) && (isVar == nil || !isVar("recover")) && strings.Contains(src, "recover()")
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			untypedShiftEdits, storedOpEdits, ifaceSwitchEdits, arrayPtrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar),
+			boundsEdits(readRecover),
 		} {
 			src = laterPass(src, decl, pass)
 		}

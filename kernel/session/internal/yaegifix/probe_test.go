@@ -80,6 +80,10 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"comma-ok into existing variables", []string{"func f() int { m := map[int]int{}; i := 42; var ok bool; i, ok = m[1]; _ = ok; return i }", "f()"},
 			func(v any, err error, out string) bool { return v == 42 },
 			"commaOkIntoVars (semanticEdits, needsFunction)"},
+		{"text of an index out of range", []string{`import "fmt"`,
+			"func f(i int) (s string) { defer func() { s = fmt.Sprint(recover()) }(); xs := []int{1, 2, 3}; _ = xs[i]; return }", "f(5)"},
+			func(v any, err error, out string) bool { return v == "reflect: slice index out of range" },
+			"boundsEdits and RecoverRead's stop"},
 		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
