@@ -699,6 +699,13 @@
 //     pointer to an array panics first). Other index expressions, and
 //     those of other cells, keep the interpreter's text and 64's stop.
 //     Probe: "text of an index out of range".
+//  92. Unnamed parameters. A method whose parameters have no names, func
+//     (s *S) M(int), misplaced its argument: the call failed ("reflect.Set:
+//     value of type int is not assignable to type bool" for s.a = true
+//     in the body). unnamedParamEdits, in a pass after the other
+//     rewrites, names such parameters _ in the functions, methods and
+//     function literals of a chunk, which declares the same function.
+//     Probe: "unnamed parameter of a method".
 //
 // # Elsewhere
 //

@@ -84,6 +84,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func f(i int) (s string) { defer func() { s = fmt.Sprint(recover()) }(); xs := []int{1, 2, 3}; _ = xs[i]; return }", "f(5)"},
 			func(v any, err error, out string) bool { return v == "reflect: slice index out of range" },
 			"boundsEdits and RecoverRead's stop"},
+		{"unnamed parameter of a method", []string{"type S struct{ a bool }\nfunc (s *S) M(int) { s.a = true }", "func g() bool { s := &S{}; s.M(0); return s.a }", "g()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "value of type int is not assignable to type bool")
+			},
+			"unnamedParamEdits"},
 		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
