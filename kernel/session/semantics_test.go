@@ -866,3 +866,16 @@ func TestIotaAfterALineOfSeveralNames(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "0 1 10")
 	}
 }
+
+// TestReturnOfAReceive: the interpreter failed on return <-c in a
+// function of one result ("reflect: reflect.Value.Set using unaddressable
+// value"; Go's test/closedchan.go).
+func TestReturnOfAReceive(t *testing.T) {
+	s := newSession(t)
+	code := "type XChan chan int\nfunc (c XChan) Recv() int {\n\treturn <-c\n}\n" +
+		"func recv(c chan int) any {\n\treturn <-c\n}\n" +
+		"c := make(XChan, 2)\nc <- 3\nc <- 4\nd := make(chan int, 1)\nd <- 5\nfmt.Print(c.Recv(), c.Recv(), recv(d))"
+	if got := out(t, s, code); got != "3 4 5" {
+		t.Errorf("output %q, want %q", got, "3 4 5")
+	}
+}

@@ -706,6 +706,10 @@
 //     rewrites, names such parameters _ in the functions, methods and
 //     function literals of a chunk, which declares the same function.
 //     Probe: "unnamed parameter of a method".
+//  93. Return of a receive. return <-c in a function of one result, c a
+//     parameter, failed ("reflect: reflect.Value.Set using unaddressable
+//     value"). returnRecvEdits, in a pass after the other rewrites,
+//     writes return (<-c), which runs. Probe: "return of a receive".
 //
 // # Elsewhere
 //

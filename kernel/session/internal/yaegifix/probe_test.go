@@ -89,6 +89,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "value of type int is not assignable to type bool")
 			},
 			"unnamedParamEdits"},
+		{"return of a receive", []string{"func recv(c chan int) int { return <-c }", "func g() int { c := make(chan int, 1); c <- 3; return recv(c) }", "g()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "unaddressable value")
+			},
+			"returnRecvEdits"},
 		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
