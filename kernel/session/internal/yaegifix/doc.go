@@ -710,6 +710,15 @@
 //     parameter, failed ("reflect: reflect.Value.Set using unaddressable
 //     value"). returnRecvEdits, in a pass after the other rewrites,
 //     writes return (<-c), which runs. Probe: "return of a receive".
+//  94. Range over a slice of channels. In for i, c := range cs, yaegi
+//     takes the value variable c for the ranged expression and, c being
+//     a channel, ranges as over a channel, which fails ("reflect: call of
+//     reflect.Value.Len on int Value"). rangeChanEdits, in a pass after
+//     the other rewrites, writes for i := range cs { c := cs[i]; { … } }
+//     where cs is declared in the function with a written []chan type
+//     and nothing assigns it while the loop runs (no statement of the
+//     loop, no function literal, no pointer: the elements read are
+//     then Go's). Probe: "range over a slice of channels".
 //
 // # Elsewhere
 //

@@ -350,7 +350,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			untypedShiftEdits, storedOpEdits, ifaceSwitchEdits, arrayPtrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar),
-			boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}

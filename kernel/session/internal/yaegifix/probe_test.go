@@ -94,6 +94,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "unaddressable value")
 			},
 			"returnRecvEdits"},
+		{"range over a slice of channels", []string{"func r() int { a := []chan int{make(chan int, 1)}; for _, c := range a { _ = c }; return len(a) }", "r()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "Len on int Value")
+			},
+			"rangeChanEdits"},
 		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
