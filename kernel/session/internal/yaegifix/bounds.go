@@ -32,8 +32,9 @@ const (
 // array, pointer to array or string type (written or read from its
 // initial value: knownIndexable) is rewritten, with indices that read no
 // more than variables, constants and fields (pure; the high bound is read
-// twice), never an index that Go checks when it compiles (a constant
-// index of an array or string, a negative constant). What is left panics
+// twice), never where Go may check an index when it compiles (a
+// constant index or bound of an array, constant indices of a string, two
+// constant bounds of a three-index slice, a negative constant). What is left panics
 // as before, and RecoverRead stops the cell when it reads the text.
 func boundsEdits(readRecover bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
@@ -66,7 +67,7 @@ func boundsEdits(readRecover bool) func(fset *token.FileSet, f *ast.File, off in
 				if kind == "" || kind == "string" && n.Slice3 {
 					return true
 				}
-				allConstant := true
+				allConstant, constants := true, 0
 				for _, x := range []ast.Expr{n.Low, n.High, n.Max} {
 					if x == nil {
 						continue
@@ -74,11 +75,16 @@ func boundsEdits(readRecover bool) func(fset *token.FileSet, f *ast.File, off in
 					if !pure(x) || isNegativeConstant(x) || isFloatConstant(x) {
 						return true
 					}
-					allConstant = allConstant && maybeConstant(x)
+					if maybeConstant(x) {
+						constants++
+					} else {
+						allConstant = false
+					}
 				}
-				if allConstant && kind != "slice" {
-					// Go checks constant bounds of an array or string
-					// when it compiles.
+				if constants > 0 && (kind == "array" || kind == "ptrarray") || allConstant && kind == "string" || n.Slice3 && constants > 1 {
+					// Go checks a constant bound of an array, the
+					// constant bounds of a string and the order of
+					// constant bounds when it compiles.
 					return true
 				}
 				if allConstant && n.Low != nil && n.High != nil {
