@@ -361,6 +361,16 @@ func indexableValue(x ast.Expr) string {
 // int64), as Go's runtime keeps it for its message; ok is false for a
 // value that is not an integer.
 func boundsValue(i any) (x int64, signed, ok bool) {
+	switch i := i.(type) {
+	case int:
+		return int64(i), true, true
+	case int64:
+		return i, true, true
+	case uint64:
+		return int64(i), false, true
+	case uint:
+		return int64(i), false, true
+	}
 	v := reflect.ValueOf(i)
 	switch v.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
