@@ -110,3 +110,19 @@ func TestMethodValueOfAnEarlierCellsVariable(t *testing.T) {
 		t.Errorf("method value of a copy printed %q", got)
 	}
 }
+
+// TestMethodsWithUnnamedParameters: the interpreter misplaced the
+// argument of a method's unnamed parameter ("reflect.Set: value of type
+// int is not assignable to type bool"; Go's
+// test/fixedbugs/issue49512.go).
+func TestMethodsWithUnnamedParameters(t *testing.T) {
+	s := newSession(t)
+	code := "type S struct{ m1, m2 bool }\n" +
+		"func (s *S) M1(int) (int, int) { s.m1 = true; return 1, 2 }\n" +
+		"func (s *S) M2(int, string) { s.m2 = true }\n" +
+		"func run() {\n\ts := &S{}\n\tx, y := s.M1(0)\n\tf := s.M2\n\tf(3, \"a\")\n" +
+		"\tg := func(int) bool { return s.m1 }\n\tfmt.Println(x, y, s.m1, s.m2, g(0))\n}\nrun()"
+	if got := out(t, s, code); got != "1 2 true true true\n" {
+		t.Errorf("methods with unnamed parameters: %q, want 1 2 true true true", got)
+	}
+}

@@ -155,3 +155,54 @@ func TestSliceToArrayConversionPanic(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+func TestRecoveredBoundsErrorTextAsGo(t *testing.T) {
+	s := newSession(t)
+	// A cell that reads a recovered bounds error gets Go's text for the
+	// index and slice expressions of its own slices, arrays, pointers to
+	// arrays and strings (Go's test/fixedbugs/issue30116.go,
+	// issue30116u.go, test/recover3.go).
+	code := "func try(f func()) { defer func() { fmt.Println(recover()) }(); f() }\n" +
+		"func run() {\n" +
+		"\ts := []int{1, 2, 3}\n\tvar a [3]int\n\tstr := \"123\"\n\tp := new([3]int)\n\tvar np *[3]int\n" +
+		"\ti, n, k, m := 5, -1, 2, 1\n\tvar u uint64 = 1<<64 - 1\n" +
+		"\ttry(func() { _ = s[i] })\n" +
+		"\ttry(func() { _ = a[n] })\n" +
+		"\ttry(func() { _ = str[u] })\n" +
+		"\ttry(func() { p[i] = 1 })\n" +
+		"\ttry(func() { _ = np[k] })\n" +
+		"\ttry(func() { _ = s[1:i] })\n" +
+		"\ttry(func() { _ = s[i:] })\n" +
+		"\ttry(func() { _ = a[k:m] })\n" +
+		"\ttry(func() { _ = str[:i] })\n" +
+		"\ttry(func() { _ = s[0:k:i] })\n" +
+		"\ttry(func() { _ = s[k:1:k] })\n" +
+		"\ttry(func() { _ = s[n:k] })\n" +
+		"\ttry(func() { _ = s[k] + a[k] + int(str[k]) + p[k] })\n" +
+		"}\nrun()"
+	want := "runtime error: index out of range [5] with length 3\n" +
+		"runtime error: index out of range [-1]\n" +
+		"runtime error: index out of range [18446744073709551615] with length 3\n" +
+		"runtime error: index out of range [5] with length 3\n" +
+		"runtime error: invalid memory address or nil pointer dereference\n" +
+		"runtime error: slice bounds out of range [:5] with capacity 3\n" +
+		"runtime error: slice bounds out of range [5:3]\n" +
+		"runtime error: slice bounds out of range [2:1]\n" +
+		"runtime error: slice bounds out of range [:5] with length 3\n" +
+		"runtime error: slice bounds out of range [::5] with capacity 3\n" +
+		"runtime error: slice bounds out of range [2:1:]\n" +
+		"runtime error: slice bounds out of range [-1:]\n" +
+		"<nil>\n"
+	if got := out(t, s, code); got != want {
+		t.Errorf("recovered bounds errors:\n%s\nwant (compiled Go):\n%s", got, want)
+	}
+	// Constant bounds Go checks when it compiles stay compile errors.
+	for _, code := range []string{
+		"func g() (s string) { defer func() { s = fmt.Sprint(recover()) }(); var a [3]int; i := 1; _ = a[i:5]; return }",
+		"func h() (s string) { defer func() { s = fmt.Sprint(recover()) }(); x := []int{1, 2, 3}; i := 0; _ = x[i:3:2]; return }",
+	} {
+		if e := fails(t, s, code); e.Name != "CompileError" {
+			t.Errorf("cell %q: %s: %s; want a CompileError", code, e.Name, e.Value)
+		}
+	}
+}

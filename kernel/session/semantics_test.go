@@ -979,3 +979,30 @@ func TestPointersStoredAsInterfacesStayApart(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestReturnOfAReceive: the interpreter failed on return <-c in a
+// function of one result ("reflect: reflect.Value.Set using unaddressable
+// value"; Go's test/closedchan.go).
+func TestReturnOfAReceive(t *testing.T) {
+	s := newSession(t)
+	code := "type XChan chan int\nfunc (c XChan) Recv() int {\n\treturn <-c\n}\n" +
+		"func recv(c chan int) any {\n\treturn <-c\n}\n" +
+		"c := make(XChan, 2)\nc <- 3\nc <- 4\nd := make(chan int, 1)\nd <- 5\nfmt.Print(c.Recv(), c.Recv(), recv(d))"
+	if got := out(t, s, code); got != "3 4 5" {
+		t.Errorf("output %q, want %q", got, "3 4 5")
+	}
+}
+
+// TestRangeOverASliceOfChannels: the interpreter took the value variable
+// of for i, c := range cs, a channel, for the ranged expression and
+// ranged as over a channel ("reflect: call of reflect.Value.Len on int
+// Value"; Go's test/chanlinear.go).
+func TestRangeOverASliceOfChannels(t *testing.T) {
+	s := newSession(t)
+	code := "func run() (n int) {\n\tvar cs []chan int\n\tfor i := 0; i < 3; i++ {\n\t\tcs = append(cs, make(chan int, 1))\n\t}\n" +
+		"\tfor i, c := range cs {\n\t\tc <- i\n\t\tc := 10\n\t\tn += c\n\t}\n" +
+		"\tfor _, c := range cs {\n\t\tn += <-c\n\t}\n\treturn\n}\nfmt.Print(run())"
+	if got := out(t, s, code); got != "33" {
+		t.Errorf("output %q, want %q", got, "33")
+	}
+}

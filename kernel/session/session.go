@@ -403,6 +403,11 @@ func (s *Session) exports() interp.Exports {
 			"Deferred":  reflect.ValueOf(yaegifix.Deferred),
 			// Recovered values the cell reads (yaegifix's printEdits).
 			"RecoverRead": reflect.ValueOf(s.recoverRead),
+			// Indices of cells that read it (boundsEdits).
+			"Index":       reflect.ValueOf(yaegifix.Index),
+			"SliceIndex":  reflect.ValueOf(yaegifix.SliceIndex),
+			"Slice3Index": reflect.ValueOf(yaegifix.Slice3Index),
+			"ArrayLen":    reflect.ValueOf(yaegifix.ArrayLen),
 			// slices.Sort and slices.Reverse (yaegifix's genericEdits).
 			"SlicesSort":    reflect.ValueOf(yaegifix.SlicesSort),
 			"SlicesReverse": reflect.ValueOf(yaegifix.SlicesReverse),

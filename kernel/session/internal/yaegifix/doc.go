@@ -907,6 +907,39 @@
 //     parameter, are left alone. methodValueRefusals no longer takes a method
 //     expression of an interface literal for a method value. Probe:
 //     "method expression of an interface type".
+//  115. Text of recovered bounds errors, checked. In a cell that calls
+//     recover() (so that 64 would stop it), boundsEdits, in a pass after
+//     the other rewrites, checks the index and slice expressions of a
+//     variable the chunk declares as a slice, array, pointer to array or
+//     string, with indices that read only names, constants and fields:
+//     a[i] becomes a[_portlab.Index(i, len(a))], a[i:j]
+//     a[_portlab.SliceIndex(i, j, cap(a), …):j], which panic with Go's
+//     runtime error ("index out of range [5] with length 3", "slice
+//     bounds out of range [:4] with capacity 3", in Go's order of checks,
+//     the index printed as its type's signed or unsigned value; a nil
+//     pointer to an array panics first). Other index expressions, and
+//     those of other cells, keep the interpreter's text and 64's stop.
+//     Probe: "text of an index out of range".
+//  116. Unnamed parameters. A method whose parameters have no names, func
+//     (s *S) M(int), misplaced its argument: the call failed ("reflect.Set:
+//     value of type int is not assignable to type bool" for s.a = true
+//     in the body). unnamedParamEdits, in a pass after the other
+//     rewrites, names such parameters _ in the functions, methods and
+//     function literals of a chunk, which declares the same function.
+//     Probe: "unnamed parameter of a method".
+//  117. Return of a receive. return <-c in a function of one result, c a
+//     parameter, failed ("reflect: reflect.Value.Set using unaddressable
+//     value"). returnRecvEdits, in a pass after the other rewrites,
+//     writes return (<-c), which runs. Probe: "return of a receive".
+//  118. Range over a slice of channels. In for i, c := range cs, yaegi
+//     takes the value variable c for the ranged expression and, c being
+//     a channel, ranges as over a channel, which fails ("reflect: call of
+//     reflect.Value.Len on int Value"). rangeChanEdits, in a pass after
+//     the other rewrites, writes for i := range cs { c := cs[i]; { … } }
+//     where cs is declared in the function with a written []chan type
+//     and nothing assigns it while the loop runs (no statement of the
+//     loop, no function literal, no pointer: the elements read are
+//     then Go's). Probe: "range over a slice of channels".
 //
 // # Elsewhere
 //

@@ -344,12 +344,16 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		}
 		return isIface != nil && isIface(name)
 	}
+	// A cell that may read a recovered value checks its indices itself
+	// (boundsEdits).
+	readRecover := !declaresPrint(src) && (isVar == nil || !isVar("recover")) && strings.Contains(src, "recover()")
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}

@@ -96,6 +96,25 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"comma-ok into existing variables", []string{"func f() int { m := map[int]int{}; i := 42; var ok bool; i, ok = m[1]; _ = ok; return i }", "f()"},
 			func(v any, err error, out string) bool { return v == 42 },
 			"commaOkIntoVars (semanticEdits, needsFunction)"},
+		{"text of an index out of range", []string{`import "fmt"`,
+			"func f(i int) (s string) { defer func() { s = fmt.Sprint(recover()) }(); xs := []int{1, 2, 3}; _ = xs[i]; return }", "f(5)"},
+			func(v any, err error, out string) bool { return v == "reflect: slice index out of range" },
+			"boundsEdits and RecoverRead's stop"},
+		{"unnamed parameter of a method", []string{"type S struct{ a bool }\nfunc (s *S) M(int) { s.a = true }", "func g() bool { s := &S{}; s.M(0); return s.a }", "g()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "value of type int is not assignable to type bool")
+			},
+			"unnamedParamEdits"},
+		{"return of a receive", []string{"func recv(c chan int) int { return <-c }", "func g() int { c := make(chan int, 1); c <- 3; return recv(c) }", "g()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "unaddressable value")
+			},
+			"returnRecvEdits"},
+		{"range over a slice of channels", []string{"func r() int { a := []chan int{make(chan int, 1)}; for _, c := range a { _ = c }; return len(a) }", "r()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "Len on int Value")
+			},
+			"rangeChanEdits"},
 		{"untyped constant shifted by a variable", []string{"func f(x uint64, n uint) uint64 { return x | 1<<n }", "f(1, 3)"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "SetUint on int Value")
