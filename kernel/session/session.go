@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/scanner"
-	"go/types"
 	"io"
 	"log"
 	"maps"
@@ -1301,7 +1300,7 @@ func (discard) Clear(bool)                           {}
 // reflect gives as float64); "" otherwise.
 func (s *Session) globalTypeSrc(name string) string {
 	for _, d := range s.typeSrc {
-		if _, def, ok := strings.Cut(d.src, " "); ok && predeclaredOnly(def) {
+		if _, def, ok := strings.Cut(d.src, " "); ok && yaegifix.PredeclaredOnly(def) {
 			return ""
 		}
 	}
@@ -1309,24 +1308,8 @@ func (s *Session) globalTypeSrc(name string) string {
 	if !ok || !v.IsValid() {
 		return ""
 	}
-	if t := v.Type().String(); predeclaredOnly(t) {
+	if t := v.Type().String(); yaegifix.PredeclaredOnly(t) {
 		return t
 	}
 	return ""
-}
-
-// predeclaredOnly reports whether the type written t names predeclared
-// types only ([]int, map[string]float64, func(int) bool).
-func predeclaredOnly(t string) bool {
-	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
-	}) {
-		if w[0] >= '0' && w[0] <= '9' || w == "map" || w == "chan" || w == "func" {
-			continue
-		}
-		if tn, ok := types.Universe.Lookup(w).(*types.TypeName); !ok || tn == nil {
-			return false
-		}
-	}
-	return true
 }

@@ -160,14 +160,7 @@ func GenericDefineEdits(src string, earlier map[string]string, sessionTypes []st
 				}
 				continue
 			}
-			fun := call.Fun
-			var explicit []ast.Expr
-			switch x := fun.(type) {
-			case *ast.IndexExpr:
-				fun, explicit = x.X, []ast.Expr{x.Index}
-			case *ast.IndexListExpr:
-				fun, explicit = x.X, x.Indices
-			}
+			fun, explicit := instantiation(call.Fun)
 			id, ok := fun.(*ast.Ident)
 			if !ok || funcs[id.Name] == nil || id.Obj != nil && id.Obj.Kind != ast.Fun {
 				continue
@@ -332,18 +325,10 @@ func stdlibFuncType(pkg, name string) string {
 	if found == nil {
 		return ""
 	}
-	t := found.String()
-	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
-	}) {
-		if w[0] >= '0' && w[0] <= '9' || w == "map" || w == "chan" || w == "func" {
-			continue
-		}
-		if tn, ok := types.Universe.Lookup(w).(*types.TypeName); !ok || tn == nil {
-			return ""
-		}
+	if t := found.String(); PredeclaredOnly(t) {
+		return t
 	}
-	return t
+	return ""
 }
 
 // inferWithConstants binds the type parameters that only untyped
@@ -438,13 +423,7 @@ func GenericFuncs(src string) map[string]string {
 // genericCallee returns the name of the generic function of funcs that
 // call calls (G(…) or G[…](…)), or nil.
 func genericCallee(call *ast.CallExpr, funcs map[string]*ast.FuncDecl) *ast.Ident {
-	fun := call.Fun
-	switch x := fun.(type) {
-	case *ast.IndexExpr:
-		fun = x.X
-	case *ast.IndexListExpr:
-		fun = x.X
-	}
+	fun, _ := instantiation(call.Fun)
 	id, ok := fun.(*ast.Ident)
 	if !ok || funcs[id.Name] == nil || id.Obj != nil && id.Obj.Kind != ast.Fun {
 		return nil
@@ -501,13 +480,7 @@ func typeArgEdits(n ast.Node, pos func(token.Pos) int, funcs map[string]*ast.Fun
 			if id == nil || done[n] {
 				return true
 			}
-			var explicit []ast.Expr
-			switch x := n.Fun.(type) {
-			case *ast.IndexExpr:
-				explicit = []ast.Expr{x.Index}
-			case *ast.IndexListExpr:
-				explicit = x.Indices
-			}
+			_, explicit := instantiation(n.Fun)
 			fd := funcs[id.Name]
 			if typeArgs, _ := resultTypes(fd, explicit, n, typeSpecs, varType); len(explicit) < len(typeArgs) {
 				edits = append(edits, edit{pos(n.Fun.Pos()), pos(n.Fun.End()), id.Name + "[" + strings.Join(typeArgs, ", ") + "]"})
@@ -523,4 +496,20 @@ func typeArgEdits(n ast.Node, pos func(token.Pos) int, funcs map[string]*ast.Fun
 func predeclaredTypeName(name string) bool {
 	tn, ok := types.Universe.Lookup(name).(*types.TypeName)
 	return ok && tn != nil
+}
+
+// PredeclaredOnly reports whether the type written t names predeclared
+// types only ([]int, map[string]float64, func(int) bool).
+func PredeclaredOnly(t string) bool {
+	for _, w := range strings.FieldsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+	}) {
+		if w[0] >= '0' && w[0] <= '9' || w == "map" || w == "chan" || w == "func" {
+			continue
+		}
+		if !predeclaredTypeName(w) {
+			return false
+		}
+	}
+	return true
 }

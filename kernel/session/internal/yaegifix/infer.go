@@ -46,14 +46,7 @@ func coreTypeEdits(fset *token.FileSet, f *ast.File, pos func(token.Pos) int, te
 		if !ok || call.Ellipsis.IsValid() {
 			return true
 		}
-		fun := call.Fun
-		var explicit []ast.Expr
-		switch x := fun.(type) {
-		case *ast.IndexExpr:
-			fun, explicit = x.X, []ast.Expr{x.Index}
-		case *ast.IndexListExpr:
-			fun, explicit = x.X, x.Indices
-		}
+		fun, explicit := instantiation(call.Fun)
 		id, ok := fun.(*ast.Ident)
 		if !ok || id.Obj == nil || id.Obj.Kind != ast.Fun {
 			return true
@@ -442,4 +435,16 @@ func unifyFields(p, q *ast.FieldList, params map[string]ast.Expr, bound map[stri
 		}
 	}
 	return true
+}
+
+// instantiation splits the function of a call, G[A, B] or G, into G and
+// the type arguments it writes.
+func instantiation(fun ast.Expr) (ast.Expr, []ast.Expr) {
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		return x.X, []ast.Expr{x.Index}
+	case *ast.IndexListExpr:
+		return x.X, x.Indices
+	}
+	return fun, nil
 }
