@@ -217,3 +217,17 @@ func TestTypeArgumentsWrittenAtCallsOfEarlierGenerics(t *testing.T) {
 		}
 	}
 }
+
+// TestConversionToAGenericInterfaceOutsideGenericFunctions: Value[string](tr)
+// outside a generic function is left to the interpreter, which gets it
+// right there; made in a function literal, the interface no longer
+// asserted to the type it holds (Go's fixedbugs/issue53309.go).
+func TestConversionToAGenericInterfaceOutsideGenericFunctions(t *testing.T) {
+	cell := "type TaskInput interface{ deps() int }\ntype Value[T any] interface{ TaskInput }\n" +
+		"type taskResult struct{ n int }\nfunc (tr *taskResult) deps() int { return tr.n }\n" +
+		"func use[T any](v Value[T]) bool { _, ok := v.(*taskResult); return ok }\n" +
+		"func run() bool { tr := &taskResult{1}; return use[string](Value[string](tr)) }\nfmt.Println(run())"
+	if got := out(t, newSession(t), cell); got != "true\n" {
+		t.Errorf("output %q, want %q", got, "true\n")
+	}
+}

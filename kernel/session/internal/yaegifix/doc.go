@@ -707,7 +707,9 @@
 //     before; a method with an unnamed receiver of a generic type, func
 //     (S[T]) M(), panics when a use of it is compiled. instanceFixes
 //     makes the conversion func() G[int] { var v G[int]; _ = v; return
-//     G[int](x) }() (not in constant declarations, nor in an expression
+//     G[int](x) }() (for a generic interface type only in generic
+//     functions, since made so elsewhere the interface no longer asserted
+//     to the type it held; not in constant declarations, nor in an expression
 //     switch's tag or cases, where the interpreter compares interface
 //     values of two interface types unequal) and names such receivers _.
 //     Probes: "conversion to a generic type's instantiation" (also "in a

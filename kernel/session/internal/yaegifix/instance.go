@@ -37,6 +37,12 @@ const instanceVar = tempPrefix + "Inst"
 // The rewrite inserts text on the lines it changes only, so positions keep
 // their lines.
 func instanceFixes(src string, decl bool, generic map[string]bool) string {
+	// A conversion to an instantiation of a generic interface type is
+	// rewritten only in a generic function, where it fails to compile:
+	// made in a function literal elsewhere, the interface no longer
+	// asserted to the type it holds (fixedbugs/issue53309.go:
+	// v.(*taskResult) failed, silently). generic holds such types under
+	// "interface " and their names.
 	prefix := stmtPrefix
 	suffix := "\n}"
 	if decl {
@@ -55,6 +61,9 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 		for _, s := range g.Specs {
 			if ts := s.(*ast.TypeSpec); ts.TypeParams != nil {
 				generic[ts.Name.Name] = true
+				if _, ok := ast.Unparen(ts.Type).(*ast.InterfaceType); ok {
+					generic["interface "+ts.Name.Name] = true
+				}
 			}
 		}
 	}
@@ -155,7 +164,8 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 			}
 			// A name the chunk declares otherwise than as a type (a local
 			// variable) is not the generic type.
-			if id, ok := name.(*ast.Ident); ok && generic[id.Name] && (id.Obj == nil || id.Obj.Kind == ast.Typ) && !strings.Contains(text(fun), "\n") {
+			if id, ok := name.(*ast.Ident); ok && generic[id.Name] && (id.Obj == nil || id.Obj.Kind == ast.Typ) && !strings.Contains(text(fun), "\n") &&
+				(!generic["interface "+id.Name] || inGenericFunc(f, n.Pos())) {
 				t := text(fun)
 				edits = append(edits,
 					edit{pos(n.Pos()), pos(n.Pos()), "func() " + t + " { var " + instanceVar + " " + t + "; _ = " + instanceVar + "; return "},
@@ -312,4 +322,16 @@ func mayBeGeneric(fun ast.Expr) bool {
 		return id.Obj.Kind == ast.Fun
 	}
 	return types.Universe.Lookup(id.Name) == nil
+}
+
+// inGenericFunc reports whether p is in a generic function or a method of
+// a generic type of f.
+func inGenericFunc(f *ast.File, p token.Pos) bool {
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if ok && fd.Pos() <= p && p < fd.End() {
+			return fd.Type.TypeParams != nil || fd.Recv != nil && hasTypeParams(fd.Recv)
+		}
+	}
+	return false
 }
