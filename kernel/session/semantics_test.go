@@ -1006,3 +1006,19 @@ func TestRangeOverASliceOfChannels(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "33")
 	}
 }
+
+// TestVariablesStoredAsInterfacesStayApart: a pointer variable passed to a
+// function that keeps it as an interface, or assigned to an interface
+// variable, and then assigned again, leaves the interface as it was, as in
+// Go; the interpreter's interface followed the variable.
+func TestVariablesStoredAsInterfacesStayApart(t *testing.T) {
+	s := newSession(t)
+	code := "type rat struct{ num int }\ntype item interface{ pr() int }\nfunc (u *rat) pr() int { return u.num }\n" +
+		"var reg []item\nfunc register(it item) { reg = append(reg, it) }\n" +
+		"func h() { var cur *rat; for i := 1; i <= 3; i++ { cur = &rat{i}; register(cur) } }\n" +
+		"func h2() (int, int) { x := &rat{1}; var it item = x; x = &rat{2}; var j item; j = x; x = &rat{3}; return it.pr(), j.pr() }\n" +
+		"h()\nfor _, it := range reg { fmt.Print(it.pr(), \" \") }\nfmt.Println(h2())"
+	if got, want := out(t, s, code), "1 2 3 1 2\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

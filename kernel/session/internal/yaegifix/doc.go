@@ -1014,12 +1014,13 @@
 //     it held the second. freshTempEdits gives the calls and &T{…} that a
 //     statement in a function or loop stores away (append arguments, sent
 //     values, values assigned to elements, fields and pointees, arguments
-//     of call statements, alone when one value for sure) a variable defined on the same
-//     line, new at each run; and the chunk's variables stored so, but as
-//     call arguments (x = mk(i); s = append(s, x)). Other conversions of
-//     a variable assigned again later (var it I = x; x = &T{2}) are not
-//     covered. Probe: "pointer converted to an interface keeps its
-//     slot".
+//     of call statements, a lone one when it is one value for sure) a
+//     variable defined on the same line, new at each run; and the chunk's
+//     variables stored, passed or
+//     assigned so (x = mk(i); s = append(s, x); register(cur); var it I =
+//     x). Conversions elsewhere (a return, an if or for header) and at the
+//     top level of a cell are not covered. Probe: "pointer converted to an
+//     interface keeps its slot".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

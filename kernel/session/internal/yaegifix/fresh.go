@@ -28,11 +28,11 @@ import (
 // statement, the values assigned to elements, fields and pointees, and the
 // arguments of a call statement (with several arguments, or a lone one that
 // is &T{…} or a call of a function of the cells with one result), where
-// they are calls or &T{…}; and, but for the call statements, variables the chunk
-// declares (x = mk(i); s = append(s, x) aliased x too). The statements at
-// the top level of a cell run once and are left alone. Other conversions
-// of a variable assigned again later (var it I = x; x = &T{2}) are not
-// covered.
+// they are calls or &T{…}; and variables the chunk declares, stored so,
+// passed so or assigned to a variable (x = mk(i); s = append(s, x) aliased
+// x too, as did var it I = x; x = &T{2}). The statements at the top level
+// of a cell run once and are left alone; so are conversions elsewhere (a
+// return, an if or for header).
 func freshTempEdits(results map[string]int) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 		return freshTemps(fset, f, off, src, results)
@@ -111,12 +111,30 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 				}
 				var xs []ast.Expr
 				for i, l := range st.Lhs {
-					switch ast.Unparen(l).(type) {
+					switch l := ast.Unparen(l).(type) {
 					case *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
 						xs = append(xs, st.Rhs[i])
+					case *ast.Ident:
+						// it = x: a variable made an interface (var it I).
+						if l.Name != "_" && variable(st.Rhs[i]) {
+							xs = append(xs, st.Rhs[i])
+						}
 					}
 				}
 				hoist(st, xs, true)
+			case *ast.DeclStmt:
+				// var it I = x.
+				if g, ok := st.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR && len(g.Specs) == 1 {
+					if vs := g.Specs[0].(*ast.ValueSpec); vs.Type != nil && len(vs.Values) == len(vs.Names) {
+						var xs []ast.Expr
+						for _, v := range vs.Values {
+							if variable(v) {
+								xs = append(xs, v)
+							}
+						}
+						hoist(st, xs, true)
+					}
+				}
 			case *ast.SendStmt:
 				hoist(st, []ast.Expr{st.Value}, true)
 			case *ast.ExprStmt:
@@ -127,7 +145,7 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 				// A lone argument that calls may give several values,
 				// f(g()); a call the cells declare with one result is taken.
 				if len(c.Args) > 1 || len(c.Args) == 1 && single(c.Args[0]) {
-					hoist(st, c.Args, false)
+					hoist(st, c.Args, true)
 				}
 			}
 		}
