@@ -1022,3 +1022,19 @@ func TestVariablesStoredAsInterfacesStayApart(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestTopLevelVariablesStoredAsInterfacesStayApart: at the top level of
+// cells, an interface made from a pointer variable (appended, stored in a
+// map, assigned, declared from it) keeps its value when the variable is
+// assigned or defined again, as in Go; it followed the variable.
+func TestTopLevelVariablesStoredAsInterfacesStayApart(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type rat struct{ num int }\ntype item interface{ pr() int }\nfunc (u *rat) pr() int { return u.num }")
+	run(t, s, "var shapes []item\nc := &rat{1}\nshapes = append(shapes, c)\nm := map[string]item{}\nm[\"a\"] = c")
+	run(t, s, "c = &rat{2}")
+	run(t, s, "d := &rat{5}\nvar it item = d")
+	run(t, s, "d := &rat{6}")
+	if got, want := out(t, s, "fmt.Println(shapes[0].pr(), m[\"a\"].pr(), c.pr(), it.pr(), d.pr())"), "1 1 2 5 6\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

@@ -1018,9 +1018,12 @@
 //     variable defined on the same line, new at each run; and the chunk's
 //     variables stored, passed or
 //     assigned so (x = mk(i); s = append(s, x); register(cur); var it I =
-//     x). Conversions elsewhere (a return, an if or for header) and at the
-//     top level of a cell are not covered. Probe: "pointer converted to an
-//     interface keeps its slot".
+//     x), also those of earlier cells. At the top level of a cell, where
+//     such variables would be the session's temporaries, zeroed after the
+//     cell, the statement runs in a function literal of its own (but call
+//     statements, whose value the cell may show). Conversions elsewhere (a
+//     return, an if or for header) are not covered. Probe: "pointer
+//     converted to an interface keeps its slot".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

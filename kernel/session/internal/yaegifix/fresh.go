@@ -30,16 +30,17 @@ import (
 // is &T{…} or a call of a function of the cells with one result), where
 // they are calls or &T{…}; and variables the chunk declares, stored so,
 // passed so or assigned to a variable (x = mk(i); s = append(s, x) aliased
-// x too, as did var it I = x; x = &T{2}). The statements at the top level
-// of a cell run once and are left alone; so are conversions elsewhere (a
-// return, an if or for header).
-func freshTempEdits(results map[string]int) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
+// x too, as did var it I = x; x = &T{2}). At the top level of a cell (but
+// for call statements, whose value the cell may show) the statement runs
+// in a function literal, whose variables outlive the cell. Conversions
+// elsewhere (a return, an if or for header) are left alone.
+func freshTempEdits(results map[string]int, isVar func(string) bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
-		return freshTemps(fset, f, off, src, results)
+		return freshTemps(fset, f, off, src, results, isVar)
 	}
 }
 
-func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results map[string]int) []edit {
+func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results map[string]int, isVar func(string) bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	// single reports whether the call x gives one value, by the result
 	// counts of the cells' functions (not of a local variable of the same
@@ -74,13 +75,31 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 		}
 		return false
 	}
-	// variable reports whether x is a variable the chunk declares: one
-	// assigned again after its value became an interface changed it too.
+	// variable reports whether x is a variable the chunk declares, or one
+	// of an earlier cell (isVar): one assigned again after its value became
+	// an interface changed it too.
 	variable := func(x ast.Expr) bool {
 		id, ok := ast.Unparen(x).(*ast.Ident)
-		return ok && id.Obj != nil && id.Obj.Kind == ast.Var && !strings.HasPrefix(id.Name, tempPrefix)
+		if !ok || strings.HasPrefix(id.Name, tempPrefix) {
+			return false
+		}
+		if id.Obj == nil {
+			// A variable of an earlier cell.
+			return isVar != nil && isVar(id.Name)
+		}
+		return id.Obj.Kind == ast.Var
 	}
+	// topLevel is set while the statements of the cell itself are seen:
+	// their fresh variables would be the session's globals, which it zeroes
+	// after the cell, so the statement runs in a function literal of its
+	// own, _ = func() int { t1 := x; …; return 0 }().
+	topLevel := false
 	hoist := func(st ast.Stmt, xs []ast.Expr, vars bool) {
+		if topLevel {
+			if _, ok := st.(*ast.ExprStmt); ok {
+				return // its value may be the cell's to show
+			}
+		}
 		var pre string
 		for _, x := range xs {
 			if !(temporary(x) || vars && variable(x)) || hasFuncLit(x) {
@@ -90,9 +109,14 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 			pre += tmp + " := " + src[pos(x.Pos()):pos(x.End())] + "; "
 			edits = append(edits, edit{pos(x.Pos()), pos(x.End()), tmp})
 		}
-		if pre != "" {
-			edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre})
+		if pre == "" {
+			return
 		}
+		if topLevel {
+			pre = "_ = func() int { " + pre
+			edits = append(edits, edit{pos(st.End()), pos(st.End()), "; return 0 }()"})
+		}
+		edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre})
 	}
 	visitList := func(list []ast.Stmt) {
 		for _, st := range list {
@@ -157,7 +181,10 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 				return false
 			}
 			if n.Name.Name == "_" && n.Recv == nil && off == len(stmtPrefix) {
-				// The statements of a cell: only the nested blocks.
+				// The statements of a cell, then the nested blocks.
+				topLevel = true
+				visitList(n.Body.List)
+				topLevel = false
 				for _, st := range n.Body.List {
 					ast.Inspect(st, func(m ast.Node) bool {
 						if _, ok := m.(*ast.FuncDecl); ok {

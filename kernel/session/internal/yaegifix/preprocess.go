@@ -347,10 +347,40 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	// A cell that may read a recovered value checks its indices itself
 	// (boundsEdits).
 	readRecover := !declaresPrint(src) && (isVar == nil || !isVar("recover")) && strings.Contains(src, "recover()")
+	// The variables of the cell's top level and of the session, for
+	// freshTempEdits.
+	cellVars := map[string]bool{}
+	for _, c := range chunks {
+		fset := token.NewFileSet()
+		if c.Decl {
+			if f, err := parser.ParseFile(fset, "", "package p\n"+c.Src, 0); err == nil {
+				for _, d := range f.Decls {
+					if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+						for _, sp := range g.Specs {
+							for _, n := range sp.(*ast.ValueSpec).Names {
+								cellVars[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		} else if body, err := parseStatements(fset, c.Src); err == nil {
+			for _, st := range body.List {
+				if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+					for _, l := range as.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							cellVars[id.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	isCellVar := func(name string) bool { return cellVars[name] || isVar != nil && isVar(name) }
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
-			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
 			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
