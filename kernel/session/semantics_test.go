@@ -1037,4 +1037,10 @@ func TestTopLevelVariablesStoredAsInterfacesStayApart(t *testing.T) {
 	if got, want := out(t, s, "fmt.Println(shapes[0].pr(), m[\"a\"].pr(), c.pr(), it.pr(), d.pr())"), "1 1 2 5 6\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
+	// Beside a top-level blank assignment of another type (the cell's
+	// blank assignments share one variable).
+	code := "type Cfg struct{ P item; N []int }\nfunc mk(i int) *rat { return &rat{i} }\nvar cfg Cfg\n_ = []int{1}\ncfg.P = mk(3)\ncfg.N = []int{4}\n_ = 5\nfmt.Println(cfg.P.pr(), cfg.N)"
+	if got, want := out(t, s, code), "3 [4]\n"; got != want {
+		t.Errorf("beside blank assignments: %q, want %q", got, want)
+	}
 }

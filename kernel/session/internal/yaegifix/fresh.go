@@ -92,7 +92,7 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 	// topLevel is set while the statements of the cell itself are seen:
 	// their fresh variables would be the session's globals, which it zeroes
 	// after the cell, so the statement runs in a function literal of its
-	// own, _ = func() int { t1 := x; …; return 0 }().
+	// own, if func() bool { t1 := x; …; return true }() {}.
 	topLevel := false
 	hoist := func(st ast.Stmt, xs []ast.Expr, vars bool) {
 		if topLevel {
@@ -113,8 +113,10 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 			return
 		}
 		if topLevel {
-			pre = "_ = func() int { " + pre
-			edits = append(edits, edit{pos(st.End()), pos(st.End()), "; return 0 }()"})
+			// Not _ = func…: the top-level blank assignments of a cell
+			// share one variable, typed by the first (blankEdits).
+			pre = "if func() bool { " + pre
+			edits = append(edits, edit{pos(st.End()), pos(st.End()), "; return true }() {}"})
 		}
 		edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre})
 	}
