@@ -34,27 +34,10 @@ const equalFunc = "_portlab.Equal"
 // when neither they nor the session (methods) declare a method. isVar
 // reports the variables of earlier cells.
 func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, sessionTypes []string, methods bool) {
-	type parsed struct {
-		fset *token.FileSet
-		f    *ast.File
-		off  int
-	}
-	parse := func(c Chunk, src string) *parsed {
-		prefix, suffix := stmtPrefix, "\n}"
-		if c.Decl {
-			prefix, suffix = "package p\n", ""
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", prefix+src+suffix, 0)
-		if err != nil {
-			return nil
-		}
-		return &parsed{fset, f, len(prefix)}
-	}
-	files := make([]*parsed, len(p.Chunks))
+	files := make([]*chunkFile, len(p.Chunks))
 	vars, consts := map[string]bool{}, map[string]bool{}
 	for i, c := range p.Chunks {
-		pf := parse(c, c.Src)
+		pf := parseChunk(c, c.Src)
 		if pf == nil {
 			continue
 		}
@@ -89,7 +72,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, sessionTypes []
 		}
 		return !noInterface(x, isConcreteVar, info) || !noInterface(y, isConcreteVar, info)
 	}
-	rewrite := func(pf *parsed, src string) string {
+	rewrite := func(pf *chunkFile, src string) string {
 		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
 		var edits []edit
 		ast.Inspect(pf.f, func(n ast.Node) bool {
@@ -122,7 +105,7 @@ func EqualityEdits(p *Plan, isVar, isConcrete func(string) bool, sessionTypes []
 		p.Chunks[i].Src = rewrite(files[i], p.Chunks[i].Src)
 	}
 	if p.Unwrapped != "" && len(p.Chunks) > 0 {
-		if pf := parse(p.Chunks[len(p.Chunks)-1], p.Unwrapped); pf != nil {
+		if pf := parseChunk(p.Chunks[len(p.Chunks)-1], p.Unwrapped); pf != nil {
 			p.Unwrapped = rewrite(pf, p.Unwrapped)
 		}
 	}
@@ -628,4 +611,28 @@ func checkStandIns(it *interp.Interpreter, a, b any) {
 	if len(na) > 0 && len(nb) > 0 && !(exactA && exactB && na[0] == nb[0]) {
 		stop(strings.Join(append(na, nb...), ", "))
 	}
+}
+
+// A chunkFile is the source of a chunk parsed, as a file of a package for
+// declarations or as the body of a function for statements, with the
+// offset of the chunk's first byte.
+type chunkFile struct {
+	fset *token.FileSet
+	f    *ast.File
+	off  int
+}
+
+// parseChunk parses src, the source of chunk c or a version of it; nil if
+// it does not parse.
+func parseChunk(c Chunk, src string) *chunkFile {
+	prefix, suffix := stmtPrefix, "\n}"
+	if c.Decl {
+		prefix, suffix = "package p\n", ""
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", prefix+src+suffix, 0)
+	if err != nil {
+		return nil
+	}
+	return &chunkFile{fset, f, len(prefix)}
 }

@@ -43,26 +43,9 @@ func StandInEdits(p *Plan, sessionTypes []string) {
 			})
 		}
 	}
-	type parsed struct {
-		fset *token.FileSet
-		f    *ast.File
-		off  int
-	}
-	parse := func(c Chunk, src string) *parsed {
-		prefix, suffix := stmtPrefix, "\n}"
-		if c.Decl {
-			prefix, suffix = "package p\n", ""
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "", prefix+src+suffix, 0)
-		if err != nil {
-			return nil
-		}
-		return &parsed{fset, f, len(prefix)}
-	}
-	files := make([]*parsed, len(p.Chunks))
+	files := make([]*chunkFile, len(p.Chunks))
 	for i, c := range p.Chunks {
-		if files[i] = parse(c, c.Src); files[i] != nil {
+		if files[i] = parseChunk(c, c.Src); files[i] != nil {
 			ast.Inspect(files[i].f, func(n ast.Node) bool {
 				if ts, ok := n.(*ast.TypeSpec); ok {
 					addSpec(ts)
@@ -77,7 +60,7 @@ func StandInEdits(p *Plan, sessionTypes []string) {
 		}
 		return "", false
 	}
-	rewrite := func(pf *parsed, src string) string {
+	rewrite := func(pf *chunkFile, src string) string {
 		pos := func(p token.Pos) int { return pf.fset.Position(p).Offset - pf.off }
 		var edits []edit
 		wrap := func(x ast.Expr, types []string) {
@@ -131,7 +114,7 @@ func StandInEdits(p *Plan, sessionTypes []string) {
 		}
 	}
 	if p.Unwrapped != "" && len(p.Chunks) > 0 {
-		if pf := parse(p.Chunks[len(p.Chunks)-1], p.Unwrapped); pf != nil {
+		if pf := parseChunk(p.Chunks[len(p.Chunks)-1], p.Unwrapped); pf != nil {
 			p.Unwrapped = rewrite(pf, p.Unwrapped)
 		}
 	}
