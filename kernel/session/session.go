@@ -141,7 +141,12 @@ type Session struct {
 	// genericSrc holds the declarations of the generic functions cells
 	// declared, by name (yaegifix.GenericDefineEdits).
 	genericSrc map[string]string
-	embeds     map[string][]string // struct type → the types it embeds
+	// decls are the top-level declarations of earlier cells, and typesIm
+	// the compiled packages, as go/types sees them
+	// (yaegifix.IfaceCopyEdits).
+	decls   yaegifix.Decls
+	typesIm *yaegifix.SymbolImporter
+	embeds  map[string][]string // struct type → the types it embeds
 	// plan is the running cell's; funcWhere says where the functions
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
@@ -340,6 +345,18 @@ func (s *Session) reset() error {
 	s.methods = map[string]map[string]yaegifix.CellMethod{}
 	s.varTypes = map[string]string{}
 	s.genericSrc = map[string]string{}
+	s.decls.Reset()
+	exports := []interp.Exports{stdlib.Symbols, yaegifix.Stdlib(), displaysym.Symbols, s.opts.Host.Symbols, s.exports()}
+	s.typesIm = &yaegifix.SymbolImporter{Symbols: func(path string) map[string]reflect.Value {
+		for _, e := range exports {
+			for key, syms := range e {
+				if dir, _ := lastSlash(key); dir == path {
+					return syms
+				}
+			}
+		}
+		return nil
+	}}
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
@@ -534,6 +551,12 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	declSrc := code
+	imports := make([]yaegifix.ImportSpec, 0, len(s.imports))
+	for is := range s.imports {
+		imports = append(imports, is)
+	}
+	code = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm)
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
 		return nil, syntaxError(err)
@@ -544,13 +567,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkNames(p); e != nil {
 		return nil, e
 	}
-	if err := yaegifix.ConcreteAssertions(code, typeSrcs); err != nil {
+	if err := yaegifix.ConcreteAssertions(declSrc, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.TypedNilRefusals(code, s.isPointerVar, s.isCompiledIfaceVar); err != nil {
+	if err := yaegifix.TypedNilRefusals(declSrc, s.isPointerVar, s.isCompiledIfaceVar); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
+	if err := yaegifix.SelectorRefusals(declSrc, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
@@ -609,6 +632,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		s.addImports(c.Imports)
 		progs[i] = prog
 	}
+	s.decls.Learn(declSrc)
 	s.steps.Store(0)
 	s.running.Store(int64(cell))
 	defer s.running.Store(0)
@@ -1312,4 +1336,14 @@ func (s *Session) globalTypeSrc(name string) string {
 		return t
 	}
 	return ""
+}
+
+// lastSlash splits an interp.Exports key ("math/rand/rand") into the
+// package path and name.
+func lastSlash(key string) (string, string) {
+	i := strings.LastIndex(key, "/")
+	if i < 0 {
+		return "", key
+	}
+	return key[:i], key[i+1:]
 }

@@ -1021,9 +1021,36 @@
 //     x), also those of earlier cells. At the top level of a cell, where
 //     such variables would be the session's temporaries, zeroed after the
 //     cell, the statement runs in a function literal of its own (but call
-//     statements, whose value the cell may show). Conversions elsewhere (a
-//     return, an if or for header) are not covered. Probe: "pointer
-//     converted to an interface keeps its slot".
+//     statements, whose value the cell may show). IfaceCopyEdits (119)
+//     covers the conversions elsewhere. Probe: "pointer converted to an
+//     interface keeps its slot".
+//  119. Values converted to interfaces keep their variable. Not only
+//     pointers: an interface value with methods that yaegi makes of any
+//     value (its valueInterface) holds the slot the value was read from,
+//     not a copy, so that it follows the variable afterwards: y := T{1};
+//     s := show(y); y.v = 2 gave s.M() = 2, an error kept by a function
+//     showed the text of the variable's next value, a fmt.Stringer the
+//     next String, in a return, an if or for header, a call statement or
+//     a map key alike. And the interface result of a call, passed on as
+//     an argument of an interface type, was wrapped once more, so that an
+//     assertion in the callee failed (Go's chan/powser2.go: c.(*rat) in
+//     a method called with mk(…)). IfaceCopyEdits types the cell with
+//     go/types — the declarations of earlier cells it needs (Decls, which
+//     the session keeps), the compiled packages from the interpreter's
+//     symbols (SymbolImporter) — and converts each such value in a
+//     function literal of its own, func(_pv C) I { return _pv }(x), whose
+//     parameter nothing writes again; as an argument, and for a call's
+//     interface result, with an explicit conversion I(…) around it. The
+//     sites: assignments, variable declarations with a type, arguments,
+//     results, composite literal elements and keys, sends and map keys,
+//     where the target is an interface with methods and the value's type
+//     can be written in the cell. Calls of generic functions and the
+//     bodies of generic functions are left alone (the interpreter's
+//     instantiations fail on the literals); so are conversions go/types
+//     cannot type (an expression of a package the session lacks). The
+//     refusals of typed nil pointers (TypedNilRefusals) judge the cell
+//     as written. Probes: "value converted to an interface argument keeps
+//     its variable", "interface result passed as an interface argument".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

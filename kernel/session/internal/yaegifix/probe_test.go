@@ -360,6 +360,14 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func h() int { var s []item; for i := 1; i <= 3; i++ { s = append(s, mk(i)) }; return s[0].pr() }", "h()"},
 			func(v any, err error, out string) bool { return v == 3 },
 			"freshTempEdits"},
+		{"value converted to an interface argument keeps its variable", []string{"type tv struct{ v int }\nfunc (t tv) M() int { return t.v }\ntype mi interface{ M() int }\nfunc keep(i mi) mi { return i }\n" +
+			"func h() int { y := tv{1}; k := keep(y); y.v = 2; return k.M() }", "h()"},
+			func(v any, err error, out string) bool { return v == 2 },
+			"IfaceCopyEdits"},
+		{"interface result passed as an interface argument", []string{"type rr struct{}\nfunc (*rr) pr() {}\ntype it interface{ pr() }\nfunc mk(a *rr) it { return a }\n" +
+			"func isR(c it) bool { _, ok := c.(*rr); return ok }", "isR(mk(&rr{}))"},
+			func(v any, err error, out string) bool { return v == false },
+			"IfaceCopyEdits"},
 		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"GenericDefineEdits"},

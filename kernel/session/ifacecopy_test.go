@@ -1,0 +1,79 @@
+package session
+
+import "testing"
+
+// TestInterfaceValuesDoNotFollowTheVariable: a value that becomes an
+// interface value keeps the value it had then, whatever happens to the
+// variable it came from afterwards, wherever the conversion is.
+func TestInterfaceValuesDoNotFollowTheVariable(t *testing.T) {
+	decls := "type T struct{ v int }\nfunc (t T) M() int { return t.v }\n" +
+		"type P struct{ v int }\nfunc (p *P) M() int { return p.v }\n" +
+		"type I interface{ M() int }\n" +
+		"func show(i I) I { return i }\n" +
+		"var saved I\nfunc register(i I) { saved = i }\n" +
+		"var g = &P{1}\nfunc get() I { return g }\n" +
+		"type E struct{ s string }\nfunc (e *E) Error() string { return e.s }\nfunc keepErr(e error) error { return e }\n" +
+		"type S struct{ s string }\nfunc (s S) String() string { return s.s }\nfunc keepStr(x fmt.Stringer) fmt.Stringer { return x }\n" +
+		"type G[X any] interface{ Get() X }\ntype B struct{ n int }\nfunc (b B) Get() int { return b.n }\nfunc keepG(g G[int]) G[int] { return g }\n"
+	for _, c := range []struct{ name, code, want string }{
+		{"argument kept by the callee", "y := T{1}\ns := show(y)\ny.v = 2\nfmt.Println(s.M())", "1\n"},
+		{"pointer argument kept by the callee", "y := &P{1}\ns := show(y)\ny = &P{2}\nfmt.Println(s.M())", "1\n"},
+		{"call statement at the top level", "x := &P{1}\nregister(x)\nx = &P{2}\nfmt.Println(saved.M())", "1\n"},
+		{"result of a global", "a := get()\ng = &P{2}\nfmt.Println(a.M())", "1\n"},
+		{"if header", "x := &P{1}\nvar it I\nif it = x; true {\n}\nx = &P{2}\nfmt.Println(it.M())", "1\n"},
+		{"for header", "q := &P{1}\nvar st struct{ f I }\nfor st.f = q; false; {\n}\nq = &P{2}\nfmt.Println(st.f.M())", "1\n"},
+		{"in a function", "func run() {\n\tr := T{1}\n\tvar it I\n\tif it = r; true {\n\t}\n\tr.v = 5\n\tk := show(r)\n\tr = T{7}\n\tfmt.Println(it.M(), k.M())\n}\nrun()", "1 5\n"},
+		{"named integer", "type N int\nfunc (n N) M() int { return int(n) }\nnn := N(1)\ns2 := show(nn)\nnn = 2\nfmt.Println(s2.M())", "1\n"},
+		{"error kept by the callee", "e := &E{\"one\"}\nk := keepErr(e)\ne = &E{\"two\"}\nfmt.Println(k)", "one\n"},
+		{"compiled interface kept by the callee", "s := S{\"one\"}\nks := keepStr(s)\ns.s = \"two\"\nfmt.Println(ks)", "one\n"},
+		{"generic interface kept by the callee", "b := B{1}\nkg := keepG(b)\nb.n = 2\nfmt.Println(kg.Get())", "1\n"},
+		{"map value and key", "k := T{1}\nm := map[I]I{k: k}\nk.v = 2\nfor a, b := range m {\n\tfmt.Println(a.M(), b.M())\n}", "1 1\n"},
+		{"slice literal and send", "v := T{1}\nl := []I{v}\nch := make(chan I, 1)\nch <- v\nv.v = 3\nfmt.Println(l[0].M(), (<-ch).M())", "1 1\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSession(t)
+			out(t, s, decls)
+			if got := out(t, s, c.code); got != c.want {
+				t.Errorf("%s: %q, want %q", c.code, got, c.want)
+			}
+		})
+	}
+}
+
+// TestInterfaceValuesOfEarlierCells: the conversions are found with the
+// types and variables of earlier cells, and a name declared again takes
+// its new type.
+func TestInterfaceValuesOfEarlierCells(t *testing.T) {
+	s := newSession(t)
+	out(t, s, "type T struct{ v int }\nfunc (t T) M() int { return t.v }\ntype I interface{ M() int }")
+	out(t, s, "func show(i I) I { return i }")
+	out(t, s, "y := T{1}")
+	if got := out(t, s, "s := show(y)\ny.v = 2\nfmt.Println(s.M())"); got != "1\n" {
+		t.Errorf("variable of an earlier cell: %q, want 1", got)
+	}
+	out(t, s, "y := &T{3}")
+	if got := out(t, s, "s2 := show(y)\ny.v = 4\nfmt.Println(s2.M())"); got != "4\n" {
+		t.Errorf("a pointer now (its pointee changes): %q, want 4", got)
+	}
+}
+
+// TestInterfaceResultsAsArguments: the interface value a call returns,
+// passed on to a parameter of an interface type, keeps its dynamic type
+// (the interpreter wrapped it once more, so that assertions in the callee
+// failed).
+func TestInterfaceResultsAsArguments(t *testing.T) {
+	s := newSession(t)
+	out(t, s, "type rat struct{ num int }\ntype item interface{ eq(c item) bool }\n"+
+		"func (u *rat) eq(c item) bool { c1, ok := c.(*rat); return ok && u.num == c1.num }\n"+
+		"func id(i item) item { return i }\nfunc mk(a *rat) item { return a }\n"+
+		"func isRat(c item) bool { _, ok := c.(*rat); return ok }")
+	for _, code := range []string{
+		"var U item = &rat{1}\na := &rat{1}\nfmt.Println(U.eq(id(a)), U.eq(mk(a)), a.eq(mk(a)), isRat(mk(a)), isRat(id(mk(a))))",
+		"func run() {\n\tvar U item = &rat{1}\n\ta := &rat{1}\n\tfmt.Println(U.eq(id(a)), U.eq(mk(a)), a.eq(mk(a)), isRat(mk(a)), isRat(id(mk(a))))\n}\nrun()",
+	} {
+		if got := out(t, s, code); got != "true true true true true\n" {
+			t.Errorf("%s: %q, want all true", code, got)
+		}
+	}
+}
+

@@ -1,0 +1,841 @@
+package yaegifix
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// Decls holds what later cells need to know of the declarations of
+// earlier ones to be typed by go/types: each top-level declaration as
+// source (functions and methods without their bodies), and each variable a
+// top-level statement defined (x := e) as var x = e. Learn adds a cell's;
+// a later declaration of a name replaces an earlier one.
+type Decls struct {
+	snippets []snippet
+	latest   map[string]int // the snippet that last declared a name
+}
+
+type snippet struct {
+	names []string // what it declares; "T.M" for a method
+	src   string
+	group bool     // a var or const declaration, whose names can be blanked one by one
+	uses  []string // the identifiers it mentions
+}
+
+// identifiers returns the identifiers of src, once each.
+func identifiers(src string) []string {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), []byte(src), nil, 0)
+	seen := map[string]bool{}
+	var ids []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return ids
+		}
+		if tok == token.IDENT && !seen[lit] {
+			seen[lit] = true
+			ids = append(ids, lit)
+		}
+	}
+}
+
+// Reset forgets all declarations.
+func (d *Decls) Reset() { *d = Decls{} }
+
+// Learn adds the top-level declarations of cell, a cell that compiled.
+func (d *Decls) Learn(cell string) {
+	chunks, err := split(cell)
+	if err != nil {
+		return
+	}
+	add := func(s snippet) {
+		if d.latest == nil {
+			d.latest = map[string]int{}
+		}
+		s.uses = identifiers(s.src)
+		d.snippets = append(d.snippets, s)
+		for _, n := range s.names {
+			d.latest[n] = len(d.snippets) - 1
+		}
+	}
+	defer d.compact()
+	for _, c := range chunks {
+		if c.Decl {
+			const prefix = "package p\n"
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, "", prefix+c.Src, 0)
+			if err != nil {
+				continue
+			}
+			text := func(from, to token.Pos) string {
+				return c.Src[fset.Position(from).Offset-len(prefix) : fset.Position(to).Offset-len(prefix)]
+			}
+			for _, decl := range f.Decls {
+				switch decl := decl.(type) {
+				case *ast.FuncDecl:
+					name := decl.Name.Name
+					if decl.Recv != nil && len(decl.Recv.List) == 1 {
+						name = recvBase(decl.Recv.List[0].Type) + "." + name
+					}
+					end := decl.End()
+					if decl.Body != nil {
+						end = decl.Body.Pos()
+					}
+					add(snippet{names: []string{name}, src: strings.TrimSpace(text(decl.Pos(), end)) + " { panic(0) }"})
+				case *ast.GenDecl:
+					switch decl.Tok {
+					case token.TYPE:
+						for _, sp := range decl.Specs {
+							ts := sp.(*ast.TypeSpec)
+							add(snippet{names: []string{ts.Name.Name}, src: "type " + text(ts.Pos(), ts.End())})
+						}
+					case token.VAR, token.CONST:
+						var names []string
+						for _, sp := range decl.Specs {
+							for _, n := range sp.(*ast.ValueSpec).Names {
+								names = append(names, n.Name)
+							}
+						}
+						add(snippet{names: names, src: text(decl.Pos(), decl.End()), group: true})
+					}
+				}
+			}
+			continue
+		}
+		const prefix = "package p\nfunc _() {\n"
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", prefix+c.Src+"\n}", 0)
+		if err != nil {
+			continue
+		}
+		text := func(n ast.Node) string {
+			return c.Src[fset.Position(n.Pos()).Offset-len(prefix) : fset.Position(n.End()).Offset-len(prefix)]
+		}
+		for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+			as, ok := st.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE {
+				continue
+			}
+			var names, values []string
+			for _, l := range as.Lhs {
+				names = append(names, text(l))
+			}
+			for _, r := range as.Rhs {
+				values = append(values, text(r))
+			}
+			add(snippet{names: names, src: "var " + strings.Join(names, ", ") + " = " + strings.Join(values, ", "), group: true})
+		}
+	}
+}
+
+// compact drops the declarations all of whose names were declared again,
+// once they are half of all.
+func (d *Decls) compact() {
+	live := func(i int) bool {
+		for _, n := range d.snippets[i].names {
+			if n == "_" || d.latest[n] == i {
+				return true
+			}
+		}
+		return false
+	}
+	dead := 0
+	for i := range d.snippets {
+		if !live(i) {
+			dead++
+		}
+	}
+	if dead < 32 || 2*dead < len(d.snippets) {
+		return
+	}
+	var kept []snippet
+	for i, s := range d.snippets {
+		if live(i) {
+			kept = append(kept, s)
+		}
+	}
+	d.snippets = kept
+	d.latest = map[string]int{}
+	for i, s := range kept {
+		for _, n := range s.names {
+			d.latest[n] = i
+		}
+	}
+}
+
+// recvBase returns the name of the type of a method receiver.
+func recvBase(x ast.Expr) string {
+	for {
+		switch t := x.(type) {
+		case *ast.StarExpr:
+			x = t.X
+		case *ast.ParenExpr:
+			x = t.X
+		case *ast.IndexExpr:
+			x = t.X
+		case *ast.IndexListExpr:
+			x = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// render returns the declarations as the source of a file's top level,
+// without the names of declared (the cell's own).
+func (d *Decls) render(declared map[string]bool, uses []string) string {
+	// The declarations the cell needs: those of the names it mentions,
+	// of the names those mention, and the methods of the types among
+	// them.
+	methods := map[string][]int{}
+	for i, s := range d.snippets {
+		if len(s.names) == 1 {
+			if recv, _, ok := strings.Cut(s.names[0], "."); ok {
+				methods[recv] = append(methods[recv], i)
+			}
+		}
+	}
+	need := map[int]bool{}
+	var queue []int
+	seen := map[string]bool{}
+	var mention func(names []string)
+	mention = func(names []string) {
+		for _, n := range names {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if i, ok := d.latest[n]; ok && !need[i] {
+				need[i] = true
+				queue = append(queue, i)
+			}
+			for _, i := range methods[n] {
+				if !need[i] {
+					need[i] = true
+					queue = append(queue, i)
+				}
+			}
+		}
+	}
+	mention(uses)
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		mention(d.snippets[i].uses)
+	}
+	var b strings.Builder
+	for i, s := range d.snippets {
+		if !need[i] {
+			continue
+		}
+		var gone []string
+		for _, n := range s.names {
+			if n != "_" && (d.latest[n] != i || declared[n]) {
+				gone = append(gone, n)
+			}
+		}
+		switch {
+		case len(gone) == 0:
+			b.WriteString(s.src)
+		case len(gone) == len(s.names) || !s.group:
+			continue
+		default:
+			b.WriteString(blankNames(s.src, gone))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// blankNames returns the var or const declaration src with the names of
+// gone replaced by _.
+func blankNames(src string, gone []string) string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", "package p\n"+src, 0)
+	if err != nil || len(f.Decls) != 1 {
+		return ""
+	}
+	drop := map[string]bool{}
+	for _, g := range gone {
+		drop[g] = true
+	}
+	ast.Inspect(f.Decls[0], func(n ast.Node) bool {
+		if vs, ok := n.(*ast.ValueSpec); ok {
+			for _, id := range vs.Names {
+				if drop[id.Name] {
+					id.Name = "_"
+				}
+			}
+			return false
+		}
+		return true
+	})
+	var b strings.Builder
+	if printer.Fprint(&b, fset, f.Decls[0]) != nil {
+		return ""
+	}
+	return b.String()
+}
+
+// cellFile is a cell laid out as a Go file for go/types: the session's
+// imports and declarations, the cell's declarations, and its statements
+// in the body of a function.
+type cellFile struct {
+	src    string
+	pieces []piece // where the cell's chunks are in src
+}
+
+type piece struct{ file, cell, n int }
+
+// cellOffset returns the offset in the cell of the offset off of the
+// file, and whether it is inside one of the cell's chunks.
+func (cf *cellFile) cellOffset(off int) (int, bool) {
+	for _, p := range cf.pieces {
+		if off >= p.file && off <= p.file+p.n {
+			return p.cell + off - p.file, true
+		}
+	}
+	return 0, false
+}
+
+// layout returns code as a cellFile, or false when it cannot be laid out.
+func layout(code string, d *Decls, imports []ImportSpec) (*cellFile, bool) {
+	chunks, err := split(code)
+	if err != nil || len(chunks) == 0 {
+		return nil, false
+	}
+	total := 0
+	for _, c := range chunks {
+		total += len(c.Src)
+	}
+	off := len(code) - total
+	// The cell's imports and declared names; its import declarations are
+	// blanked where they stand and listed with the session's.
+	declared := map[string]bool{}
+	cellImports := map[string]bool{}
+	var importLines []string
+	type chunkAt struct {
+		c   Chunk
+		off int
+		src string
+	}
+	var decls, stmts []chunkAt
+	for _, c := range chunks {
+		at := chunkAt{c, off, c.Src}
+		off += len(c.Src)
+		if !c.Decl {
+			stmts = append(stmts, at)
+			continue
+		}
+		const prefix = "package p\n"
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "", prefix+c.Src, 0)
+		if err != nil {
+			return nil, false
+		}
+		src := []byte(c.Src)
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				name := decl.Name.Name
+				if decl.Recv != nil && len(decl.Recv.List) == 1 {
+					name = recvBase(decl.Recv.List[0].Type) + "." + name
+				}
+				declared[name] = true
+			case *ast.GenDecl:
+				if decl.Tok == token.IMPORT {
+					b, e := fset.Position(decl.Pos()).Offset-len(prefix), fset.Position(decl.End()).Offset-len(prefix)
+					for i := b; i < e; i++ {
+						if src[i] != '\n' {
+							src[i] = ' '
+						}
+					}
+					for _, sp := range decl.Specs {
+						is := sp.(*ast.ImportSpec)
+						line := is.Path.Value
+						if is.Name != nil {
+							line = is.Name.Name + " " + line
+						}
+						importLines = append(importLines, line)
+						cellImports[strings.Trim(is.Path.Value, "\"`")] = true
+					}
+					continue
+				}
+				for _, sp := range decl.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						declared[sp.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							declared[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+		at.src = string(src)
+		decls = append(decls, at)
+	}
+	var b strings.Builder
+	b.WriteString("package main\n")
+	for _, is := range imports {
+		if cellImports[is.Path] {
+			continue
+		}
+		b.WriteString("import ")
+		if is.Name != "" {
+			b.WriteString(is.Name + " ")
+		}
+		b.WriteString(`"` + is.Path + "\"\n")
+	}
+	for _, l := range importLines {
+		b.WriteString("import " + l + "\n")
+	}
+	b.WriteString(d.render(declared, identifiers(code)))
+	cf := &cellFile{}
+	for _, c := range decls {
+		b.WriteString("\n")
+		cf.pieces = append(cf.pieces, piece{b.Len(), c.off, len(c.src)})
+		b.WriteString(c.src)
+	}
+	b.WriteString("\nfunc _portlabCell() {\n")
+	for _, c := range stmts {
+		cf.pieces = append(cf.pieces, piece{b.Len(), c.off, len(c.src)})
+		b.WriteString(c.src)
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	cf.src = b.String()
+	return cf, true
+}
+
+// typeCell type-checks a laid-out cell; errors are counted, not fatal.
+func typeCell(cf *cellFile, im types.Importer) (*token.FileSet, *ast.File, *types.Package, *types.Info, int, bool) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "cell", cf.src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, nil, nil, 0, false
+	}
+	nerr := 0
+	conf := types.Config{Importer: im, Error: func(error) { nerr++ }}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Instances: map[*ast.Ident]types.Instance{}}
+	pkg, _ := conf.Check("main", fset, []*ast.File{f}, info)
+	return fset, f, pkg, info, nerr, true
+}
+
+// IfaceCopyEdits rewrites code, a cell, so that a value of a concrete type
+// that becomes an interface value with methods is converted in a function
+// literal of its own: func(v C) I { return v }(x) for x. yaegi v0.16.1
+// makes such an interface value (its valueInterface) hold the slot the
+// value was read from — the variable, or the frame slot of a call's
+// result — not a copy, so that the interface changed with the variable
+// afterwards: y := T{1}; s := show(y); y.v = 2 gave s.M() = 2, an error
+// value kept by a function showed the text of the variable's next value,
+// a Stringer passed to a function the next String. The literal's
+// parameter is a slot of a frame of its own, which nothing writes again.
+// The sites are found by go/types, which types the cell with the
+// session's declarations (d) and imports, its compiled packages through
+// im: assignments (to variables, elements, fields, map entries),
+// variable declarations, arguments, results, composite literal elements
+// and keys, sends and map keys, where the target's type is an interface
+// with methods and the value's a concrete type that can be written in the
+// cell. Bodies of generic functions and methods are left alone. When the
+// rewritten cell types with more errors than the cell, the cell is
+// returned unchanged.
+func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Importer) string {
+	if !strings.ContainsAny(code, "(={") {
+		return code
+	}
+	cf, ok := layout(code, d, imports)
+	if !ok {
+		return code
+	}
+	fset, f, pkg, info, nerr, ok := typeCell(cf, im)
+	if !ok || pkg == nil {
+		return code
+	}
+	// The local names of the imported packages.
+	names := map[string]string{}
+	for _, spec := range f.Imports {
+		path := strings.Trim(spec.Path.Value, "\"`")
+		name := DefaultName(path)
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if name != "_" && name != "." {
+			names[path] = name
+		}
+	}
+	spell := func(t types.Type) (string, bool) {
+		ok := true
+		s := types.TypeString(t, func(p *types.Package) string {
+			if p == pkg {
+				return ""
+			}
+			n, found := names[p.Path()]
+			if !found {
+				ok = false
+			}
+			return n
+		})
+		return s, ok && spellable(t, pkg)
+	}
+	prefixes := map[int][]string{}
+	suffixes := map[int]int{}
+	// site rewrites x, converted to target; arg tells an argument of a
+	// call.
+	site := func(x ast.Expr, target types.Type, arg bool) {
+		if x == nil || target == nil {
+			return
+		}
+		if _, isLit := ast.Unparen(x).(*ast.FuncLit); isLit {
+			return
+		}
+		tv, ok := info.Types[x]
+		if !ok || tv.Type == nil || tv.Value != nil || tv.IsType() || tv.IsNil() || !tv.IsValue() {
+			return
+		}
+		src := tv.Type
+		if b, ok := src.(*types.Basic); ok && (b.Info()&types.IsUntyped != 0 || b.Kind() == types.Invalid) {
+			return
+		}
+		if isTypeParam(src) || isTypeParam(target) {
+			return
+		}
+		it, ok := target.Underlying().(*types.Interface)
+		if !ok || it.NumMethods() == 0 {
+			return
+		}
+		ts, ok := spell(target)
+		if !ok {
+			return
+		}
+		b, okb := cf.cellOffset(fset.Position(x.Pos()).Offset)
+		e, oke := cf.cellOffset(fset.Position(x.End()).Offset)
+		if !okb || !oke || e < b {
+			return
+		}
+		if types.IsInterface(src) {
+			// The result of a call, an interface with methods, as an
+			// argument of another: converted explicitly.
+			call, ok := ast.Unparen(x).(*ast.CallExpr)
+			if !arg || !ok {
+				return
+			}
+			if si, ok := src.Underlying().(*types.Interface); !ok || si.NumMethods() == 0 {
+				return
+			}
+			if ftv, ok := info.Types[call.Fun]; !ok || ftv.IsType() {
+				return
+			}
+			prefixes[b] = append(prefixes[b], ts+"(")
+			suffixes[e]++
+			return
+		}
+		cs, ok := spell(src)
+		if !ok {
+			return
+		}
+		p := "func(_pv " + cs + ") " + ts + " { return _pv }("
+		if arg {
+			p = ts + "(" + p
+			suffixes[e]++
+		}
+		prefixes[b] = append(prefixes[b], p)
+		suffixes[e]++
+	}
+	var results []*types.Tuple
+	var walk func(n ast.Node) bool
+	walk = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if n.Type.TypeParams != nil || n.Recv != nil && len(n.Recv.List) == 1 && isGenericRecv(n.Recv.List[0].Type) || n.Body == nil {
+				return false
+			}
+			var res *types.Tuple
+			if obj, ok := info.Defs[n.Name]; ok && obj != nil {
+				if sig, ok := obj.Type().(*types.Signature); ok {
+					res = sig.Results()
+				}
+			}
+			results = append(results, res)
+			ast.Inspect(n.Body, walk)
+			results = results[:len(results)-1]
+			return false
+		case *ast.FuncLit:
+			var res *types.Tuple
+			if sig, ok := info.TypeOf(n).(*types.Signature); ok {
+				res = sig.Results()
+			}
+			results = append(results, res)
+			ast.Inspect(n.Body, walk)
+			results = results[:len(results)-1]
+			return false
+		case *ast.AssignStmt:
+			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					site(n.Rhs[i], info.TypeOf(l), false)
+				}
+			}
+		case *ast.ValueSpec:
+			if n.Type != nil && len(n.Values) == len(n.Names) {
+				t := info.TypeOf(n.Type)
+				for _, v := range n.Values {
+					site(v, t, false)
+				}
+			}
+		case *ast.ReturnStmt:
+			if len(results) > 0 && results[len(results)-1] != nil {
+				res := results[len(results)-1]
+				if res.Len() == len(n.Results) {
+					for i, r := range n.Results {
+						site(r, res.At(i).Type(), false)
+					}
+				}
+			}
+		case *ast.CallExpr:
+			tv, ok := info.Types[n.Fun]
+			if !ok {
+				break
+			}
+			if tv.IsType() {
+				if len(n.Args) == 1 {
+					site(n.Args[0], tv.Type, false)
+				}
+				break
+			}
+			sig, ok := tv.Type.(*types.Signature)
+			if !ok || n.Ellipsis.IsValid() || isGenericCall(n.Fun, info) {
+				// The interpreter's instantiations are left alone.
+				break
+			}
+			params := sig.Params()
+			for i, a := range n.Args {
+				var t types.Type
+				switch {
+				case sig.Variadic() && i >= params.Len()-1:
+					if s, ok := params.At(params.Len() - 1).Type().(*types.Slice); ok {
+						t = s.Elem()
+					}
+				case i < params.Len():
+					t = params.At(i).Type()
+				}
+				site(a, t, true)
+			}
+		case *ast.CompositeLit:
+			t := info.TypeOf(n)
+			if t == nil {
+				break
+			}
+			switch u := t.Underlying().(type) {
+			case *types.Struct:
+				for i, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							for j := range u.NumFields() {
+								if u.Field(j).Name() == id.Name {
+									site(kv.Value, u.Field(j).Type(), false)
+								}
+							}
+						}
+					} else if i < u.NumFields() {
+						site(el, u.Field(i).Type(), false)
+					}
+				}
+			case *types.Slice, *types.Array:
+				var elem types.Type
+				if s, ok := u.(*types.Slice); ok {
+					elem = s.Elem()
+				} else {
+					elem = u.(*types.Array).Elem()
+				}
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						el = kv.Value
+					}
+					site(el, elem, false)
+				}
+			case *types.Map:
+				for _, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						site(kv.Key, u.Key(), false)
+						site(kv.Value, u.Elem(), false)
+					}
+				}
+			}
+		case *ast.SendStmt:
+			if c, ok := info.TypeOf(n.Chan).Underlying().(*types.Chan); ok {
+				site(n.Value, c.Elem(), false)
+			}
+		case *ast.IndexExpr:
+			if t := info.TypeOf(n.X); t != nil {
+				if m, ok := t.Underlying().(*types.Map); ok {
+					site(n.Index, m.Key(), false)
+				}
+			}
+		}
+		return true
+	}
+	for _, decl := range f.Decls {
+		fpos := fset.Position(decl.Pos()).Offset
+		if _, in := cf.cellOffset(fpos); !in {
+			if fd, ok := decl.(*ast.FuncDecl); !ok || fd.Name.Name != "_portlabCell" {
+				continue
+			}
+		}
+		ast.Inspect(decl, walk)
+	}
+	if len(prefixes) == 0 {
+		return code
+	}
+	var edits []edit
+	for at, ps := range prefixes {
+		edits = append(edits, edit{at, at, strings.Join(ps, "")})
+	}
+	for at, n := range suffixes {
+		edits = append(edits, edit{at, at, strings.Repeat(")", n)})
+	}
+	// A suffix and a prefix at one place: the suffix closes an earlier
+	// value, so it goes first.
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin < edits[j].begin })
+	out := applyInsertions(code, edits)
+	// Check the result types as well as the cell did.
+	if cf2, ok := layout(out, d, imports); ok {
+		if _, _, _, _, n2, ok := typeCell(cf2, im); !ok || n2 > nerr {
+			return code
+		}
+	} else {
+		return code
+	}
+	return out
+}
+
+// applyInsertions inserts the texts of edits (begin == end), in order;
+// of two at one place, closing parentheses before an opening literal.
+func applyInsertions(src string, edits []edit) string {
+	var b strings.Builder
+	last := 0
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].begin != edits[j].begin {
+			return edits[i].begin < edits[j].begin
+		}
+		return strings.HasPrefix(edits[i].text, ")") && !strings.HasPrefix(edits[j].text, ")")
+	})
+	for _, e := range edits {
+		b.WriteString(src[last:e.begin])
+		b.WriteString(e.text)
+		last = e.begin
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
+
+// isGenericRecv reports whether a receiver type names type parameters.
+func isGenericRecv(x ast.Expr) bool {
+	if s, ok := x.(*ast.StarExpr); ok {
+		x = s.X
+	}
+	switch x.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// isTypeParam reports whether t is a type parameter.
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
+}
+
+// spellable reports whether t can be written at the top level of the
+// cell: it mentions no type declared inside a function and no type
+// parameter.
+func spellable(t types.Type, pkg *types.Package) bool {
+	ok := true
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if !ok || depth > 20 {
+			return
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			if o := t.Obj(); o.Pkg() != nil && o.Parent() != o.Pkg().Scope() {
+				ok = false
+			}
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					visit(args.At(i), depth+1)
+				}
+			}
+		case *types.TypeParam:
+			ok = false
+		case *types.Pointer:
+			visit(t.Elem(), depth+1)
+		case *types.Slice:
+			visit(t.Elem(), depth+1)
+		case *types.Array:
+			visit(t.Elem(), depth+1)
+		case *types.Map:
+			visit(t.Key(), depth+1)
+			visit(t.Elem(), depth+1)
+		case *types.Chan:
+			visit(t.Elem(), depth+1)
+		case *types.Signature:
+			for i := range t.Params().Len() {
+				visit(t.Params().At(i).Type(), depth+1)
+			}
+			for i := range t.Results().Len() {
+				visit(t.Results().At(i).Type(), depth+1)
+			}
+		case *types.Struct:
+			for i := range t.NumFields() {
+				visit(t.Field(i).Type(), depth+1)
+			}
+		}
+	}
+	visit(t, 0)
+	return ok
+}
+
+// isGenericCall reports whether fun, the function of a call, is a generic
+// function or method instantiated (explicitly or by inference).
+func isGenericCall(fun ast.Expr, info *types.Info) bool {
+	fun = ast.Unparen(fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return false
+	}
+	if _, ok := info.Instances[id]; ok {
+		return true
+	}
+	if fn, ok := info.Uses[id].(*types.Func); ok {
+		if sig, ok := fn.Origin().Type().(*types.Signature); ok && (sig.TypeParams() != nil || sig.RecvTypeParams() != nil) {
+			return true
+		}
+	}
+	return false
+}
