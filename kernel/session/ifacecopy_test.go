@@ -76,4 +76,3 @@ func TestInterfaceResultsAsArguments(t *testing.T) {
 		}
 	}
 }
-
