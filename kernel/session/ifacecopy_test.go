@@ -76,3 +76,28 @@ func TestInterfaceResultsAsArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestInterfaceConversionsOfLibraryIdioms: the conversions to the
+// standard library's interfaces that notebooks use run as before.
+func TestInterfaceConversionsOfLibraryIdioms(t *testing.T) {
+	s := newSession(t)
+	out(t, s, `import ("sort"; "container/heap"; "io"; "os"; "strings"; "errors"; "bufio")`)
+	for _, c := range []struct{ code, want string }{
+		{"type byAge []int\nfunc (a byAge) Len() int { return len(a) }\nfunc (a byAge) Swap(i, j int) { a[i], a[j] = a[j], a[i] }\n" +
+			"func (a byAge) Less(i, j int) bool { return a[i] < a[j] }\nages := []int{30, 20, 25}\nsort.Sort(byAge(ages))\nfmt.Println(ages)", "[20 25 30]\n"},
+		{"type IntHeap []int\nfunc (h IntHeap) Len() int { return len(h) }\nfunc (h IntHeap) Less(i, j int) bool { return h[i] < h[j] }\n" +
+			"func (h IntHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }\nfunc (h *IntHeap) Push(x any) { *h = append(*h, x.(int)) }\n" +
+			"func (h *IntHeap) Pop() any { old := *h; n := len(old); x := old[n-1]; *h = old[:n-1]; return x }\n" +
+			"h := &IntHeap{5, 2, 8}\nheap.Init(h)\nheap.Push(h, 3)\nfor h.Len() > 0 {\n\tfmt.Print(heap.Pop(h), \" \")\n}", "2 3 5 8 "},
+		{"type upper struct{ w io.Writer }\nfunc (u upper) Write(p []byte) (int, error) { return u.w.Write([]byte(strings.ToUpper(string(p)))) }\n" +
+			"fmt.Fprintf(upper{os.Stdout}, \"hello %d\\n\", 3)\nfunc count(r io.Reader) int { n := 0; s := bufio.NewScanner(r); for s.Scan() { n++ }; return n }\n" +
+			"fmt.Println(count(strings.NewReader(\"a\\nb\")))", "HELLO 3\n2\n"},
+		{"type NotFound struct{ Key string }\nfunc (e *NotFound) Error() string { return \"not found: \" + e.Key }\n" +
+			"func find(k string) error { if k == \"x\" { return nil }; return &NotFound{k} }\nerr := find(\"y\")\nvar nf *NotFound\n" +
+			"w := fmt.Errorf(\"wrap: %w\", err)\nfmt.Println(errors.As(w, &nf), nf.Key, w, find(\"x\") == nil)", "true y wrap: not found: y true\n"},
+	} {
+		if got := out(t, s, c.code); got != c.want {
+			t.Errorf("%s:\n%q, want %q", c.code, got, c.want)
+		}
+	}
+}

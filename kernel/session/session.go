@@ -141,6 +141,9 @@ type Session struct {
 	// genericSrc holds the declarations of the generic functions cells
 	// declared, by name (yaegifix.GenericDefineEdits).
 	genericSrc map[string]string
+	// noIfaceCopy is set while a cell runs again as written, after the
+	// interpreter failed to compile IfaceCopyEdits' conversions.
+	noIfaceCopy bool
 	// decls are the top-level declarations of earlier cells, and typesIm
 	// the compiled packages, as go/types sees them
 	// (yaegifix.IfaceCopyEdits).
@@ -542,6 +545,7 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 }
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
+	orig := code
 	cell := int(s.cellSeq.Add(1))
 	var typeSrcs []string
 	for _, d := range s.typeSrc {
@@ -556,7 +560,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for is := range s.imports {
 		imports = append(imports, is)
 	}
-	code = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm)
+	if !s.noIfaceCopy {
+		code = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm)
+	}
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
 		return nil, syntaxError(err)
@@ -626,6 +632,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 			syms.Restore()
 			s.syncFrame()
 			s.steps.Store(0)
+			if code != declSrc && !s.noIfaceCopy {
+				// The interpreter fails on a conversion
+				// IfaceCopyEdits wrote: the cell as written.
+				s.noIfaceCopy = true
+				defer func() { s.noIfaceCopy = false }()
+				return s.eval(ctx, orig)
+			}
 			s.forgetUnassigned(p, before, s.count, 0)
 			return nil, s.compileError(ctx, err, c)
 		}

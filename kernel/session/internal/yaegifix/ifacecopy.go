@@ -543,6 +543,11 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 			suffixes[e]++
 			return
 		}
+		if !mentionsPkg(src, pkg) && !mentionsPkg(target, pkg) {
+			// A compiled value to a compiled interface: the interpreter
+			// converts it with reflect, a copy.
+			return
+		}
 		cs, ok := spell(src)
 		if !ok {
 			return
@@ -838,4 +843,56 @@ func isGenericCall(fun ast.Expr, info *types.Info) bool {
 		}
 	}
 	return false
+}
+
+// mentionsPkg reports whether t mentions a named type of pkg (a type the
+// cells declared).
+func mentionsPkg(t types.Type, pkg *types.Package) bool {
+	found := false
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if found || depth > 20 {
+			return
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			if t.Obj().Pkg() == pkg {
+				found = true
+				return
+			}
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					visit(args.At(i), depth+1)
+				}
+			}
+		case *types.Pointer:
+			visit(t.Elem(), depth+1)
+		case *types.Slice:
+			visit(t.Elem(), depth+1)
+		case *types.Array:
+			visit(t.Elem(), depth+1)
+		case *types.Map:
+			visit(t.Key(), depth+1)
+			visit(t.Elem(), depth+1)
+		case *types.Chan:
+			visit(t.Elem(), depth+1)
+		case *types.Signature:
+			for i := range t.Params().Len() {
+				visit(t.Params().At(i).Type(), depth+1)
+			}
+			for i := range t.Results().Len() {
+				visit(t.Results().At(i).Type(), depth+1)
+			}
+		case *types.Struct:
+			for i := range t.NumFields() {
+				visit(t.Field(i).Type(), depth+1)
+			}
+		case *types.Interface:
+			for i := range t.NumMethods() {
+				visit(t.Method(i).Type(), depth+1)
+			}
+		}
+	}
+	visit(t, 0)
+	return found
 }

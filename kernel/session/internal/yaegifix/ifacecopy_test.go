@@ -2,8 +2,12 @@ package yaegifix
 
 import (
 	"fmt"
+	"go/types"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // TestDeclsKeepTheLatest: a name declared again replaces its earlier
@@ -36,5 +40,46 @@ func TestDeclsKeepTheLatest(t *testing.T) {
 	}
 	if src := d.render(nil, []string{"T"}); !strings.Contains(src, "func (t T) M()") {
 		t.Errorf("the methods of a type the cell mentions are missing:\n%s", src)
+	}
+}
+
+// TestSymbolImporter: the packages built from the interpreter's symbols
+// give variables, types with their methods, interfaces and functions
+// their Go types.
+func TestSymbolImporter(t *testing.T) {
+	im := &SymbolImporter{Symbols: func(path string) map[string]reflect.Value {
+		return stdlib.Symbols[path+"/"+DefaultName(path)]
+	}}
+	os, err := im.Import("os")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := os.Scope().Lookup("Stdout").Type().String(); got != "*os.File" {
+		t.Errorf("os.Stdout: %s, want *os.File", got)
+	}
+	tm, err := im.Import("time")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := tm.Scope().Lookup("Duration").Type()
+	if m, _, _ := types.LookupFieldOrMethod(d, false, nil, "String"); m == nil {
+		t.Errorf("time.Duration has no String method")
+	}
+	if got := tm.Scope().Lookup("Since").Type().String(); got != "func(time.Time) time.Duration" {
+		t.Errorf("time.Since: %s", got)
+	}
+	fmtp, err := im.Import("fmt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fmtp.Scope().Lookup("Stringer").Type()
+	if !types.Implements(d, st.Underlying().(*types.Interface)) {
+		t.Errorf("time.Duration does not implement fmt.Stringer")
+	}
+	if got := tm.Scope().Lookup("Second"); got == nil || got.(*types.Const).Val().String() != "1000000000" {
+		t.Errorf("time.Second: %v", got)
+	}
+	if _, err := im.Import("no/such"); err == nil {
+		t.Error("a package the session lacks was imported")
 	}
 }

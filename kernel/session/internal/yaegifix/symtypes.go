@@ -40,6 +40,9 @@ func (im *SymbolImporter) Import(path string) (*types.Package, error) {
 		}
 		var obj types.Object
 		switch {
+		case v.CanAddr():
+			// A variable: the interpreter's symbol is the variable itself.
+			obj = types.NewVar(token.NoPos, p, name, im.typ(v.Type()))
 		case v.Kind() == reflect.Pointer && v.IsNil():
 			t := v.Type().Elem()
 			typ := im.typ(t)
