@@ -1044,10 +1044,13 @@
 //     sites: assignments, variable declarations with a type, arguments,
 //     results, composite literal elements and keys, sends and map keys,
 //     where the target is an interface with methods and the value's type
-//     can be written in the cell. Calls of generic functions and the
-//     bodies of generic functions are left alone (the interpreter's
-//     instantiations fail on the literals); so are conversions go/types
-//     cannot type (an expression of a package the session lacks). The
+//     can be written in the cell, and one of them is or holds a type of
+//     the cells (a compiled value to a compiled interface is converted by
+//     reflect, a copy). Calls of generic functions and the bodies of
+//     generic functions are left alone (the interpreter's instantiations
+//     fail on the literals); so are conversions go/types cannot type (an
+//     expression of a package the session lacks). A rewritten cell the
+//     interpreter fails to compile compiles again as written. The
 //     refusals of typed nil pointers (TypedNilRefusals) judge the cell
 //     as written. Probes: "value converted to an interface argument keeps
 //     its variable", "interface result passed as an interface argument".
