@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestInterfaceValuesDoNotFollowTheVariable: a value that becomes an
 // interface value keeps the value it had then, whatever happens to the
@@ -99,5 +102,33 @@ func TestInterfaceConversionsOfLibraryIdioms(t *testing.T) {
 		if got := out(t, s, c.code); got != c.want {
 			t.Errorf("%s:\n%q, want %q", c.code, got, c.want)
 		}
+	}
+}
+
+// TestAssertionsToError: a value of a cell's type that implements error,
+// in an interface, asserted to error gives that error (yaegi gave ok and
+// a nil error, or false for a recovered panic value); a nil pointer and a
+// type switch with case error are refused.
+func TestAssertionsToError(t *testing.T) {
+	s := newSession(t)
+	out(t, s, "type E struct{ s string }\nfunc (e *E) Error() string { return e.s }\nvar v any = &E{\"x\"}")
+	out(t, s, "type W struct{ *E; n int }")
+	for _, c := range []struct{ code, want string }{
+		{"func run() {\n\terr, ok := v.(error)\n\tfmt.Println(ok, err == nil, err)\n}\nrun()", "true false x\n"},
+		{"func run() {\n\te := v.(error)\n\tfmt.Println(e == nil)\n}\nrun()", "false\n"},
+		{"func run() {\n\tif e, ok := v.(error); ok {\n\t\tfmt.Println(e)\n\t}\n}\nrun()", "x\n"},
+		{"func run() {\n\tr := func() (r any) { defer func() { r = recover() }(); panic(&E{\"boom\"}) }()\n\tif e, ok := r.(error); ok {\n\t\tfmt.Println(\"recovered\", e)\n\t}\n}\nrun()", "recovered boom\n"},
+		{"func run() {\n\tvar w any = W{&E{\"inner\"}, 1}\n\te, ok := w.(error)\n\t_, ok2 := any(E{\"v\"}).(error)\n\t_, ok3 := any(3).(error)\n\tfmt.Println(ok, e, ok2, ok3)\n}\nrun()", "true inner false false\n"},
+		{"err, ok := v.(error)\nfmt.Println(err, ok)", "x true\n"},
+	} {
+		if got := out(t, s, c.code); got != c.want {
+			t.Errorf("%s:\n%q, want %q", c.code, got, c.want)
+		}
+	}
+	if e := fails(t, s, "switch x := v.(type) {\ncase error:\n\tfmt.Println(x)\n}"); !strings.Contains(e.Value, "case error: in a type switch") {
+		t.Errorf("type switch with case error: %v", e)
+	}
+	if e := fails(t, s, "var ne *E\nvar vn any = ne\nfunc tryNil() bool { _, ok := vn.(error); return ok }\ntryNil()"); e.Name != "InterpreterError" || !strings.Contains(e.Value, "a nil *E asserted to error") {
+		t.Errorf("nil pointer asserted to error: %v", e)
 	}
 }

@@ -561,7 +561,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		imports = append(imports, is)
 	}
 	if !s.noIfaceCopy {
-		code = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm)
+		if code, err = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs); err != nil {
+			return nil, syntaxError(err)
+		}
 	}
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {

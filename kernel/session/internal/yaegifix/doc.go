@@ -1054,6 +1054,19 @@
 //     refusals of typed nil pointers (TypedNilRefusals) judge the cell
 //     as written. Probes: "value converted to an interface argument keeps
 //     its variable", "interface result passed as an interface argument".
+//  120. Assertions to error of the cells' error types. A value of a type
+//     of the cells that implements error, held in an interface, asserted
+//     to error gave ok with a nil error (err, ok := v.(error) with v a
+//     variable of an earlier cell; e := v.(error) too), or false for a
+//     recovered panic value (r.(error)), where comma-ok assertions to the
+//     type itself work. In a session with such types, errorAssertions
+//     (in IfaceCopyEdits, with go/types) makes each x.(error) a function
+//     literal that asserts x to each of them first (a nil pointer among
+//     them stops the cell: the interpreter cannot make an error holding
+//     it) and to error last; a type switch with case error is refused,
+//     and so is the assertion when one of the types cannot be told from
+//     another (ConcreteAssertions). Probe: "cell error value asserted to
+//     error".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -1,6 +1,7 @@
 package yaegifix
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/printer"
@@ -401,7 +402,17 @@ func layout(code string, d *Decls, imports []ImportSpec) (*cellFile, bool) {
 	for _, l := range importLines {
 		b.WriteString("import " + l + "\n")
 	}
-	b.WriteString(d.render(declared, identifiers(code)))
+	uses := identifiers(code)
+	if strings.Contains(code, "error") {
+		// The types, of which errorAssertions needs those that
+		// implement error (also by an embedded field).
+		for n, i := range d.latest {
+			if strings.HasPrefix(d.snippets[i].src, "type ") {
+				uses = append(uses, n)
+			}
+		}
+	}
+	b.WriteString(d.render(declared, uses))
 	cf := &cellFile{}
 	for _, c := range decls {
 		b.WriteString("\n")
@@ -453,17 +464,21 @@ func typeCell(cf *cellFile, im types.Importer) (*token.FileSet, *ast.File, *type
 // cell. Bodies of generic functions and methods are left alone. When the
 // rewritten cell types with more errors than the cell, the cell is
 // returned unchanged.
-func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Importer) string {
+func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Importer, sessionTypes []string) (string, error) {
 	if !strings.ContainsAny(code, "(={") {
-		return code
+		return code, nil
 	}
 	cf, ok := layout(code, d, imports)
 	if !ok {
-		return code
+		return code, nil
 	}
 	fset, f, pkg, info, nerr, ok := typeCell(cf, im)
 	if !ok || pkg == nil {
-		return code
+		return code, nil
+	}
+	errAsserts, err := errorAssertions(code, cf, fset, f, pkg, info, sessionTypes)
+	if err != nil {
+		return code, err
 	}
 	// The local names of the imported packages.
 	names := map[string]string{}
@@ -701,10 +716,10 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 		}
 		ast.Inspect(decl, walk)
 	}
-	if len(prefixes) == 0 {
-		return code
+	if len(prefixes) == 0 && len(errAsserts) == 0 {
+		return code, nil
 	}
-	var edits []edit
+	edits := errAsserts
 	for at, ps := range prefixes {
 		edits = append(edits, edit{at, at, strings.Join(ps, "")})
 	}
@@ -718,16 +733,17 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	// Check the result types as well as the cell did.
 	if cf2, ok := layout(out, d, imports); ok {
 		if _, _, _, _, n2, ok := typeCell(cf2, im); !ok || n2 > nerr {
-			return code
+			return code, nil
 		}
 	} else {
-		return code
+		return code, nil
 	}
-	return out
+	return out, nil
 }
 
-// applyInsertions inserts the texts of edits (begin == end), in order;
-// of two at one place, closing parentheses before an opening literal.
+// applyInsertions applies edits, insertions (begin == end) and
+// replacements that do not overlap, in order; of two at one place,
+// closing parentheses before an opening literal.
 func applyInsertions(src string, edits []edit) string {
 	var b strings.Builder
 	last := 0
@@ -738,9 +754,12 @@ func applyInsertions(src string, edits []edit) string {
 		return strings.HasPrefix(edits[i].text, ")") && !strings.HasPrefix(edits[j].text, ")")
 	})
 	for _, e := range edits {
+		if e.begin < last {
+			continue
+		}
 		b.WriteString(src[last:e.begin])
 		b.WriteString(e.text)
-		last = e.begin
+		last = e.end
 	}
 	b.WriteString(src[last:])
 	return b.String()
@@ -895,4 +914,146 @@ func mentionsPkg(t types.Type, pkg *types.Package) bool {
 	}
 	visit(t, 0)
 	return found
+}
+
+// errorAssertions rewrites the assertions x.(error) of the cell, in a
+// session whose types (the cells') implement error: yaegi v0.16.1 gave
+// ok with a nil error for a value of such a type in an interface variable
+// (err, ok := v.(error): true, err == nil), and false for a recovered
+// panic value (r.(error)), while a comma-ok assertion to the type itself
+// works. Each becomes a function literal that asserts x to each of those
+// types first, and to error last. A type switch with case error is
+// refused, and so is any of it when one of the types cannot be told from
+// another type of the session (ConcreteAssertions), with the rewrite to
+// make.
+func errorAssertions(code string, cf *cellFile, fset *token.FileSet, f *ast.File, pkg *types.Package, info *types.Info, sessionTypes []string) ([]edit, error) {
+	if !strings.Contains(code, "error") {
+		return nil, nil
+	}
+	errType := types.Universe.Lookup("error").Type()
+	isError := func(x ast.Expr) bool {
+		t := info.TypeOf(x)
+		return t != nil && types.Identical(t, errType)
+	}
+	var asserts []*ast.TypeAssertExpr
+	var switches []ast.Expr
+	commaOk := map[*ast.TypeAssertExpr]bool{}
+	inCell := func(n ast.Node) bool {
+		_, ok := cf.cellOffset(fset.Position(n.Pos()).Offset)
+		return ok
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+				if ta, ok := ast.Unparen(n.Rhs[0]).(*ast.TypeAssertExpr); ok {
+					commaOk[ta] = true
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == 2 && len(n.Values) == 1 {
+				if ta, ok := ast.Unparen(n.Values[0]).(*ast.TypeAssertExpr); ok {
+					commaOk[ta] = true
+				}
+			}
+		case *ast.TypeAssertExpr:
+			if n.Type != nil && isError(n.Type) && inCell(n) {
+				asserts = append(asserts, n)
+			}
+		case *ast.TypeSwitchStmt:
+			for _, cl := range n.Body.List {
+				for _, t := range cl.(*ast.CaseClause).List {
+					if isError(t) && inCell(t) {
+						switches = append(switches, t)
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(asserts) == 0 && len(switches) == 0 {
+		return nil, nil
+	}
+	// The types of the cells that implement error, as written.
+	errIface := errType.Underlying().(*types.Interface)
+	var impl []string
+	var valueImpl = map[string]bool{}
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || n.TypeParams() != nil || types.IsInterface(n) {
+			continue
+		}
+		if types.Implements(n, errIface) {
+			impl = append(impl, name, "*"+name)
+			valueImpl[name] = true
+		} else if types.Implements(types.NewPointer(n), errIface) {
+			impl = append(impl, "*"+name)
+		}
+	}
+	if len(impl) == 0 {
+		return nil, nil
+	}
+	refuse := func(n ast.Node, msg string) error {
+		off, _ := cf.cellOffset(fset.Position(n.Pos()).Offset)
+		pos := token.Position{Line: 1 + strings.Count(code[:off], "\n"), Column: off - strings.LastIndex(code[:off], "\n")}
+		var errs scanner.ErrorList
+		errs.Add(pos, Refused+msg)
+		return errs
+	}
+	if len(switches) > 0 {
+		return nil, refuse(switches[0], "case error: in a type switch, in a session whose types implement error ("+strings.Join(impl, ", ")+
+			"): the interpreter matches a value of such a type held in an interface without its Error method, or as a nil error; "+
+			"test it before the switch: if e, ok := x.(error); ok { … } else { switch … }")
+	}
+	// The types must be ones an assertion can tell from the others.
+	var probe strings.Builder
+	for _, t := range impl {
+		probe.WriteString("_ = _x.(" + t + ")\n")
+	}
+	if err := ConcreteAssertions(probe.String(), sessionTypes); err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "the interpreter cannot tell"); i >= 0 {
+			msg = msg[i:]
+		}
+		return nil, refuse(asserts[0], "the assertion to error, in a session whose types implement error ("+strings.Join(impl, ", ")+
+			"), is made through assertions to those types, and "+msg)
+	}
+	var edits []edit
+	for _, ta := range asserts {
+		b, ok1 := cf.cellOffset(fset.Position(ta.X.Pos()).Offset)
+		xe, ok2 := cf.cellOffset(fset.Position(ta.X.End()).Offset)
+		e, ok3 := cf.cellOffset(fset.Position(ta.End()).Offset)
+		if !ok1 || !ok2 || !ok3 {
+			continue
+		}
+		var lit strings.Builder
+		if commaOk[ta] {
+			lit.WriteString("func(_x any) (error, bool) { ")
+		} else {
+			lit.WriteString("func(_x any) error { ")
+		}
+		for _, t := range impl {
+			ret := "_v"
+			if commaOk[ta] {
+				ret = "_v, true"
+			}
+			fmt.Fprintf(&lit, "if _v, _ok := _x.(%s); _ok { ", t)
+			if strings.HasPrefix(t, "*") {
+				fmt.Fprintf(&lit, "if _v == nil { panic(%q) }; ", Refused+"a nil "+t+" asserted to error: the interpreter gives a nil error for it, where Go's error holds the nil pointer; test the pointer for nil first")
+			}
+			fmt.Fprintf(&lit, "return %s }; ", ret)
+		}
+		if commaOk[ta] {
+			lit.WriteString("_e, _ok := _x.(error); return _e, _ok }(")
+		} else {
+			lit.WriteString("return _x.(error) }(")
+		}
+		edits = append(edits, edit{b, b, lit.String()}, edit{xe, e, ")"})
+	}
+	return edits, nil
 }

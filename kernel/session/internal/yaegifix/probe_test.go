@@ -368,6 +368,10 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func isR(c it) bool { _, ok := c.(*rr); return ok }", "isR(mk(&rr{}))"},
 			func(v any, err error, out string) bool { return v == false },
 			"IfaceCopyEdits"},
+		{"cell error value asserted to error", []string{"type ea struct{ s string }\nfunc (e *ea) Error() string { return e.s }\n" +
+			"func h() bool { r := func() (r any) { defer func() { r = recover() }(); panic(&ea{\"b\"}) }(); _, ok := r.(error); return ok }", "h()"},
+			func(v any, err error, out string) bool { return v == false },
+			"errorAssertions (IfaceCopyEdits)"},
 		{"top-level definition from a generic call", []string{"func Id[T any](x T) T { return x }", "q := Id(3)"},
 			func(v any, err error, out string) bool { return err != nil },
 			"GenericDefineEdits"},
