@@ -587,6 +587,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		syms = yaegifix.SnapshotSymbols(s.interp, names)
 		yaegifix.DropMethods(s.interp, p.Methods)
 	}
+	// Generic types whose instantiations the interpreter makes one type
+	// are refused once they have two (PhantomTypes).
+	phantom := yaegifix.PhantomTypes(code, typeSrcs)
+	var instancesBefore map[string]bool
+	if len(phantom) > 0 {
+		instancesBefore = yaegifix.InstanceSet(s.interp)
+	}
 	progs := make([]*interp.Program, len(p.Chunks))
 	for i, c := range p.Chunks {
 		last := i == len(p.Chunks)-1
@@ -608,6 +615,15 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		s.addImports(c.Imports)
 		progs[i] = prog
+	}
+	if inst := yaegifix.PhantomInstances(s.interp, phantom); len(inst) > 0 {
+		syms.Restore()
+		yaegifix.DropInstances(s.interp, instancesBefore)
+		s.syncFrame()
+		s.steps.Store(0)
+		s.forgetUnassigned(p, before, s.count, 0)
+		msg := yaegifix.PhantomRefusal(phantom, inst)
+		return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 	}
 	s.steps.Store(0)
 	s.running.Store(int64(cell))

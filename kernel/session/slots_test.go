@@ -76,16 +76,35 @@ func TestSwitchCaseNil(t *testing.T) {
 
 func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 	refused(t, map[string][]string{
-		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"1:6", "blank type parameter", "T[int], T[string]"},
-		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"1:6", "V[int], V[string]"},
+		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"T, instantiated as T[int] and T[string], by its blank type parameter"},
+		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"V[int] and V[string]"},
 		"type T[P any] struct{ x P }\nvar a, b any = T[struct{ int }]{}, T[struct{ int \"x\" }]{}\nfmt.Println(a == b)": {"2:50", "field tags as a type argument"},
-		// A named parameter the definition does not use: instantiations
-		// of later cells cannot be followed, so the definition is refused.
-		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": {"1:8", "does not use its type parameter T", "_ [0]T"},
+		// Go: false.
+		"type O[T any] struct{ v int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string], by its type parameter T", "_ [0]T"},
+		// Go: 2.
+		"type O[T any] struct{ v int }\nm := map[any]int{O[int]{}: 1, O[string]{}: 2}\nfmt.Println(len(m))": {"O[int] and O[string]"},
+		// Go: false {0}.
+		"type O[T any] struct{ v int }\nvar a any = O[int]{}\nvar s O[string]\nvar ok bool\n_, ok = a.(O[string])\nfmt.Println(ok, s)": {"O[int] and O[string]"},
+		// Go: string.
+		"type O[T any] struct{ v int }\nvar i O[int]\nvar x any = O[string]{i.v}\nswitch x.(type) {\ncase O[int]:\n\tfmt.Println(\"int\")\ndefault:\n\tfmt.Println(\"string\")\n}": {"O[int] and O[string]"},
+		// Instantiations made by the instantiations of a generic
+		// function (Go: false).
+		"type O[T any] struct{ v int }\nfunc mk[T any]() any { return O[T]{} }\nfmt.Println(mk[int]() == mk[string]())": {"O[int] and O[string]"},
+		// A type that uses its parameter only as such a parameter of
+		// another (Go: false).
+		"type O[T any] struct{ v int }\ntype W[T any] struct{ o O[T] }\nvar a, b any = W[int]{}, W[string]{}\nfmt.Println(a == b)": {"W[int] and W[string]"},
+		// A field named as the parameter does not use it.
+		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})
 	expect(t, map[string]string{
 		"type O[T any, S ~[]T] struct{ s S }\nfmt.Println(O[int, []int]{[]int{1}}.s)":               "[1]\n",
 		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)": "false\n",
+		// One instantiation: nothing can tell it from another.
+		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())":                                                                             "3\n",
+		"type O[T any] struct{ v int }\nvar a, b any = O[int]{1}, O[int]{1}\nm := map[any]int{a: 1}\nvar ok bool\n_, ok = b.(O[int])\nfmt.Println(a == b, m[b], ok, O[int]{2})":              "true 1 true {2}\n",
+		"type B[_ any] struct{}\ntype O[T any] struct{ v int }\nfunc mk[T any]() any { return O[T]{} }\nvar x any = B[bool]{}\nfmt.Println(mk[int]() == any(O[int]{}), x == any(B[bool]{}))": "true true\n",
+		// Methods that depend on the parameter.
+		"type O[T any] struct{}\nfunc (O[T]) zero() string { var z T; return fmt.Sprintf(\"[%v]\", z) }\nfmt.Println(O[string]{}.zero())": "[]\n",
 	})
 }
 
@@ -139,15 +158,29 @@ func TestCommaOkVarDeclaration(t *testing.T) {
 
 // TestUnusedNamedTypeParameterAcrossCells: type Foo[T any] struct{ val int }
 // declared in one cell and instantiated twice in a later one compared
-// Foo[int]{} and Foo[string]{} as equal; the definition is refused.
+// Foo[int]{} and Foo[string]{} as equal; the cell that makes the second
+// instantiation is refused, and leaves nothing behind.
 func TestUnusedNamedTypeParameterAcrossCells(t *testing.T) {
 	s := newSession(t)
-	e := fails(t, s, "type Foo[T any] struct{ val int }")
-	if !strings.Contains(e.Value, "does not use its type parameter T") {
-		t.Errorf("definition with an unused type parameter: %v", e)
+	run(t, s, "type Foo[T any] struct{ val int }\nfunc mk[T any]() any { return Foo[T]{} }")
+	if got := out(t, s, "var a any = Foo[int]{1}\nfmt.Println(a == mk[int](), a)"); got != "false {1}\n" {
+		t.Errorf("one instantiation: %q", got)
 	}
-	run(t, s, "type Foo[T any] struct {\n\tval int\n\t_   [0]T\n}")
-	if got := out(t, s, "var a, b any = Foo[int]{}, Foo[string]{}\nfmt.Println(a == b, a == any(Foo[int]{}))"); got != "false true\n" {
+	for _, cell := range []string{
+		"var b any = Foo[string]{1}\nfmt.Println(a == b)",                             // Go: false
+		"fmt.Println(a == mk[string]())",                                              // Go: false
+		"var s Foo[string]\nvar ok bool\n_, ok = a.(Foo[string])\nfmt.Println(ok, s)", // Go: false {0}
+	} {
+		e := fails(t, s, cell)
+		if !strings.Contains(e.Value, "Foo[int] and Foo[string], by its type parameter T") {
+			t.Errorf("cell %q: %v", cell, e)
+		}
+	}
+	if got := out(t, s, "fmt.Println(a == any(Foo[int]{1}))"); got != "true\n" {
+		t.Errorf("after the refusals: %q", got)
+	}
+	run(t, s, "type Bar[T any] struct {\n\tval int\n\t_   [0]T\n}")
+	if got := out(t, s, "var c, d any = Bar[int]{}, Bar[string]{}\nfmt.Println(c == d, c == any(Bar[int]{}))"); got != "false true\n" {
 		t.Errorf("instantiations of a type using its parameter: %q", got)
 	}
 }
