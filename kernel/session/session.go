@@ -553,6 +553,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
+	if err := yaegifix.LocalTypeRefusals(code, typeSrcs, yaegifix.PhantomTypes(code, typeSrcs), s.isGenericFunc(code)); err != nil {
+		return nil, syntaxError(err)
+	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
 	yaegifix.StandInEdits(p, typeSrcs)
 	s.plan = p
@@ -608,6 +611,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		if err != nil {
 			syms.Restore()
+			if len(phantom) > 0 {
+				yaegifix.DropInstances(s.interp, instancesBefore)
+			}
 			s.syncFrame()
 			s.steps.Store(0)
 			s.forgetUnassigned(p, before, s.count, 0)
@@ -1091,6 +1097,17 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// isGenericFunc returns a function that reports whether a name is a
+// generic function of an earlier cell or of code.
+func (s *Session) isGenericFunc(code string) func(string) bool {
+	cell := yaegifix.GenericFuncs(code)
+	return func(name string) bool {
+		_, earlier := s.genericSrc[name]
+		_, now := cell[name]
+		return earlier || now
+	}
 }
 
 // hasMethods reports whether a cell's type has methods, those the running

@@ -93,6 +93,10 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		// A type that uses its parameter only as such a parameter of
 		// another (Go: false).
 		"type O[T any] struct{ v int }\ntype W[T any] struct{ o O[T] }\nvar a, b any = W[int]{}, W[string]{}\nfmt.Println(a == b)": {"W[int] and W[string]"},
+		// Local types of one name are one type argument for the
+		// interpreter (Go: false).
+		"type O[T any] struct{ v int }\nfunc f() any { type L int; return O[L]{} }\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(f() == g())": {"2:21", "the type L declared inside a function"},
+		"type O[T any] struct{ v int }\ntype L int\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(any(O[L]{}) == g())":                         {"3:21", "the type L declared inside a function"},
 		// A field named as the parameter does not use it.
 		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})
@@ -169,12 +173,20 @@ func TestUnusedNamedTypeParameterAcrossCells(t *testing.T) {
 	for _, cell := range []string{
 		"var b any = Foo[string]{1}\nfmt.Println(a == b)",                             // Go: false
 		"fmt.Println(a == mk[string]())",                                              // Go: false
+		"fmt.Println(a == mk[string]())",                                              // again: the refused instantiation is not kept
 		"var s Foo[string]\nvar ok bool\n_, ok = a.(Foo[string])\nfmt.Println(ok, s)", // Go: false {0}
 	} {
 		e := fails(t, s, cell)
 		if !strings.Contains(e.Value, "Foo[int] and Foo[string], by its type parameter T") {
 			t.Errorf("cell %q: %v", cell, e)
 		}
+	}
+	// A cell that fails to compile keeps no instantiation either.
+	if e := fails(t, s, "var c any = mk[string]()\nvar n int = \"x\""); strings.Contains(e.Value, "Foo[string]") {
+		t.Errorf("cell failing to compile: %v", e)
+	}
+	if e := fails(t, s, "fmt.Println(a == mk[string]())"); !strings.Contains(e.Value, "Foo[int] and Foo[string]") {
+		t.Errorf("after a cell failing to compile: %v", e)
 	}
 	if got := out(t, s, "fmt.Println(a == any(Foo[int]{1}))"); got != "true\n" {
 		t.Errorf("after the refusals: %q", got)

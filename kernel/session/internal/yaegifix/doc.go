@@ -1033,10 +1033,19 @@
 //     made, which it keeps in the package's scope by name, also those of
 //     generic functions' instantiations, and refuses the cell when one
 //     such type has two (spelled differently: any and interface{} count
-//     as two), undoing its declarations and new instantiations
-//     (DropInstances). Probes: "named type parameter not used in the
-//     definition", "type parameter used only through an unused one"; the
-//     session's TestInstantiationsThatWouldBeOneType.
+//     as two), undoing its declarations and its new instantiations, in
+//     the scope and in the interpreter's cache of generic types and
+//     functions, also when a cell fails to compile (DropInstances: a
+//     cached mk[string] would give Foo[string] values without
+//     instantiating Foo again). The interpreter names an instantiation by
+//     the text of its type arguments, main.L for local types of one name
+//     in two functions, which would make one instantiation of two:
+//     LocalTypeRefusals refuses a type declared in a function, in a cell
+//     that names a generic type or function, in a session with such
+//     types. Probes: "named type parameter not used in the definition",
+//     "type parameter used only through an unused one"; the session's
+//     TestInstantiationsThatWouldBeOneType and
+//     TestUnusedNamedTypeParameterAcrossCells.
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -59,41 +59,7 @@ func instanceRefusals(fset *token.FileSet, f *ast.File, delta int) error {
 // compare equal as interface values and map keys, and an assertion to one
 // accepts the others.
 func PhantomTypes(src string, sessionTypes []string) map[string]string {
-	specs := map[string]*ast.TypeSpec{}
-	add := func(f *ast.File) {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, sp := range gd.Specs {
-				ts := sp.(*ast.TypeSpec)
-				if ts.Name.Name == "_" {
-					continue
-				}
-				if ts.TypeParams == nil || len(ts.TypeParams.List) == 0 || ts.Assign.IsValid() {
-					delete(specs, ts.Name.Name)
-					continue
-				}
-				specs[ts.Name.Name] = ts
-			}
-		}
-	}
-	for _, s := range sessionTypes {
-		if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+s, 0); err == nil {
-			add(f)
-		}
-	}
-	if chunks, err := split(src); err == nil {
-		for _, c := range chunks {
-			if !c.Decl {
-				continue
-			}
-			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
-				add(f)
-			}
-		}
-	}
+	specs := genericSpecs(src, sessionTypes)
 	if len(specs) == 0 {
 		return nil
 	}
@@ -212,6 +178,132 @@ func PhantomTypes(src string, sessionTypes []string) map[string]string {
 	return out
 }
 
+// genericSpecs returns the generic types of the cell src and of the
+// session (sessionTypes), by name.
+func genericSpecs(src string, sessionTypes []string) map[string]*ast.TypeSpec {
+	specs := map[string]*ast.TypeSpec{}
+	add := func(f *ast.File) {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				ts := sp.(*ast.TypeSpec)
+				if ts.Name.Name == "_" {
+					continue
+				}
+				if ts.TypeParams == nil || len(ts.TypeParams.List) == 0 || ts.Assign.IsValid() {
+					delete(specs, ts.Name.Name)
+					continue
+				}
+				specs[ts.Name.Name] = ts
+			}
+		}
+	}
+	for _, s := range sessionTypes {
+		if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\ntype "+s, 0); err == nil {
+			add(f)
+		}
+	}
+	if chunks, err := split(src); err == nil {
+		for _, c := range chunks {
+			if !c.Decl {
+				continue
+			}
+			if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+c.Src, 0); err == nil {
+				add(f)
+			}
+		}
+	}
+	return specs
+}
+
+// LocalTypeRefusals refuses, in a session or cell with the generic types
+// phantom (PhantomTypes), a type declared inside a function of the cell
+// src when the cell names a generic type or function (of the cell or the
+// session: sessionTypes, genericFunc). The interpreter names an
+// instantiation by the text of its type arguments, main.L for a local
+// type L whichever function declares it, and a local struct type at times
+// by its fields: Foo[L] of two functions, or of a local and a
+// package-level L, was one instantiation, which PhantomInstances cannot
+// count as two.
+func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]string, genericFunc func(string) bool) error {
+	if len(phantom) == 0 {
+		return nil
+	}
+	chunks, err := split(src)
+	if err != nil {
+		return nil
+	}
+	specs := genericSpecs(src, sessionTypes)
+	// The cell's uses of generic types and functions.
+	var generic string
+	var local []*ast.TypeSpec
+	var locFset []*token.FileSet
+	var locDelta []int
+	for _, c := range chunks {
+		fset := token.NewFileSet()
+		text := stmtPrefix + c.Src + "\n}"
+		if c.Decl {
+			text = "package p\n" + c.Src
+		}
+		f, err := parser.ParseFile(fset, "", text, 0)
+		if err != nil {
+			return nil
+		}
+		var visit func(n ast.Node, inFunc bool)
+		visit = func(n ast.Node, inFunc bool) {
+			ast.Inspect(n, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Ident:
+					if generic == "" && (specs[n.Name] != nil || genericFunc(n.Name)) {
+						generic = n.Name
+					}
+				case *ast.FuncDecl:
+					if n.Recv != nil {
+						visit(n.Recv, inFunc)
+					}
+					visit(n.Name, inFunc)
+					visit(n.Type, inFunc)
+					if n.Body != nil {
+						visit(n.Body, true)
+					}
+					return false
+				case *ast.FuncLit:
+					visit(n.Type, inFunc)
+					visit(n.Body, true)
+					return false
+				case *ast.TypeSpec:
+					if inFunc {
+						local = append(local, n)
+						locFset = append(locFset, fset)
+						locDelta = append(locDelta, c.Line-2)
+					}
+				}
+				return true
+			})
+		}
+		visit(f, !c.Decl)
+	}
+	if generic == "" || len(local) == 0 {
+		return nil
+	}
+	var names []string
+	for n := range phantom {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	pos := locFset[0].Position(local[0].Pos())
+	pos.Line += locDelta[0]
+	var errs scanner.ErrorList
+	errs.Add(pos, fmt.Sprintf(Refused+"the type %s declared inside a function, in a cell that uses the generic type or function %s, where the session has "+
+		"the generic type %s, whose instantiations the interpreter tells apart only by the names of their type arguments: it names a type declared "+
+		"in a function by its name alone (or, for a struct, by its fields), so that two such types could make one instantiation; declare %s at the "+
+		"top level of the cell, with a name of its own", local[0].Name.Name, generic, names[0], local[0].Name.Name))
+	return errs
+}
+
 // PhantomInstances returns, for each of the types of phantom
 // (PhantomTypes) that the interpreter it has instantiated with more than
 // one list of type arguments, the instantiations, sorted ("Foo[int]"),
@@ -263,26 +355,52 @@ func instanceNames(it *interp.Interpreter) []string {
 	return out
 }
 
-// DropInstances removes from the interpreter it's symbol table the
-// instantiations of generic types not in before (instanceNames taken
-// before a cell was compiled), made by a cell that is refused.
-func DropInstances(it *interp.Interpreter, before map[string]bool) {
-	table := mainSymbols(it)
-	if !table.IsValid() {
-		return
+// genericCache returns the interpreter it's cache of instantiated
+// generic types and functions (its generic map, by name: "Foo[int]",
+// "mk[string]"), writable, or an invalid value.
+func genericCache(it *interp.Interpreter) reflect.Value {
+	g := reflect.ValueOf(it).Elem().FieldByName("generic")
+	if !g.IsValid() || g.Kind() != reflect.Map || g.Type().Key().Kind() != reflect.String {
+		return reflect.Value{}
 	}
-	for _, name := range instanceNames(it) {
-		if !before[name] {
-			table.SetMapIndex(reflect.ValueOf(name), reflect.Value{})
+	return writable(g)
+}
+
+// DropInstances removes from the interpreter it's symbol table and from
+// its cache of instantiations those not in before (InstanceSet, taken
+// before a cell was compiled), made by a cell that is refused: a
+// generic function's instantiation kept in the cache would give a later
+// cell the refused instantiation of a type without instantiating it
+// again, where PhantomInstances sees it.
+func DropInstances(it *interp.Interpreter, before map[string]bool) {
+	if table := mainSymbols(it); table.IsValid() {
+		for _, name := range instanceNames(it) {
+			if !before[name] {
+				table.SetMapIndex(reflect.ValueOf(name), reflect.Value{})
+			}
+		}
+	}
+	if cache := genericCache(it); cache.IsValid() {
+		for _, k := range cache.MapKeys() {
+			if !before["generic "+k.String()] {
+				cache.SetMapIndex(k, reflect.Value{})
+			}
 		}
 	}
 }
 
-// InstanceSet returns the names instanceNames returns, as a set.
+// InstanceSet returns the names instanceNames returns, and those of the
+// interpreter's cache of instantiations (prefixed with "generic "), as
+// a set.
 func InstanceSet(it *interp.Interpreter) map[string]bool {
 	set := map[string]bool{}
 	for _, n := range instanceNames(it) {
 		set[n] = true
+	}
+	if cache := genericCache(it); cache.IsValid() {
+		for _, k := range cache.MapKeys() {
+			set["generic "+k.String()] = true
+		}
 	}
 	return set
 }
