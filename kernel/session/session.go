@@ -146,8 +146,12 @@ type Session struct {
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
 	funcWhere map[string]string
-	typeSrc   map[string]typeDecl        // the types cells declared
-	oldSlots  map[string][]reflect.Value // see freeRebound
+	typeSrc   map[string]typeDecl // the types cells declared
+	// compiledTypeSrc holds the sources of the types of the cells that
+	// compiled, also of those that then failed, whose types the
+	// interpreter keeps (PhantomTypes).
+	compiledTypeSrc map[string]string
+	oldSlots        map[string][]reflect.Value // see freeRebound
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -343,6 +347,7 @@ func (s *Session) reset() error {
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
+	s.compiledTypeSrc = map[string]string{}
 	s.oldSlots = map[string][]reflect.Value{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
@@ -553,7 +558,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.SelectorRefusals(code, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.LocalTypeRefusals(code, typeSrcs, yaegifix.PhantomTypes(code, typeSrcs), s.isGenericFunc(code)); err != nil {
+	if err := yaegifix.LocalTypeRefusals(code, s.compiledTypes(), yaegifix.PhantomTypes(code, s.compiledTypes()), s.isGenericFunc(code)); err != nil {
 		return nil, syntaxError(err)
 	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
@@ -592,7 +597,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	}
 	// Generic types whose instantiations the interpreter makes one type
 	// are refused once they have two (PhantomTypes).
-	phantom := yaegifix.PhantomTypes(code, typeSrcs)
+	phantom := yaegifix.PhantomTypes(code, s.compiledTypes())
 	var instancesBefore map[string]bool
 	if len(phantom) > 0 {
 		instancesBefore = yaegifix.InstanceSet(s.interp)
@@ -631,6 +636,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		msg := yaegifix.PhantomRefusal(phantom, inst)
 		return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 	}
+	maps.Copy(s.compiledTypeSrc, p.TypeSrcs)
 	s.steps.Store(0)
 	s.running.Store(int64(cell))
 	defer s.running.Store(0)
@@ -1097,6 +1103,16 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// compiledTypes returns the sources of the types of the cells that
+// compiled ("Foo[T any] struct{}").
+func (s *Session) compiledTypes() []string {
+	var out []string
+	for _, src := range s.compiledTypeSrc {
+		out = append(out, src)
+	}
+	return out
 }
 
 // isGenericFunc returns a function that reports whether a name is a

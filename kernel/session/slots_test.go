@@ -191,6 +191,12 @@ func TestUnusedNamedTypeParameterAcrossCells(t *testing.T) {
 	if got := out(t, s, "fmt.Println(a == any(Foo[int]{1}))"); got != "true\n" {
 		t.Errorf("after the refusals: %q", got)
 	}
+	// A type of a cell that panicked is kept (Go: false).
+	s2 := newSession(t)
+	fails(t, s2, "type Baz[T any] struct{ val int }\nvar a any = Baz[int]{}\npanic(\"stop\")")
+	if e := fails(t, s2, "var b any = Baz[string]{}\nfmt.Println(a == b)"); !strings.Contains(e.Value, "Baz[int] and Baz[string]") {
+		t.Errorf("type of a cell that panicked: %v", e)
+	}
 	run(t, s, "type Bar[T any] struct {\n\tval int\n\t_   [0]T\n}")
 	if got := out(t, s, "var c, d any = Bar[int]{}, Bar[string]{}\nfmt.Println(c == d, c == any(Bar[int]{}))"); got != "false true\n" {
 		t.Errorf("instantiations of a type using its parameter: %q", got)
