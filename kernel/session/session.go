@@ -627,7 +627,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		s.addImports(c.Imports)
 		progs[i] = prog
 	}
-	if inst := yaegifix.PhantomInstances(s.interp, phantom); len(inst) > 0 {
+	if inst := yaegifix.PhantomInstances(s.interp, phantom, s.sharedPackageNames()); len(inst) > 0 {
 		syms.Restore()
 		yaegifix.DropInstances(s.interp, instancesBefore)
 		s.syncFrame()
@@ -1103,6 +1103,21 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// sharedPackageNames returns the names that two packages the session
+// imports have (math/rand and math/rand/v2).
+func (s *Session) sharedPackageNames() map[string]bool {
+	paths := map[string]string{}
+	shared := map[string]bool{}
+	for is := range s.imports {
+		name := yaegifix.DefaultName(is.Path)
+		if p, ok := paths[name]; ok && p != is.Path {
+			shared[name] = true
+		}
+		paths[name] = is.Path
+	}
+	return shared
 }
 
 // compiledTypes returns the sources of the types of the cells that

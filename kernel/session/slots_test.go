@@ -97,6 +97,8 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		// interpreter (Go: false).
 		"type O[T any] struct{ v int }\nfunc f() any { type L int; return O[L]{} }\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(f() == g())": {"2:21", "the type L declared inside a function"},
 		"type O[T any] struct{ v int }\ntype L int\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(any(O[L]{}) == g())":                         {"3:21", "the type L declared inside a function"},
+		// Types of two packages of one name are named alike (Go: false).
+		"import (\n\ttt \"text/template\"\n\tht \"html/template\"\n)\ntype O[T any] struct{ v int }\nvar a, b any = O[*tt.Template]{}, O[*ht.Template]{}\nfmt.Println(a == b)": {"O[*template.Template]", "another imported package"},
 		// A field named as the parameter does not use it.
 		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})

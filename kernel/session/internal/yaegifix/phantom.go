@@ -7,6 +7,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -311,13 +312,18 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 // compiles a use of it, in generic functions for each of their
 // instantiations, and keeps each instantiation in the package's scope
 // under its name. Instantiations whose arguments are written differently
-// for one type (any and interface{}) count as two.
-func PhantomInstances(it *interp.Interpreter, phantom map[string]string) map[string][]string {
+// for one type (any and interface{}) count as two. The interpreter names
+// a type of another package by the package's name, alike for two
+// packages of one name (text/template and html/template): an
+// instantiation whose arguments name a package of ambiguous (the names
+// the imports share) is returned alone too.
+func PhantomInstances(it *interp.Interpreter, phantom map[string]string, ambiguous map[string]bool) map[string][]string {
 	if len(phantom) == 0 {
 		return nil
 	}
 	out := map[string][]string{}
 	seen := map[string]bool{}
+	shared := map[string]bool{}
 	for _, key := range instanceNames(it) {
 		// The interpreter keeps some under the package's name too
 		// (main.Foo[int]).
@@ -326,10 +332,15 @@ func PhantomInstances(it *interp.Interpreter, phantom map[string]string) map[str
 		if _, ok := phantom[base]; ok && !seen[base+key[i:]] {
 			seen[base+key[i:]] = true
 			out[base] = append(out[base], base+key[i:])
+			for _, id := range qualifier.FindAllStringSubmatch(key[i:], -1) {
+				if ambiguous[id[1]] {
+					shared[base] = true
+				}
+			}
 		}
 	}
 	for name, ks := range out {
-		if len(ks) < 2 {
+		if len(ks) < 2 && !shared[name] {
 			delete(out, name)
 			continue
 		}
@@ -337,6 +348,9 @@ func PhantomInstances(it *interp.Interpreter, phantom map[string]string) map[str
 	}
 	return out
 }
+
+// qualifier matches the package names that qualify type names.
+var qualifier = regexp.MustCompile(`(?:^|[^\w.])(\w+)\.\w`)
 
 // instanceNames returns the names of the instantiations of generic types
 // in the symbol table of the interpreter it's main package.
@@ -418,6 +432,11 @@ func PhantomRefusal(phantom map[string]string, instances map[string][]string) st
 		p := "blank type parameter"
 		if phantom[n] != "_" {
 			p = "type parameter " + phantom[n]
+		}
+		if len(instances[n]) == 1 {
+			parts = append(parts, fmt.Sprintf("%s, instantiated as %s, by its %s, with a type of a package whose name another imported package has, "+
+				"which the interpreter names alike", n, instances[n][0], p))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s, instantiated as %s, by its %s", n, strings.Join(instances[n], " and "), p))
 	}
