@@ -99,6 +99,8 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		"type O[T any] struct{ v int }\ntype L int\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(any(O[L]{}) == g())":                         {"3:21", "the type L declared inside a function"},
 		// Types of two packages of one name are named alike (Go: false).
 		"import (\n\ttt \"text/template\"\n\tht \"html/template\"\n)\ntype O[T any] struct{ v int }\nvar a, b any = O[*tt.Template]{}, O[*ht.Template]{}\nfmt.Println(a == b)": {"O[*template.Template]", "another imported package"},
+		// A struct type is named without its tags (Go: false).
+		"type O[T any] struct{ v int }\nfunc mk[T any](x T) any { return O[T]{} }\nfmt.Println(mk(&struct{ x int }{}) == mk(&struct {\n\tx int \"t\"\n}{}))": {"3:43", "a struct type with field tags"},
 		// A field named as the parameter does not use it.
 		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})

@@ -1039,10 +1039,13 @@
 //     cached mk[string] would give Foo[string] values without
 //     instantiating Foo again). The interpreter names an instantiation by
 //     the text of its type arguments, main.L for local types of one name
-//     in two functions, which would make one instantiation of two:
-//     LocalTypeRefusals refuses a type declared in a function, in a cell
-//     that names a generic type or function, in a session with such
-//     types. Probes: "named type parameter not used in the definition",
+//     in two functions, a struct type without its tags and
+//     template.Template for text/template's and html/template's, which
+//     would make one instantiation of two: LocalTypeRefusals refuses a
+//     type declared in a function and an unnamed struct type with tags,
+//     in a cell that names a generic type or function, in a session with
+//     such types, and PhantomInstances counts an instantiation naming a
+//     package whose name two imports share as a second one. Probes: "named type parameter not used in the definition",
 //     "type parameter used only through an unused one"; the session's
 //     TestInstantiationsThatWouldBeOneType and
 //     TestUnusedNamedTypeParameterAcrossCells.

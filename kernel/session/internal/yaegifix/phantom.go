@@ -222,13 +222,14 @@ func genericSpecs(src string, sessionTypes []string) map[string]*ast.TypeSpec {
 
 // LocalTypeRefusals refuses, in a session or cell with the generic types
 // phantom (PhantomTypes), a type declared inside a function of the cell
-// src when the cell names a generic type or function (of the cell or the
-// session: sessionTypes, genericFunc). The interpreter names an
-// instantiation by the text of its type arguments, main.L for a local
-// type L whichever function declares it, and a local struct type at times
-// by its fields: Foo[L] of two functions, or of a local and a
-// package-level L, was one instantiation, which PhantomInstances cannot
-// count as two.
+// src, or an unnamed struct type with field tags, when the cell names a
+// generic type or function (of the cell or the session: sessionTypes,
+// genericFunc). The interpreter names an instantiation by the text of its
+// type arguments, main.L for a local type L whichever function declares
+// it, a local struct type at times by its fields, and a struct type
+// without its tags: Foo[L] of two functions, or of a local and a
+// package-level L, and Foo[*struct{ x int "t" }] and Foo[*struct{ x int
+// }], were one instantiation, which PhantomInstances cannot count as two.
 func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]string, genericFunc func(string) bool) error {
 	if len(phantom) == 0 {
 		return nil
@@ -238,11 +239,10 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 		return nil
 	}
 	specs := genericSpecs(src, sessionTypes)
-	// The cell's uses of generic types and functions.
-	var generic string
-	var local []*ast.TypeSpec
-	var locFset []*token.FileSet
-	var locDelta []int
+	// The cell's first use of a generic type or function, and its first
+	// local or tagged type.
+	var generic, what string
+	var where token.Position
 	for _, c := range chunks {
 		fset := token.NewFileSet()
 		text := stmtPrefix + c.Src + "\n}"
@@ -253,6 +253,13 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 		if err != nil {
 			return nil
 		}
+		found := func(p token.Pos, w string) {
+			if what == "" {
+				what, where = w, fset.Position(p)
+				where.Line += c.Line - 2
+			}
+		}
+		named := map[*ast.StructType]bool{}
 		var visit func(n ast.Node, inFunc bool)
 		visit = func(n ast.Node, inFunc bool) {
 			ast.Inspect(n, func(n ast.Node) bool {
@@ -277,9 +284,19 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 					return false
 				case *ast.TypeSpec:
 					if inFunc {
-						local = append(local, n)
-						locFset = append(locFset, fset)
-						locDelta = append(locDelta, c.Line-2)
+						found(n.Pos(), "the type "+n.Name.Name+" declared inside a function")
+					} else if st, ok := ast.Unparen(n.Type).(*ast.StructType); ok {
+						named[st] = true
+					}
+				case *ast.StructType:
+					if named[n] {
+						break
+					}
+					for _, field := range n.Fields.List {
+						if field.Tag != nil {
+							found(n.Pos(), "a struct type with field tags that is not the definition of a type")
+							break
+						}
 					}
 				}
 				return true
@@ -287,7 +304,7 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 		}
 		visit(f, !c.Decl)
 	}
-	if generic == "" || len(local) == 0 {
+	if generic == "" || what == "" {
 		return nil
 	}
 	var names []string
@@ -295,13 +312,11 @@ func LocalTypeRefusals(src string, sessionTypes []string, phantom map[string]str
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	pos := locFset[0].Position(local[0].Pos())
-	pos.Line += locDelta[0]
 	var errs scanner.ErrorList
-	errs.Add(pos, fmt.Sprintf(Refused+"the type %s declared inside a function, in a cell that uses the generic type or function %s, where the session has "+
+	errs.Add(where, fmt.Sprintf(Refused+"%s, in a cell that uses the generic type or function %s, where the session has "+
 		"the generic type %s, whose instantiations the interpreter tells apart only by the names of their type arguments: it names a type declared "+
-		"in a function by its name alone (or, for a struct, by its fields), so that two such types could make one instantiation; declare %s at the "+
-		"top level of the cell, with a name of its own", local[0].Name.Name, generic, names[0], local[0].Name.Name))
+		"in a function by its name alone (or, for a struct, by its fields) and a struct type without its tags, so that two such types could make "+
+		"one instantiation; declare the type at the top level of the cell, with a name of its own", what, generic, names[0]))
 	return errs
 }
 
