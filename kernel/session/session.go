@@ -636,7 +636,12 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		msg := yaegifix.PhantomRefusal(phantom, inst)
 		return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 	}
-	maps.Copy(s.compiledTypeSrc, p.TypeSrcs)
+	for name, src := range p.TypeSrcs {
+		// The interpreter keeps the first definition of a type.
+		if _, ok := s.compiledTypeSrc[name]; !ok {
+			s.compiledTypeSrc[name] = src
+		}
+	}
 	s.steps.Store(0)
 	s.running.Store(int64(cell))
 	defer s.running.Store(0)
