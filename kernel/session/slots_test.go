@@ -101,6 +101,9 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		"import (\n\ttt \"text/template\"\n\tht \"html/template\"\n)\ntype O[T any] struct{ v int }\nvar a, b any = O[*tt.Template]{}, O[*ht.Template]{}\nfmt.Println(a == b)": {"O[*template.Template]", "another imported package"},
 		// A struct type is named without its tags (Go: false).
 		"type O[T any] struct{ v int }\nfunc mk[T any](x T) any { return O[T]{} }\nfmt.Println(mk(&struct{ x int }{}) == mk(&struct {\n\tx int \"t\"\n}{}))": {"3:43", "a struct type with field tags"},
+		// One instantiation: %T stops as for the cells' other types (Go:
+		// main.O[int]).
+		"type O[T any] struct{ v int }\nfmt.Printf(\"%T\\n\", O[int]{})": {"%T of a value that may be of a type declared in a cell"},
 		// A field named as the parameter does not use it.
 		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})
