@@ -104,6 +104,9 @@ func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 		// One instantiation: %T stops as for the cells' other types (Go:
 		// main.O[int]).
 		"type O[T any] struct{ v int }\nfmt.Printf(\"%T\\n\", O[int]{})": {"%T of a value that may be of a type declared in a cell"},
+		// A union in the constraint that mentions the parameter does not
+		// tie it to the other (Go: false).
+		"type O[T any, S ~[]T | ~int] struct{ s S }\nvar a any = O[int, int]{}\nvar b any = O[string, int]{}\nfmt.Println(a == b)": {"O[int,int] and O[string,int]"},
 		// A field named as the parameter does not use it.
 		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})

@@ -54,8 +54,10 @@ func instanceRefusals(fset *token.FileSet, f *ast.File, delta int) error {
 // name), or one it mentions only inside interface types or as a type
 // argument of such a parameter of another type or of a generic interface
 // (type W[P any] struct{ v V[P] }): conservatively, as the interpreter
-// represents interface types by the same type whatever their methods. A parameter that the
-// constraint of another, telling, parameter mentions tells them apart.
+// represents interface types by the same type whatever their methods. A
+// parameter that the constraint of another, telling, parameter mentions
+// outside interfaces and without a union (S ~[]P, not S ~[]P | ~int)
+// tells them apart.
 // The interpreter makes Foo[int] and Foo[string] one type: their values
 // compare equal as interface values and map keys, and an assertion to one
 // accepts the others.
@@ -149,7 +151,7 @@ func PhantomTypes(src string, sessionTypes []string) map[string]string {
 					j := 0
 					for _, field := range ts.TypeParams.List {
 						for range field.Names {
-							if tells[j] && mentions(field.Type, p.Name) {
+							if tells[j] && !hasUnion(field.Type) && mentions(field.Type, p.Name) {
 								tells[i], again = true, true
 							}
 							j++
@@ -479,4 +481,16 @@ func tagArgument(x ast.Expr, refuse func(token.Pos, string)) {
 			return
 		}
 	}
+}
+
+// hasUnion reports whether the constraint x has a union (A | B).
+func hasUnion(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && b.Op == token.OR {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
