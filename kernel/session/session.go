@@ -154,8 +154,12 @@ type Session struct {
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
 	funcWhere map[string]string
-	typeSrc   map[string]typeDecl        // the types cells declared
-	oldSlots  map[string][]reflect.Value // see freeRebound
+	typeSrc   map[string]typeDecl // the types cells declared
+	// compiledTypeSrc holds the sources of the types of the cells that
+	// compiled, also of those that then failed, whose types the
+	// interpreter keeps (PhantomTypes).
+	compiledTypeSrc map[string]string
+	oldSlots        map[string][]reflect.Value // see freeRebound
 	// deferred holds the calls of the running cell's top-level defer
 	// statements, in order.
 	deferred []func()
@@ -363,6 +367,7 @@ func (s *Session) reset() error {
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
+	s.compiledTypeSrc = map[string]string{}
 	s.oldSlots = map[string][]reflect.Value{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
 	if err != nil {
@@ -584,6 +589,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.SelectorRefusals(declSrc, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
 		return nil, syntaxError(err)
 	}
+	if err := yaegifix.LocalTypeRefusals(declSrc, s.compiledTypes(), yaegifix.PhantomTypes(declSrc, s.compiledTypes()), s.isGenericFunc(declSrc)); err != nil {
+		return nil, syntaxError(err)
+	}
 	yaegifix.EqualityEdits(p, s.isGlobalVar, s.isConcreteGlobal, typeSrcs, len(s.methods) > 0 || len(typeSrcs) > 0)
 	yaegifix.StandInEdits(p, typeSrcs)
 	s.plan = p
@@ -618,6 +626,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		syms = yaegifix.SnapshotSymbols(s.interp, names)
 		yaegifix.DropMethods(s.interp, p.Methods)
 	}
+	// Generic types whose instantiations the interpreter makes one type
+	// are refused once they have two (PhantomTypes).
+	phantom := yaegifix.PhantomTypes(declSrc, s.compiledTypes())
+	var instancesBefore map[string]bool
+	if len(phantom) > 0 {
+		instancesBefore = yaegifix.InstanceSet(s.interp)
+	}
 	progs := make([]*interp.Program, len(p.Chunks))
 	for i, c := range p.Chunks {
 		last := i == len(p.Chunks)-1
@@ -632,6 +647,9 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		if err != nil {
 			syms.Restore()
+			if len(phantom) > 0 {
+				yaegifix.DropInstances(s.interp, instancesBefore)
+			}
 			s.syncFrame()
 			s.steps.Store(0)
 			if code != declSrc && !s.noIfaceCopy {
@@ -646,6 +664,21 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		s.addImports(c.Imports)
 		progs[i] = prog
+	}
+	if inst := yaegifix.PhantomInstances(s.interp, phantom, s.sharedPackageNames()); len(inst) > 0 {
+		syms.Restore()
+		yaegifix.DropInstances(s.interp, instancesBefore)
+		s.syncFrame()
+		s.steps.Store(0)
+		s.forgetUnassigned(p, before, s.count, 0)
+		msg := yaegifix.PhantomRefusal(phantom, inst)
+		return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+	}
+	for name, src := range p.TypeSrcs {
+		// The interpreter keeps the first definition of a type.
+		if _, ok := s.compiledTypeSrc[name]; !ok {
+			s.compiledTypeSrc[name] = src
+		}
 	}
 	s.decls.Learn(declSrc)
 	s.steps.Store(0)
@@ -1114,6 +1147,42 @@ func (s *Session) isCompiledVar(name string) bool {
 		t = t.Elem()
 	}
 	return t.PkgPath() != "" || t.Kind() == reflect.Interface
+}
+
+// sharedPackageNames returns the names that two packages the session
+// imports have (math/rand and math/rand/v2).
+func (s *Session) sharedPackageNames() map[string]bool {
+	paths := map[string]string{}
+	shared := map[string]bool{}
+	for is := range s.imports {
+		name := yaegifix.DefaultName(is.Path)
+		if p, ok := paths[name]; ok && p != is.Path {
+			shared[name] = true
+		}
+		paths[name] = is.Path
+	}
+	return shared
+}
+
+// compiledTypes returns the sources of the types of the cells that
+// compiled ("Foo[T any] struct{}").
+func (s *Session) compiledTypes() []string {
+	var out []string
+	for _, src := range s.compiledTypeSrc {
+		out = append(out, src)
+	}
+	return out
+}
+
+// isGenericFunc returns a function that reports whether a name is a
+// generic function of an earlier cell or of code.
+func (s *Session) isGenericFunc(code string) func(string) bool {
+	cell := yaegifix.GenericFuncs(code)
+	return func(name string) bool {
+		_, earlier := s.genericSrc[name]
+		_, now := cell[name]
+		return earlier || now
+	}
 }
 
 // hasMethods reports whether a cell's type has methods, those the running

@@ -76,16 +76,49 @@ func TestSwitchCaseNil(t *testing.T) {
 
 func TestInstantiationsThatWouldBeOneType(t *testing.T) {
 	refused(t, map[string][]string{
-		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"1:6", "blank type parameter", "T[int], T[string]"},
-		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"1:6", "V[int], V[string]"},
+		"type T[_ any] struct{}\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)":                             {"T, instantiated as T[int] and T[string], by its blank type parameter"},
+		"type V[_ any] []int\nfunc f() any { return V[string]{} }\nvar x any = V[int]{}":                                {"V[int] and V[string]"},
 		"type T[P any] struct{ x P }\nvar a, b any = T[struct{ int }]{}, T[struct{ int \"x\" }]{}\nfmt.Println(a == b)": {"2:50", "field tags as a type argument"},
-		// A named parameter the definition does not use: instantiations
-		// of later cells cannot be followed, so the definition is refused.
-		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())": {"1:8", "does not use its type parameter T", "_ [0]T"},
+		// Go: false.
+		"type O[T any] struct{ v int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string], by its type parameter T", "_ [0]T"},
+		// Go: 2.
+		"type O[T any] struct{ v int }\nm := map[any]int{O[int]{}: 1, O[string]{}: 2}\nfmt.Println(len(m))": {"O[int] and O[string]"},
+		// Go: false {0}.
+		"type O[T any] struct{ v int }\nvar a any = O[int]{}\nvar s O[string]\nvar ok bool\n_, ok = a.(O[string])\nfmt.Println(ok, s)": {"O[int] and O[string]"},
+		// Go: string.
+		"type O[T any] struct{ v int }\nvar i O[int]\nvar x any = O[string]{i.v}\nswitch x.(type) {\ncase O[int]:\n\tfmt.Println(\"int\")\ndefault:\n\tfmt.Println(\"string\")\n}": {"O[int] and O[string]"},
+		// Instantiations made by the instantiations of a generic
+		// function (Go: false).
+		"type O[T any] struct{ v int }\nfunc mk[T any]() any { return O[T]{} }\nfmt.Println(mk[int]() == mk[string]())": {"O[int] and O[string]"},
+		// A type that uses its parameter only as such a parameter of
+		// another (Go: false).
+		"type O[T any] struct{ v int }\ntype W[T any] struct{ o O[T] }\nvar a, b any = W[int]{}, W[string]{}\nfmt.Println(a == b)": {"W[int] and W[string]"},
+		// Local types of one name are one type argument for the
+		// interpreter (Go: false).
+		"type O[T any] struct{ v int }\nfunc f() any { type L int; return O[L]{} }\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(f() == g())": {"2:21", "the type L declared inside a function"},
+		"type O[T any] struct{ v int }\ntype L int\nfunc g() any { type L string; return O[L]{} }\nfmt.Println(any(O[L]{}) == g())":                         {"3:21", "the type L declared inside a function"},
+		// Types of two packages of one name are named alike (Go: false).
+		"import (\n\ttt \"text/template\"\n\tht \"html/template\"\n)\ntype O[T any] struct{ v int }\nvar a, b any = O[*tt.Template]{}, O[*ht.Template]{}\nfmt.Println(a == b)": {"O[*template.Template]", "another imported package"},
+		// A struct type is named without its tags (Go: false).
+		"type O[T any] struct{ v int }\nfunc mk[T any](x T) any { return O[T]{} }\nfmt.Println(mk(&struct{ x int }{}) == mk(&struct {\n\tx int \"t\"\n}{}))": {"3:43", "a struct type with field tags"},
+		// One instantiation: %T stops as for the cells' other types (Go:
+		// main.O[int]).
+		"type O[T any] struct{ v int }\nfmt.Printf(\"%T\\n\", O[int]{})": {"%T of a value that may be of a type declared in a cell"},
+		// A union in the constraint that mentions the parameter does not
+		// tie it to the other (Go: false).
+		"type O[T any, S ~[]T | ~int] struct{ s S }\nvar a any = O[int, int]{}\nvar b any = O[string, int]{}\nfmt.Println(a == b)": {"O[int,int] and O[string,int]"},
+		// A field named as the parameter does not use it.
+		"type O[T any] struct{ T int }\nvar a, b any = O[int]{}, O[string]{}\nfmt.Println(a == b)": {"O[int] and O[string]"},
 	})
 	expect(t, map[string]string{
 		"type O[T any, S ~[]T] struct{ s S }\nfmt.Println(O[int, []int]{[]int{1}}.s)":               "[1]\n",
 		"type T[P any] struct{ _ [0]P }\nvar a, b any = T[int]{}, T[string]{}\nfmt.Println(a == b)": "false\n",
+		// One instantiation: nothing can tell it from another.
+		"type O[T any] struct{ v int }\nfunc (o O[T]) get() int { return o.v }\nfmt.Println(O[string]{3}.get())":                                                                             "3\n",
+		"type O[T any] struct{ v int }\nvar a, b any = O[int]{1}, O[int]{1}\nm := map[any]int{a: 1}\nvar ok bool\n_, ok = b.(O[int])\nfmt.Println(a == b, m[b], ok, O[int]{2})":              "true 1 true {2}\n",
+		"type B[_ any] struct{}\ntype O[T any] struct{ v int }\nfunc mk[T any]() any { return O[T]{} }\nvar x any = B[bool]{}\nfmt.Println(mk[int]() == any(O[int]{}), x == any(B[bool]{}))": "true true\n",
+		// Methods that depend on the parameter.
+		"type O[T any] struct{}\nfunc (O[T]) zero() string { var z T; return fmt.Sprintf(\"[%v]\", z) }\nfmt.Println(O[string]{}.zero())": "[]\n",
 	})
 }
 
@@ -139,15 +172,43 @@ func TestCommaOkVarDeclaration(t *testing.T) {
 
 // TestUnusedNamedTypeParameterAcrossCells: type Foo[T any] struct{ val int }
 // declared in one cell and instantiated twice in a later one compared
-// Foo[int]{} and Foo[string]{} as equal; the definition is refused.
+// Foo[int]{} and Foo[string]{} as equal; the cell that makes the second
+// instantiation is refused, and leaves nothing behind.
 func TestUnusedNamedTypeParameterAcrossCells(t *testing.T) {
 	s := newSession(t)
-	e := fails(t, s, "type Foo[T any] struct{ val int }")
-	if !strings.Contains(e.Value, "does not use its type parameter T") {
-		t.Errorf("definition with an unused type parameter: %v", e)
+	run(t, s, "type Foo[T any] struct{ val int }\nfunc mk[T any]() any { return Foo[T]{} }")
+	if got := out(t, s, "var a any = Foo[int]{1}\nfmt.Println(a == mk[int](), a)"); got != "false {1}\n" {
+		t.Errorf("one instantiation: %q", got)
 	}
-	run(t, s, "type Foo[T any] struct {\n\tval int\n\t_   [0]T\n}")
-	if got := out(t, s, "var a, b any = Foo[int]{}, Foo[string]{}\nfmt.Println(a == b, a == any(Foo[int]{}))"); got != "false true\n" {
+	for _, cell := range []string{
+		"var b any = Foo[string]{1}\nfmt.Println(a == b)",                             // Go: false
+		"fmt.Println(a == mk[string]())",                                              // Go: false
+		"fmt.Println(a == mk[string]())",                                              // again: the refused instantiation is not kept
+		"var s Foo[string]\nvar ok bool\n_, ok = a.(Foo[string])\nfmt.Println(ok, s)", // Go: false {0}
+	} {
+		e := fails(t, s, cell)
+		if !strings.Contains(e.Value, "Foo[int] and Foo[string], by its type parameter T") {
+			t.Errorf("cell %q: %v", cell, e)
+		}
+	}
+	// A cell that fails to compile keeps no instantiation either.
+	if e := fails(t, s, "var c any = mk[string]()\nvar n int = \"x\""); strings.Contains(e.Value, "Foo[string]") {
+		t.Errorf("cell failing to compile: %v", e)
+	}
+	if e := fails(t, s, "fmt.Println(a == mk[string]())"); !strings.Contains(e.Value, "Foo[int] and Foo[string]") {
+		t.Errorf("after a cell failing to compile: %v", e)
+	}
+	if got := out(t, s, "fmt.Println(a == any(Foo[int]{1}))"); got != "true\n" {
+		t.Errorf("after the refusals: %q", got)
+	}
+	// A type of a cell that panicked is kept (Go: false).
+	s2 := newSession(t)
+	fails(t, s2, "type Baz[T any] struct{ val int }\nvar a any = Baz[int]{}\npanic(\"stop\")")
+	if e := fails(t, s2, "var b any = Baz[string]{}\nfmt.Println(a == b)"); !strings.Contains(e.Value, "Baz[int] and Baz[string]") {
+		t.Errorf("type of a cell that panicked: %v", e)
+	}
+	run(t, s, "type Bar[T any] struct {\n\tval int\n\t_   [0]T\n}")
+	if got := out(t, s, "var c, d any = Bar[int]{}, Bar[string]{}\nfmt.Println(c == d, c == any(Bar[int]{}))"); got != "false true\n" {
 		t.Errorf("instantiations of a type using its parameter: %q", got)
 	}
 }

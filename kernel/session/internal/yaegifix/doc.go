@@ -500,10 +500,8 @@
 //  69. Instantiations that are one type. The instantiations of a generic
 //     type whose definition does not use a type parameter are one type,
 //     and a struct type argument with field tags takes the instantiation
-//     without them. instanceRefusals refuses a type with a blank
-//     parameter instantiated twice in the chunk and tagged struct type
-//     arguments; a named unused parameter is refused at the definition
-//     (76). Probes:
+//     without them. instanceRefusals refuses tagged struct type
+//     arguments; the instantiations are refused as in 119. Probes:
 //     "type parameter not used in the definition", "type argument with
 //     tags".
 //  70. encoding/xml. A cell's struct type has no name, after which
@@ -677,12 +675,9 @@
 //     No probe: the session's TestTypeVerbInErrorfStops.
 //  87. Unused named type parameters. The instantiations of type
 //     Foo[T any] struct{ val int } are one type as for a blank parameter
-//     (69), also when a later cell instantiates it, which instanceRefusals
-//     cannot follow: it refuses such a definition (a parameter neither the
-//     definition nor another parameter's constraint mentions), naming the
-//     field _ [0]T that makes the instantiations distinct. Probe: "type
-//     parameter not used in the definition"; the session's
-//     TestUnusedNamedTypeParameterAcrossCells.
+//     (69), also when a later cell instantiates it; refused as in 119.
+//     Probe: "named type parameter not used in the definition"; the
+//     session's TestUnusedNamedTypeParameterAcrossCells.
 //  88. Comma-ok assertions in switch inits. switch v, ok := x.(I); … was
 //     not corrected as the other comma-ok forms are (55): methodSetEdits
 //     moves the init before the switch into a block of its own, { v, ok
@@ -1067,6 +1062,36 @@
 //     and so is the assertion when one of the types cannot be told from
 //     another (ConcreteAssertions). Probe: "cell error value asserted to
 //     error".
+//  121. Instantiations that are one type, in the session. The
+//     instantiations of a generic type whose definition does not tell
+//     them apart by a type parameter (blank, unused, used only in
+//     interface types or as such a parameter of another type: type W[T
+//     any] struct{ o O[T] } for type O[T any] struct{ v int }) are one
+//     type (69, 87), whichever cell or generic function makes them:
+//     O[int]{} and O[string]{} were equal as interface values and map
+//     keys. The definition alone, and one instantiation, run as in Go.
+//     PhantomTypes finds such types among the cell's and the earlier
+//     cells' types; after the cell compiles, before it runs, the session
+//     reads with PhantomInstances the instantiations the interpreter
+//     made, which it keeps in the package's scope by name, also those of
+//     generic functions' instantiations, and refuses the cell when one
+//     such type has two (spelled differently: any and interface{} count
+//     as two), undoing its declarations and its new instantiations, in
+//     the scope and in the interpreter's cache of generic types and
+//     functions, also when a cell fails to compile (DropInstances: a
+//     cached mk[string] would give Foo[string] values without
+//     instantiating Foo again). The interpreter names an instantiation by
+//     the text of its type arguments, main.L for local types of one name
+//     in two functions, a struct type without its tags and
+//     template.Template for text/template's and html/template's, which
+//     would make one instantiation of two: LocalTypeRefusals refuses a
+//     type declared in a function and an unnamed struct type with tags,
+//     in a cell that names a generic type or function, in a session with
+//     such types, and PhantomInstances counts an instantiation naming a
+//     package whose name two imports share as a second one. Probes: "named type parameter not used in the definition",
+//     "type parameter used only through an unused one"; the session's
+//     TestInstantiationsThatWouldBeOneType and
+//     TestUnusedNamedTypeParameterAcrossCells.
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

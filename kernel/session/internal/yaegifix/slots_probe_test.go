@@ -6,9 +6,9 @@ import (
 )
 
 // TestYaegiStillReusesSlots runs, on a bare interpreter, the misbehaviours
-// that namedResultEdits, compositeEdits, nilCaseEdits, instanceRefusals and
-// UseXMLFixes work around, as TestYaegiStillNeedsTheWorkarounds does for
-// the others.
+// that namedResultEdits, compositeEdits, nilCaseEdits, instanceRefusals,
+// PhantomTypes and UseXMLFixes work around, as
+// TestYaegiStillNeedsTheWorkarounds does for the others.
 func TestYaegiStillReusesSlots(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -26,9 +26,13 @@ func TestYaegiStillReusesSlots(t *testing.T) {
 		{"case nil with a slice", []string{"func f() bool { var s []int; switch s { case nil: return true }; return false }", "f()"},
 			func(v any, err error) bool { return v == false }, "nilCaseEdits"},
 		{"type parameter not used in the definition", []string{"type T[_ any] struct{}\nfunc f() bool { var a, b any = T[int]{}, T[string]{}; return a == b }", "f()"},
-			func(v any, err error) bool { return v == true }, "the first refusal of instanceRefusals"},
+			func(v any, err error) bool { return v == true }, "PhantomTypes and PhantomInstances"},
+		{"named type parameter not used in the definition", []string{"type O[T any] struct{ v int }", "func f() bool { var a, b any = O[int]{}, O[string]{}; return a == b }", "f()"},
+			func(v any, err error) bool { return v == true }, "PhantomTypes and PhantomInstances"},
+		{"type parameter used only through an unused one", []string{"type O[T any] struct{ v int }\ntype W[T any] struct{ o O[T] }", "func f() bool { var a, b any = W[int]{}, W[string]{}; return a == b }", "f()"},
+			func(v any, err error) bool { return v == true }, "PhantomTypes (the fixed point)"},
 		{"type argument with tags", []string{"type T[P any] struct{ x P }\nfunc f() bool { var a, b any = T[struct{ int }]{}, T[struct{ int \"x\" }]{}; return a == b }", "f()"},
-			func(v any, err error) bool { return v == true }, "the second refusal of instanceRefusals"},
+			func(v any, err error) bool { return v == true }, "instanceRefusals"},
 		{"xml.Marshal of a cell struct", []string{`import "encoding/xml"`, "type A struct{ N int }", "func f() error { _, err := xml.Marshal(&A{1}); return err }", "f()"},
 			func(v any, err error) bool {
 				e, ok := v.(error)
