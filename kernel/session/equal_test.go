@@ -91,3 +91,23 @@ func TestComparisonsOfValuesOfDeclaredTypesRun(t *testing.T) {
 		t.Errorf("any(1) == any(Kind(1)): %v", e)
 	}
 }
+
+// TestEqualityOfStructTypesDeclaredAlike: values of two struct types
+// declared with the same fields, which the interpreter represents by one
+// type, are not equal as interface values in Go; the kernel stops where
+// it cannot tell them apart, and compares values of one type.
+func TestEqualityOfStructTypesDeclaredAlike(t *testing.T) {
+	s := newSession(t)
+	out(t, s, "type A struct{ v int }\ntype B struct{ v int }")
+	for _, code := range []string{
+		"fmt.Println(any(A{1}) == any(B{1}))",
+		"func run() { var x, y any = A{1}, B{1}; fmt.Println(x == y) }\nrun()",
+	} {
+		if e := fails(t, s, code); e.Name != "InterpreterError" || !strings.Contains(e.Value, "A or B") {
+			t.Errorf("%s: %v, want a stop naming A and B", code, e)
+		}
+	}
+	if got := out(t, s, "func run2() { var x any = A{1}; fmt.Println(x != any(A{2})) }\nrun2()"); got != "true\n" {
+		t.Errorf("values of one type that differ: %q", got)
+	}
+}

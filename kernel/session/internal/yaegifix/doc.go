@@ -501,7 +501,7 @@
 //     type whose definition does not use a type parameter are one type,
 //     and a struct type argument with field tags takes the instantiation
 //     without them. instanceRefusals refuses tagged struct type
-//     arguments; the instantiations are refused as in 119. Probes:
+//     arguments; the instantiations are refused as in 121. Probes:
 //     "type parameter not used in the definition", "type argument with
 //     tags".
 //  70. encoding/xml. A cell's struct type has no name, after which
@@ -668,14 +668,18 @@
 //     type it is represented by, so any(U16(1)) == any(uint16(1)) was
 //     true. EqualityEdits also runs in sessions that declare types, and
 //     EqualIn stops the cell when two such values are equal and of a type
-//     that represents a cell's type without methods. No probe: the
-//     session's TestEqualityOfADeclaredTypeAndItsRepresentation.
+//     that represents a cell's type without methods, and when they are of
+//     a struct type that represents two types of the cells declared alike
+//     (type A struct{ v int }; type B struct{ v int }: any(A{1}) ==
+//     any(B{1}) was true). No probe: the session's
+//     TestEqualityOfADeclaredTypeAndItsRepresentation and
+//     TestEqualityOfStructTypesDeclaredAlike.
 //  86. %T in fmt.Errorf. UseFmtFixes also replaces Errorf, which stops
 //     the cell as Sprintf does for a %T argument of a cell's type (60).
 //     No probe: the session's TestTypeVerbInErrorfStops.
 //  87. Unused named type parameters. The instantiations of type
 //     Foo[T any] struct{ val int } are one type as for a blank parameter
-//     (69), also when a later cell instantiates it; refused as in 119.
+//     (69), also when a later cell instantiates it; refused as in 121.
 //     Probe: "named type parameter not used in the definition"; the
 //     session's TestUnusedNamedTypeParameterAcrossCells.
 //  88. Comma-ok assertions in switch inits. switch v, ok := x.(I); … was

@@ -282,10 +282,18 @@ func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) boo
 	_, _, wb := unwrapCell(b)
 	checkStandIns(it, a, b)
 	eq := Equal(a, b)
-	if !eq || wa || wb || a == nil || reflect.TypeOf(a).Kind() == reflect.Struct {
+	if !eq || wa || wb || a == nil {
+		return eq
+	}
+	if reflect.TypeOf(a).Kind() == reflect.Struct {
 		// A struct type a cell declares is represented by an unnamed
 		// struct with renamed fields, which other types do not share
-		// unless they are declared alike (ConcreteAssertions).
+		// unless they are declared alike.
+		if names := cellTypeRepNames(it)[reflect.TypeOf(a)]; len(names) > 1 {
+			panic(Refused + "== of interfaces holding values of the types " + strings.Join(names, " or ") + " declared in cells, " +
+				"which the interpreter represents by one type (" + reflect.TypeOf(a).String() + "): it cannot tell them apart; " +
+				"compare values of known types (assert to one first), or give the types different fields")
+		}
 		return eq
 	}
 	if name, ok := cellTypeReps(it)[reflect.TypeOf(a)]; ok && !hasMethods(name) {

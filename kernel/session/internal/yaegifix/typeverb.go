@@ -3,6 +3,7 @@ package yaegifix
 import (
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -70,9 +71,20 @@ const yaegiTypeSym = 7
 // panics on generic types); empty where the fields are not found.
 func cellTypeReps(it *interp.Interpreter) (reps map[reflect.Type]string) {
 	reps = map[reflect.Type]string{}
+	for t, names := range cellTypeRepNames(it) {
+		reps[t] = names[0]
+	}
+	return reps
+}
+
+// cellTypeRepNames returns the names of the types the cells declared by the
+// reflect type that represents them, sorted: two struct types declared
+// alike share one.
+func cellTypeRepNames(it *interp.Interpreter) (reps map[reflect.Type][]string) {
+	reps = map[reflect.Type][]string{}
 	defer func() {
 		if recover() != nil {
-			reps = map[reflect.Type]string{}
+			reps = map[reflect.Type][]string{}
 		}
 	}()
 	scopes := reflect.ValueOf(it).Elem().FieldByName("scopes")
@@ -101,8 +113,11 @@ func cellTypeReps(it *interp.Interpreter) (reps map[reflect.Type]string) {
 		f := reflect.NewAt(typ.Type().Elem(), unsafe.Pointer(typ.Pointer())).Elem().FieldByName("rtype")
 		t := *(*reflect.Type)(unsafe.Pointer(f.UnsafeAddr()))
 		if t != nil {
-			reps[t] = iter.Key().String()
+			reps[t] = append(reps[t], iter.Key().String())
 		}
+	}
+	for _, names := range reps {
+		sort.Strings(names)
 	}
 	return reps
 }
