@@ -116,8 +116,23 @@ func cellTypeRepNames(it *interp.Interpreter) (reps map[reflect.Type][]string) {
 			reps[t] = append(reps[t], iter.Key().String())
 		}
 	}
-	for _, names := range reps {
-		sort.Strings(names)
+	for t, names := range reps {
+		// An instantiation is there as O[int] and main.O[int]; the
+		// kernel's own types start with _portlab.
+		seen := map[string]bool{}
+		var kept []string
+		for _, n := range names {
+			n = strings.TrimPrefix(n, "main.")
+			if !seen[n] && !strings.HasPrefix(n, "_portlab") {
+				seen[n] = true
+				kept = append(kept, n)
+			}
+		}
+		if len(kept) == 0 {
+			kept = names[:1]
+		}
+		sort.Strings(kept)
+		reps[t] = kept
 	}
 	return reps
 }
