@@ -153,6 +153,11 @@ func TestTypeRedefinedWithOtherFieldsIsRefused(t *testing.T) {
 	if e.Name != "CompileError" || !strings.Contains(e.Value, "type T is already declared differently") {
 		t.Errorf("redefined type: %v", e)
 	}
+	// A cell that compiled and then panicked declared its types too.
+	fails(t, s, "type U struct{ a int }\npanic(\"x\")")
+	if e := fails(t, s, "type U struct{ b string }\nfmt.Println(U{b: \"q\"})"); e.Name != "CompileError" || !strings.Contains(e.Value, "type U is already declared differently") {
+		t.Errorf("type of a cell that panicked, redefined: %v", e)
+	}
 }
 
 func TestPackageNameCannotBeShadowed(t *testing.T) {

@@ -728,10 +728,10 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if p.Results != nil {
 		s.nresults = p.Results
 	}
-	if cellErr == nil {
-		for name, src := range p.TypeSrcs {
-			s.typeSrc[name] = typeDecl{src, fmt.Sprintf("line %d of cell [%d]", p.TypeLines[name], s.count)}
-		}
+	// The cell compiled: the interpreter has its types, also when it
+	// then failed.
+	for name, src := range p.TypeSrcs {
+		s.typeSrc[name] = typeDecl{src, fmt.Sprintf("line %d of cell [%d]", p.TypeLines[name], s.count)}
 	}
 	for name, line := range p.FuncLines {
 		s.funcWhere[name] = fmt.Sprintf("line %d of cell [%d]", line, s.count)
