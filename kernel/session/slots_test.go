@@ -64,6 +64,8 @@ func TestLiteralsOfGenericTypeWithTwoArguments(t *testing.T) {
 	expect(t, map[string]string{
 		// The statements between two literals of A[string, int] were skipped.
 		"type A[K, V any] struct {\n\tKey K\n\tVal V\n}\nfunc run() {\n\tfmt.Println(\"one\")\n\tp := &A[string, int]{Key: \"a\"}\n\tfmt.Println(\"two\", p)\n\tq := A[string, int]{\"b\", 2}\n\tfmt.Println(\"three\", q, p == &q)\n}\nrun()": "one\ntwo &{a 0}\nthree {b 2} false\n",
+		// Among several values: parenthesized, and the slice inside.
+		"type P[K, V any] struct{ k K; v V }\nfunc run() { var a, b any = P[int, int]{}, P[string, int]{\"s\", 1}; fmt.Println(a, b) }\nrun()\nx, y := 1, P[int, string]{2, \"t\"}\nfmt.Println(x, y)": "{0 0} {s 1}\n1 {2 t}\n",
 	})
 }
 

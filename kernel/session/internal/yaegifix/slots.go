@@ -85,8 +85,18 @@ func compositeEdits(fset *token.FileSet, f *ast.File, off int, src string) []edi
 			paren(n.Values)
 		case *ast.CompositeLit:
 			if _, ok := n.Type.(*ast.IndexListExpr); ok {
+				slice := true
+				for i, e := range edits {
+					if e.begin == pos(n.Pos()) && e.end == e.begin && e.text == "(" {
+						// Parenthesized among several values: ([]A[K, V]{{…}}[0]).
+						edits[i].text = "([]"
+						slice = false
+					}
+				}
+				if slice {
+					edits = append(edits, edit{pos(n.Pos()), pos(n.Pos()), "[]"})
+				}
 				edits = append(edits,
-					edit{pos(n.Pos()), pos(n.Pos()), "[]"},
 					edit{pos(n.Lbrace), pos(n.Lbrace) + 1, "{{"},
 					edit{pos(n.Rbrace), pos(n.Rbrace) + 1, "}}[0]"})
 			}
