@@ -534,6 +534,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	code = yaegifix.MethodValueEdits(code, typeSrcs, s.cellMethods(), s.isGlobalVar)
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
 		return nil, syntaxError(err)
