@@ -109,11 +109,15 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 		return src
 	}
 	var errPos []token.Pos
+	redeclared := false
 	conf := types.Config{
 		Importer: noImports{},
 		Error: func(err error) {
 			if te, ok := err.(types.Error); ok {
 				errPos = append(errPos, te.Pos)
+				// A name of the session the cell declares otherwise:
+				// go/types would keep the first declaration.
+				redeclared = redeclared || strings.Contains(te.Msg, "redeclared")
 			}
 		},
 		Sizes: types.SizesFor("gc", runtime.GOARCH),
@@ -121,7 +125,7 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
 		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	pkg, _ := conf.Check("p", fset, []*ast.File{f}, info)
-	if pkg == nil {
+	if pkg == nil || redeclared {
 		return src
 	}
 	// The selectors of the file by offset, with their statements and the
