@@ -42,7 +42,7 @@ func TestMethodValuesOfValueReceivers(t *testing.T) {
 	}
 	// Where the statement calls another function, whose order with the
 	// copy Go leaves to the compiler, the method value is refused.
-	e := fails(t, s, "func run3() {\n\tv := V(1)\n\tfmt.Println(v.Get, 2)\n\tv = 2\n}")
+	e := fails(t, s, "func run3() {\n\tv := V(1)\n\tg := func() int { v = 2; return 0 }\n\tfmt.Println(v.Get, g())\n}")
 	if e.Name != "CompileError" || !strings.Contains(e.Value, "method value v.Get") {
 		t.Errorf("method value beside a call: %v", e)
 	}
@@ -72,8 +72,8 @@ func TestGoAndDeferOfValueMethods(t *testing.T) {
 	}
 }
 
-// TestMethodExpressionsOfTypeLiterals: struct{ T }.M of a method with a
-// value receiver failed in the interpreter ("reflect.Set: value of type
+// TestMethodExpressionsOfTypeLiterals: struct{ T }.M and (*T).M of a
+// method with a value receiver failed in the interpreter ("reflect.Set: value of type
 // func() string is not assignable", Go's method7.go); it becomes a
 // function literal calling the method.
 func TestMethodExpressionsOfTypeLiterals(t *testing.T) {
@@ -81,6 +81,13 @@ func TestMethodExpressionsOfTypeLiterals(t *testing.T) {
 	run(t, s, "type T struct{ n int }\nfunc (t T) M(k int, s ...string) string { return fmt.Sprint(t.n, k, s) }")
 	if got := out(t, s, "g := struct{ T }.M\nh := (*struct{ T }).M\nfmt.Println(g(struct{ T }{T{1}}, 2, \"a\"), h(&struct{ T }{T{3}}, 4))"); got != "1 2 [a] 3 4 []\n" {
 		t.Errorf("method expressions of struct literals: %q", got)
+	}
+	// (*L).M of a method with a value receiver failed too ("reflect.Set:
+	// value of type *[]int is not assignable to type []int", Go's
+	// method3.go), called or not.
+	run(t, s, "type L []int\nfunc (l L) Len() int { return len(l) }")
+	if got := out(t, s, "func run() {\n\tl := L{1, 2}\n\tg := (*L).Len\n\tl = append(l, 3)\n\tfmt.Println((*L).Len(&l), g(&l), L.Len(l))\n}\nrun()"); got != "3 3 3\n" {
+		t.Errorf("method expressions of pointer types: %q, want \"3 3 3\\n\"", got)
 	}
 }
 

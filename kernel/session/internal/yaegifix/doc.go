@@ -1039,11 +1039,14 @@
 //     refusal (Go leaves their order with the copy to the compiler), as
 //     do types go/types does not know (variables of earlier cells,
 //     imported types) and type parameters. A method expression of a type
-//     literal, struct{ T }.M or (*G[int]).M, which failed in the
-//     interpreter ("reflect.Set: value of type func() string is not
-//     assignable"), becomes a function literal calling the method.
+//     literal or a pointer type, struct{ T }.M, (*G[int]).M or (*T).M
+//     (called or not), which failed in the interpreter ("reflect.Set:
+//     value of type func() string is not assignable"; "value of type *T
+//     is not assignable to type T", Go's method.go and method3.go),
+//     becomes a function literal calling the method.
 //     Probes: "method value of a value receiver reads the variable",
-//     "method expression of a struct literal"; the session's
+//     "method expression of a struct literal", "method expression of a
+//     pointer type with a value method"; the session's
 //     TestMethodValuesOfValueReceivers, TestGoAndDeferOfValueMethods and
 //     TestMethodExpressionsOfTypeLiterals.
 //

@@ -22,8 +22,11 @@ import (
 // as Go: the receiver is a call's result nothing else holds. go x.M(a)
 // and defer x.M(a) are rewritten alike where the arguments are literals
 // or names. A method expression of a type literal or a pointer type,
-// struct{ T }.M or (*G[int]).M, becomes a function literal calling the
-// method. The types come from go/types over the cell with the types and
+// struct{ T }.M, (*G[int]).M or (*T).M (called or not: the interpreter
+// failed to pass the pointer to a value method), becomes a function
+// literal calling the method. Method values the refusals let through
+// that reach the receiver through a pointer (p := &v; f := p.M) are
+// rewritten too. The types come from go/types over the cell with the types and
 // methods of the session (sessionTypes, sessionMethods); a selector whose
 // types it does not know, or where the statement calls other functions
 // (whose order with the copy Go leaves to the compiler), is left alone,
@@ -44,7 +47,7 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 		}
 		return true
 	})
-	if len(sites) == 0 && len(sessionMethods) == 0 && !strings.Contains(src, "func (") {
+	if len(sites) == 0 && !mayCopyMethods(files, sessionMethods) {
 		return src
 	}
 	// One file for go/types: the session's types and methods the cell
@@ -128,6 +131,22 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 	if pkg == nil || redeclared {
 		return src
 	}
+	// A type declaration go/types did not understand (a field of an
+	// imported type) may promote other methods than Go's.
+	typeErr := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			for _, p := range errPos {
+				if g.Pos() <= p && p < g.End() {
+					typeErr = true
+				}
+			}
+		}
+		return !typeErr
+	})
+	if typeErr {
+		return src
+	}
 	// The selectors of the file by offset, with their statements and the
 	// calls that take them as arguments.
 	bySel := map[int]*ast.SelectorExpr{}
@@ -179,7 +198,7 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 				}
 			}
 			se, ok := n.(*ast.SelectorExpr)
-			if !ok || called[se] || seen[se.Pos()] {
+			if !ok || seen[se.Pos()] {
 				return true
 			}
 			prefix := len(stmtPrefix)
@@ -190,7 +209,22 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 			if tse == nil || tse.Sel.Name != se.Sel.Name {
 				return true
 			}
-			if sel := info.Selections[tse]; sel != nil && sel.Kind() == types.MethodVal && sel.Indirect() {
+			sel := info.Selections[tse]
+			if sel != nil && sel.Kind() == types.MethodExpr {
+				// (*T).M of a method with a value receiver, called or
+				// not: the interpreter failed to pass the pointer
+				// ("reflect.Set: value of type *T is not assignable").
+				_, ptrX := info.Types[tse.X].Type.(*types.Pointer)
+				if fn, ok := sel.Obj().(*types.Func); ok && ptrX {
+					if r := fn.Type().(*types.Signature).Recv(); r != nil && !types.IsInterface(r.Type()) {
+						if _, ptr := r.Type().(*types.Pointer); !ptr {
+							sites = append(sites, methodValueSite{p: p, sel: se, value: true})
+						}
+					}
+				}
+				return true
+			}
+			if sel != nil && sel.Kind() == types.MethodVal && sel.Indirect() && !called[se] {
 				if fn, ok := sel.Obj().(*types.Func); ok {
 					if r := fn.Type().(*types.Signature).Recv(); r != nil && !types.IsInterface(r.Type()) {
 						if _, ptr := r.Type().(*types.Pointer); !ptr {
@@ -250,8 +284,8 @@ func MethodValueEdits(src string, sessionTypes []string, sessionMethods []CellMe
 // MethodValueEdits), "" to leave it alone.
 func methodCopy(se *ast.SelectorExpr, info *types.Info, pkg *types.Package, fset *token.FileSet, text string, errPos []token.Pos, stmt ast.Node) string {
 	for _, p := range errPos {
-		if stmt != nil && stmt.Pos() <= p && p < stmt.End() {
-			return "" // go/types did not understand the statement
+		if se.Pos() <= p && p < se.End() {
+			return "" // go/types did not understand the selector
 		}
 	}
 	sel := info.Selections[se]
@@ -531,4 +565,58 @@ func soleEffect(se *ast.SelectorExpr, stmt ast.Node, info *types.Info) bool {
 		return true
 	})
 	return ok
+}
+
+// mayCopyMethods reports, without types, whether the chunks hold a
+// selector of the further rewrites of MethodValueEdits: a method value
+// (a selector not called) or a method expression of a pointer type,
+// (*T).M, named as a method with a value receiver of the cell or the
+// session.
+func mayCopyMethods(files []parsedChunk, sessionMethods []CellMethod) bool {
+	names := map[string]bool{}
+	addMethod := func(d *ast.FuncDecl) {
+		if d.Recv != nil && len(d.Recv.List) == 1 {
+			if _, ptr := d.Recv.List[0].Type.(*ast.StarExpr); !ptr {
+				names[d.Name.Name] = true
+			}
+		}
+	}
+	for _, m := range sessionMethods {
+		if f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+m.Decl+" {}", 0); err == nil && len(f.Decls) == 1 {
+			if d, ok := f.Decls[0].(*ast.FuncDecl); ok {
+				addMethod(d)
+			}
+		}
+	}
+	for _, p := range files {
+		for _, d := range p.f.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok {
+				addMethod(d)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return false
+	}
+	found := false
+	for _, p := range files {
+		called := map[*ast.SelectorExpr]bool{}
+		ast.Inspect(p.f, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
+					if _, star := ast.Unparen(se.X).(*ast.StarExpr); !star {
+						called[se] = true
+					}
+				}
+			case *ast.SelectorExpr:
+				found = names[n.Sel.Name] && !called[n]
+			}
+			return true
+		})
+	}
+	return found
 }

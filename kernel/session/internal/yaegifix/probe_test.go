@@ -91,6 +91,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "reflect.Set")
 			},
 			"the method expressions of MethodValueEdits"},
+		{"method expression of a pointer type with a value method", []string{"type L []int\nfunc (l L) Len() int { return len(l) }\nfunc f() int { l := L{1}; return (*L).Len(&l) }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Set")
+			},
+			"the method expressions of MethodValueEdits"},
 		{"address of an element through an array pointer", []string{"func f(p *[2]int) *int { return &p[1] }"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "cannot take address")
