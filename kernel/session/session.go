@@ -560,6 +560,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err != nil {
 		return nil, syntaxError(err)
 	}
+	code = yaegifix.MethodValueEdits(code, typeSrcs, s.cellMethods(), s.isGlobalVar)
 	declSrc := code
 	imports := make([]yaegifix.ImportSpec, 0, len(s.imports))
 	for is := range s.imports {

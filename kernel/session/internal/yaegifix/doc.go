@@ -1096,6 +1096,31 @@
 //     "type parameter used only through an unused one"; the session's
 //     TestInstantiationsThatWouldBeOneType and
 //     TestUnusedNamedTypeParameterAcrossCells.
+//  122. Method values of copies. The refusals of 58 covered Go's
+//     method5.go, method7.go and bug512.go. MethodValueEdits (called by
+//     the session before PrepareCell) type-checks the cell with go/types
+//     (with the session's types and methods) and writes such a method
+//     value x.M as the method value of a copy made there, func() T { r :=
+//     x; return r }().M: *x for a pointer x, x.E.F for a method promoted
+//     through embedded fields (a nil pointer panics there, as in Go), &x
+//     for a method with a pointer receiver, a nil check for an interface.
+//     go x.M(a) and defer x.M(a) get the same receiver where a are
+//     literals or names. It also rewrites the method values the refusals
+//     let through as copies that reach the value through a pointer (p :=
+//     &v; f := p.M). A statement that calls other functions keeps the
+//     refusal (Go leaves their order with the copy to the compiler), as
+//     do types go/types does not know (variables of earlier cells,
+//     imported types) and type parameters. A method expression of a type
+//     literal or a pointer type, struct{ T }.M, (*G[int]).M or (*T).M
+//     (called or not), which failed in the interpreter ("reflect.Set:
+//     value of type func() string is not assignable"; "value of type *T
+//     is not assignable to type T", Go's method.go and method3.go),
+//     becomes a function literal calling the method.
+//     Probes: "method value of a value receiver reads the variable",
+//     "method expression of a struct literal", "method expression of a
+//     pointer type with a value method"; the session's
+//     TestMethodValuesOfValueReceivers, TestGoAndDeferOfValueMethods and
+//     TestMethodExpressionsOfTypeLiterals.
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

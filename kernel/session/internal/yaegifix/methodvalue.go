@@ -28,6 +28,32 @@ import (
 // reports the variables of earlier cells, whose changes after the method
 // value cannot be followed: their method values are refused alike.
 func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMethods []CellMethod, isVar func(string) bool) error {
+	var errs scanner.ErrorList
+	methodValueSites(files, sessionTypes, sessionMethods, isVar, func(s methodValueSite) bool {
+		errs.Add(s.pos, s.msg)
+		return false
+	})
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// A methodValueSite is a selector methodValueRefusals refuses: its chunk,
+// the selector, whether M has a value receiver (not a pointer receiver
+// that a go or defer statement evaluates), the position in the cell and
+// the message.
+type methodValueSite struct {
+	p     parsedChunk
+	sel   *ast.SelectorExpr
+	value bool
+	pos   token.Position
+	msg   string
+}
+
+// methodValueSites calls visit with each selector methodValueRefusals
+// refuses, in order, until visit returns false.
+func methodValueSites(files []parsedChunk, sessionTypes []string, sessionMethods []CellMethod, isVar func(string) bool, visit func(methodValueSite) bool) {
 	valueMethods := map[string]string{} // method name → receiver type
 	ptrMethods := map[string]bool{}
 	var assigned []string // the left sides of assignments, as text
@@ -174,7 +200,7 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 		})
 	}
 	if len(valueMethods) == 0 && len(ptrMethods) == 0 {
-		return nil
+		return
 	}
 	// reassigned reports whether the cell assigns x, or a part of x's
 	// expression (s or s.p for s.p), or defines it again with :=.
@@ -188,14 +214,14 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 		id, ok := x.(*ast.Ident)
 		return ok && defined[id.Name] > 1
 	}
-	var errs scanner.ErrorList
+	stopped := false
 	for _, p := range files {
 		called := map[*ast.SelectorExpr]bool{}
 		// The method of a go or defer statement is evaluated at the
 		// statement, receiver included, as a method value is.
 		statement := map[*ast.SelectorExpr]string{}
 		ast.Inspect(p.f, func(n ast.Node) bool {
-			if len(errs) > 0 {
+			if stopped {
 				return false
 			}
 			switch n := n.(type) {
@@ -218,9 +244,9 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 					// too: p.Inc() after which p = q incremented *q.
 					pos := p.fset.Position(n.Pos())
 					pos.Line += p.delta
-					errs.Add(pos, fmt.Sprintf(Refused+"%s %s.%s(…) where the cell assigns %s again: Go evaluates the receiver at the %s statement, "+
+					stopped = !visit(methodValueSite{p, n, false, pos, fmt.Sprintf(Refused+"%s %s.%s(…) where the cell assigns %s again: Go evaluates the receiver at the %s statement, "+
 						"the interpreter when the call runs; copy it into a variable nothing assigns, r := %s, and write %s r.%s(…)",
-						kw, types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), kw, types.ExprString(n.X), kw, n.Sel.Name))
+						kw, types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), kw, types.ExprString(n.X), kw, n.Sel.Name)})
 					return true
 				}
 				if !ok || called[n] || fields[n.Sel.Name] {
@@ -245,9 +271,9 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 					if !vars[id.Name] && isVar != nil && isVar(id.Name) && id.Name != recv {
 						pos := p.fset.Position(n.Pos())
 						pos.Line += p.delta
-						errs.Add(pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver, %s a variable of an earlier cell: Go copies the receiver "+
+						stopped = !visit(methodValueSite{p, n, true, pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver, %s a variable of an earlier cell: Go copies the receiver "+
 							"where the method value is made, the interpreter reads the variable when the function is called, and later cells may change it; "+
-							"copy the receiver into a variable of this cell first, r := %s, and take r.%s", id.Name, n.Sel.Name, id.Name, id.Name, n.Sel.Name))
+							"copy the receiver into a variable of this cell first, r := %s, and take r.%s", id.Name, n.Sel.Name, id.Name, id.Name, n.Sel.Name)})
 						return true
 					}
 					if id.Name == recv || !vars[id.Name] || typeParams[id.Name] {
@@ -268,22 +294,21 @@ func methodValueRefusals(files []parsedChunk, sessionTypes []string, sessionMeth
 				pos := p.fset.Position(n.Pos())
 				pos.Line += p.delta
 				if kw := statement[n]; kw != "" {
-					errs.Add(pos, fmt.Sprintf(Refused+"%s %s.%s(…) with a method with a value receiver: Go copies the receiver at the %s statement "+
+					stopped = !visit(methodValueSite{p, n, true, pos, fmt.Sprintf(Refused+"%s %s.%s(…) with a method with a value receiver: Go copies the receiver at the %s statement "+
 						"(and panics there for a nil pointer), the interpreter reads it when the call runs; copy the receiver into a variable of its own first, "+
-						"r := %s (or r := *p for a pointer p), and write %s r.%s(…)", kw, types.ExprString(n.X), n.Sel.Name, kw, types.ExprString(n.X), kw, n.Sel.Name))
+						"r := %s (or r := *p for a pointer p), and write %s r.%s(…)", kw, types.ExprString(n.X), n.Sel.Name, kw, types.ExprString(n.X), kw, n.Sel.Name)})
 					return true
 				}
-				errs.Add(pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver: Go copies the receiver where the method value is made "+
+				stopped = !visit(methodValueSite{p, n, true, pos, fmt.Sprintf(Refused+"the method value %s.%s of a method with a value receiver: Go copies the receiver where the method value is made "+
 					"(and panics there for a nil pointer), the interpreter reads it when the function is called; copy the receiver into a variable of its own first, "+
-					"r := %s (or r := *p for a pointer p), and take r.%s", types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), n.Sel.Name))
+					"r := %s (or r := *p for a pointer p), and take r.%s", types.ExprString(n.X), n.Sel.Name, types.ExprString(n.X), n.Sel.Name)})
 			}
 			return true
 		})
-		if len(errs) > 0 {
-			return errs
+		if stopped {
+			return
 		}
 	}
-	return nil
 }
 
 // rootVar returns the name of the variable at the root of x (x in

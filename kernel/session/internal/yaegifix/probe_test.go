@@ -83,6 +83,19 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "too many arguments")
 			},
 			"methodExprEdits"},
+		{"method value of a value receiver reads the variable", []string{"type V int\nfunc (v V) Get() int { return int(v) }\nfunc f() int { v := V(3); g := v.Get; v = 4; return g() }", "f()"},
+			func(v any, err error, out string) bool { return v == 4 },
+			"MethodValueEdits and methodValueRefusals"},
+		{"method expression of a struct literal", []string{"type T struct{}\nfunc (T) m() int { return 3 }\nfunc f() int { g := struct{ T }.m; return g(struct{ T }{}) }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Set")
+			},
+			"the method expressions of MethodValueEdits"},
+		{"method expression of a pointer type with a value method", []string{"type L []int\nfunc (l L) Len() int { return len(l) }\nfunc f() int { l := L{1}; return (*L).Len(&l) }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Set")
+			},
+			"the method expressions of MethodValueEdits"},
 		{"address of an element through an array pointer", []string{"func f(p *[2]int) *int { return &p[1] }"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "cannot take address")
