@@ -867,6 +867,23 @@ func TestConstantComparisons(t *testing.T) {
 	}
 }
 
+// TestHugeConstantOperations: the interpreter computed operations on
+// untyped integer constants in an int64 and failed on those beyond it
+// ("constant 9223372036854775808 overflows int64"; Go's test/const.go,
+// fixedbugs/issue4752.go).
+func TestHugeConstantOperations(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"func g() {\n\tvar x, y uint64 = 0, 1 << 63\n\tfmt.Print(x, y)\n}\ng()":                                                                           "0 9223372036854775808",
+		"const big = 1 << 100\nfunc h() {\n\tvar f float64 = big - 1\n\tfmt.Print(big > big-1, big-1+1 == big, f, uint64(1<<64-1), -(big>>40)/3)\n}\nh()": "true true 1.2676506002282294e+30 18446744073709551615 -384307168202282325",
+		"const h uint64 = 1<<64 - 1\nfmt.Printf(\"%T %v %v\", h, h, big>>90 == 1024 && !(big < 0))":                                                       "uint64 18446744073709551615 true",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {

@@ -1024,6 +1024,17 @@
 //     statements, whose value the cell may show). Conversions elsewhere (a
 //     return, an if or for header) are not covered. Probe: "pointer
 //     converted to an interface keeps its slot".
+//  110. Operations on huge untyped constants. The interpreter computes an
+//     operation on untyped integer constants in an int64 and fails when
+//     an operand or the result is beyond it: var y uint64 = 1 << 63, and
+//     big > big-1 for const big = 1 << 100, fail with "constant … overflows
+//     int64" (Go's test/const.go, fixedbugs/issue4752.go); their literals
+//     work. foldConstants (hugeConstant) writes out such an operation, or a
+//     comparison of such, as its exact value, an untyped integer literal
+//     (N) or true or false, which the context converts as Go converts the
+//     operation; not where it converts to float32 or complex64, which the
+//     interpreter reaches through float64 (two roundings). Probe:
+//     "operation on huge untyped constants".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

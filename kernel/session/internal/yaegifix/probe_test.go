@@ -399,6 +399,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"all results of a call to fmt", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }\nfunc two() (W, W) { return 1, 2 }", "fmt.Sprint(two())"},
 			func(v any, err error, out string) bool { return v == "1 2" },
 			"the statements of callArgEdits that take the results into variables"},
+		{"operation on huge untyped constants", []string{"func f() uint64 { var y uint64 = 1 << 63; return y }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "overflows int64")
+			},
+			"hugeConstant (foldConstants)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
