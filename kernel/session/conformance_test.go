@@ -27,6 +27,37 @@ func TestRecursiveGenericTypesAreRefused(t *testing.T) {
 	}
 }
 
+// TestSelfContainingTypesAreRefused: yaegi panicked on the use of a type
+// that contains itself other than through a struct or interface type
+// ("interface conversion: reflect.Type is nil", a nil dereference), and
+// the process died of a stack overflow for some (type T [2]*T; Go's
+// test/peano.go, ddd.go, fixedbugs/bug294.go, issue4316.go, reorder2.go,
+// abi/fibish_closure.go).
+func TestSelfContainingTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"type Peano *Peano\nvar p Peano":                            "1:6: not supported by the interpreter: the type Peano refers to itself other than",
+		"x := 1\ntype F func(s string) F\nvar f F":                  "2:6: not supported by the interpreter: the type F refers to itself other than",
+		"type T [2]*T\nvar t T":                                     "1:6: not supported by the interpreter: the type T refers to itself other",
+		"type L []struct{ next L }\nvar l L":                        "1:6: not supported by the interpreter: the type L refers to itself other",
+		"type A map[string]B\ntype B []A\nfunc f(B) {}":             "1:6: not supported by the interpreter: the type A refers to itself through B other",
+		"func f() int {\n\ttype C chan C\n\treturn len(make(C))\n}": "2:7: not supported by the interpreter: the type C refers to itself other",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+			t.Errorf("%q: %s %s, want a refusal %q", code, e.Name, e.Value, want)
+		}
+	}
+	// Declared and not used (Go's test/fixedbugs/bug455.go): the
+	// interpreter accepts it.
+	run(t, s, "type G func(string) G\nconst unused = 1")
+	// Through a named struct or interface type: the interpreter runs it.
+	r, _ := run(t, s, "type N []*S\ntype S struct{ n N; v int }\ntype I interface{ M() J }\ntype J []I\nx := S{n: N{{v: 2}}}\nx.n[0].v")
+	if got := value(r); got != "2" {
+		t.Errorf("recursion through a struct: %s, want 2", got)
+	}
+}
+
 // TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
 // process with SIGTRAP (Go's test/recover.go calls it when a check fails).
 func TestBreakpointIsAPanic(t *testing.T) {

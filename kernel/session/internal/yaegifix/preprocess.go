@@ -301,6 +301,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	var generics genericTypes
+	var recursive recursiveTypes
 	// The interface types the cell declares, for assertEdits.
 	ifaces := map[string]bool{}
 	ifaceTypes := map[string]*ast.InterfaceType{} // for methodSetEdits
@@ -402,6 +403,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			generics.add(fset, f, c.Line-2)
+			recursive.add(fset, f, c.Line-2)
 			if err := instanceRefusals(fset, f, c.Line-2); err != nil {
 				return nil, err
 			}
@@ -606,6 +608,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		c.LastStep = step
 	}
 	if err := generics.check(); err != nil {
+		return nil, err
+	}
+	if err := recursive.check(src); err != nil {
 		return nil, err
 	}
 	for ci, c := range chunks {

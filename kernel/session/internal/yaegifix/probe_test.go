@@ -404,6 +404,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "overflows int64")
 			},
 			"hugeConstant (foldConstants)"},
+		{"type that contains itself", []string{"type F func(string) F\nvar f F"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Type is nil")
+			},
+			"recursiveTypes (PrepareCell)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
