@@ -884,6 +884,25 @@ func TestHugeConstantOperations(t *testing.T) {
 	}
 }
 
+// TestBlankTypeDeclarations: the interpreter failed on type _ B with
+// "cannot use _ as value" (Go's test/fixedbugs/bug295.go); it declares
+// nothing.
+func TestBlankTypeDeclarations(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"type _ int":                           "",
+		"type _ struct{ a int }\nfmt.Print(1)": "1",
+		"type (\n\t_ []int\n\tK int\n\t_ K\n)\nfunc f() K {\n\ttype _ string\n\treturn 3\n}\nfmt.Print(f())": "3",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+	if e := fails(t, s, "type _ int\nfmt.Print(y)"); !strings.HasPrefix(e.Value, "2:11: undefined: y") {
+		t.Errorf("an error after a blank type: %s, want it on line 2", e.Value)
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {

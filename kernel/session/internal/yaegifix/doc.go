@@ -1024,7 +1024,7 @@
 //     statements, whose value the cell may show). Conversions elsewhere (a
 //     return, an if or for header) are not covered. Probe: "pointer
 //     converted to an interface keeps its slot".
-//  110. Operations on huge untyped constants. The interpreter computes an
+//  119. Operations on huge untyped constants. The interpreter computes an
 //     operation on untyped integer constants in an int64 and fails when
 //     an operand or the result is beyond it: var y uint64 = 1 << 63, and
 //     big > big-1 for const big = 1 << 100, fail with "constant … overflows
@@ -1035,7 +1035,7 @@
 //     operation; not where it converts to float32 or complex64, which the
 //     interpreter reaches through float64 (two roundings). Probe:
 //     "operation on huge untyped constants".
-//  111. Types that contain themselves. A type that refers to itself other
+//  120. Types that contain themselves. A type that refers to itself other
 //     than through a named struct or interface type (type Peano *Peano, type
 //     F func(string) F, type T []T, type M map[string]M, type L []struct{
 //     next L }) is declared, but a use of it makes the interpreter panic
@@ -1049,6 +1049,11 @@
 //     (fixedbugs/bug455.go declares one and runs): the recursion can go
 //     through a named struct (type Peano struct{ next *Peano }). Probe:
 //     "type that contains itself".
+//  121. Blank type declarations. The interpreter fails on type _ B ("cannot
+//     use _ as value"; Go's test/fixedbugs/bug295.go), which declares
+//     nothing and runs no code. blankTypes removes blank type specs, and a
+//     type declaration of blank specs only, keeping the lines of the cell.
+//     Probe: "blank type declaration".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -394,6 +394,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	generic := map[string]bool{}
 	for ci := range chunks {
 		c := &chunks[ci]
+		c.Src = blankTypes(c.Src, c.Decl)
 		c.Src = foldConstants(c.Src, c.Decl, isVar)
 		c.Src = instanceFixes(c.Src, c.Decl, generic)
 		fset := token.NewFileSet()

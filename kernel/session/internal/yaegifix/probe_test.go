@@ -409,6 +409,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "reflect.Type is nil")
 			},
 			"recursiveTypes (PrepareCell)"},
+		{"blank type declaration", []string{"type _ int"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot use _ as value")
+			},
+			"blankTypes (PrepareCell)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
