@@ -967,6 +967,33 @@ func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
 	if got := out(t, s, "k := interface{ n() int }.n\nfmt.Println(k(t))"); got != "7\n" {
 		t.Errorf("method expression of an interface literal: %q", got)
 	}
+	// Of an interface type of the standard library, not called: the
+	// signature comes from reflect.
+	run(t, s, "import (\n\t\"io\"\n\t\"strings\"\n)")
+	code = "read := io.Reader.Read\nbuf := make([]byte, 3)\nn, err := read(strings.NewReader(\"hello\"), buf)\n" +
+		"fmt.Print(n, err, string(buf))\nfmt.Printf(\" %T\\n\", read)\nnilCall(func() { read(nil, buf) })"
+	want = "3 <nil>hel func(io.Reader, []uint8) (int, error)\nruntime error: invalid memory address or nil pointer dereference; "
+	if got := out(t, s, code); got != want {
+		t.Errorf("io.Reader.Read: %q, want %q", got, want)
+	}
+}
+
+// TestReflectMethodExpressionsAreRefused: reflect.Type.Method as a value
+// compiled (see TestMethodExpressionsOfInterfaceTypes), but reflect sees
+// no methods on the cells' types, and the result would differ from Go's
+// (Go's reflectmethod5.go, reflectmethod6.go).
+func TestReflectMethodExpressionsAreRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"\ntype foo struct{}\nfunc (foo) X() {}")
+	for code, want := range map[string]string{
+		"var h = reflect.Type.MethodByName":                  "1:9: not supported by the interpreter: MethodByName of reflect",
+		"m := reflect.Type.Method(reflect.TypeOf(foo{}), 0)": "1:6: not supported by the interpreter: Method of reflect",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+			t.Errorf("%q: %s %s, want %q", code, e.Name, e.Value, want)
+		}
+	}
 }
 
 // TestAddressOfAnElementThroughAnArrayPointer: &p[i] of p of type *[N]T

@@ -903,7 +903,12 @@
 //     a, as Go does, and a method expression that is not called a function
 //     literal, func(r I, p0 int) string { return r.M(p0) }, when the
 //     signature is known (an interface the cell declares, an interface
-//     literal, error). A nil x panics with ErrNilMethod, Go's runtime
+//     literal, error, an interface of the standard library whose
+//     signature reflect gives in types of the package or predeclared
+//     ones: read := io.Reader.Read; probe "method expression of a compiled
+//     interface type"). reflectMethodRefusals refuses reflect.Type.Method
+//     and its kin as it refuses calls of Method (Go's reflectmethod5.go,
+//     reflectmethod6.go). A nil x panics with ErrNilMethod, Go's runtime
 //     error (the interpreter's panic is reflect's string); a call whose
 //     other arguments have effects, and an interface that uses a type
 //     parameter, are left alone. methodValueRefusals no longer takes a method

@@ -414,6 +414,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "cannot use _ as value")
 			},
 			"blankTypes (PrepareCell)"},
+		{"method expression of a compiled interface type", []string{`import ("io"; "strings")`, "read := io.Reader.Read", "read(strings.NewReader(\"a\"), make([]byte, 1))"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many arguments")
+			},
+			"compiledMethodType (methodExprEdits)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
