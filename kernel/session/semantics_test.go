@@ -903,6 +903,26 @@ func TestBlankTypeDeclarations(t *testing.T) {
 	}
 }
 
+// TestMultiValueVarBeforeItsUses: var c = b; var a, b = foo() failed with
+// "assignment mismatch: 1 variables but foo returns 2 values" (Go's
+// test/fixedbugs/bug436.go); the order of initialization stays Go's.
+func TestMultiValueVarBeforeItsUses(t *testing.T) {
+	s := newSession(t)
+	code := "var trace []string\nfunc f(s string) int { trace = append(trace, s); return 0 }\n" +
+		"func two() (int, int) { trace = append(trace, \"two\"); return 1, 2 }\n" +
+		"var (\n\tp    = f(\"p\")\n\tq    = y + f(\"q\")\n\tx, y = two()\n\tr    = f(\"r\")\n)\n" +
+		"func foo() (int, int) { return 1, 2 }\nvar c = b\nvar a, b = foo()\nvar d = b + 1\n" +
+		"fmt.Print(trace, q, a, b, c, d)"
+	if got, want := out(t, s, code), "[p two q r] 2 1 2 2 3"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// A declaration in between that does not use them: Go initializes it
+	// first, the move would not; the cell stays an error.
+	if e := fails(t, s, "func g() (int, int) { return 3, 4 }\nvar k = j\nvar e = f(\"e\")\nvar i, j = g()"); e.Name != "CompileError" {
+		t.Errorf("not moved: %s %s, want the interpreter's error", e.Name, e.Value)
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {

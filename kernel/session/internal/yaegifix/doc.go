@@ -1059,6 +1059,16 @@
 //     nothing and runs no code. blankTypes removes blank type specs, and a
 //     type declaration of blank specs only, keeping the lines of the cell.
 //     Probe: "blank type declaration".
+//  122. Variables of one call declared after their use. The interpreter fails
+//     on var c = b; var a, b = foo() ("assignment mismatch: 1 variables but
+//     foo returns 2 values"; Go's test/fixedbugs/bug436.go) and runs the
+//     other order. multiValueOrder moves such a package-level declaration
+//     onto the line of the first declaration that uses its variables, ahead
+//     of it, when every declaration it moves past names one of them in its
+//     values (outside function literals and composite literal keys) and it
+//     names none of theirs: Go initializes none of those before it, so the
+//     order of initialization stays Go's. Probe: "multi-value var after its
+//     use".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

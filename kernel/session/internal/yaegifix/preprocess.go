@@ -395,6 +395,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	for ci := range chunks {
 		c := &chunks[ci]
 		c.Src = blankTypes(c.Src, c.Decl)
+		if c.Decl {
+			c.Src = multiValueOrder(c.Src)
+		}
 		c.Src = foldConstants(c.Src, c.Decl, isVar)
 		c.Src = instanceFixes(c.Src, c.Decl, generic)
 		fset := token.NewFileSet()

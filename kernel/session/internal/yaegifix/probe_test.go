@@ -419,6 +419,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "too many arguments")
 			},
 			"compiledMethodType (methodExprEdits)"},
+		{"multi-value var after its use", []string{"func foo() (int, int) { return 1, 2 }\nvar c = b\nvar a, b = foo()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "assignment mismatch")
+			},
+			"multiValueOrder (PrepareCell)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
