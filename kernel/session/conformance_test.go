@@ -58,6 +58,23 @@ func TestSelfContainingTypesAreRefused(t *testing.T) {
 	}
 }
 
+// TestLocalTypeOfAPackageLevelNameIsRefused: yaegi took a type declared
+// in a function for the package-level type of the same name ("too many
+// values in struct literal" for type T [2]int in a function, T a struct
+// outside; Go's test/fixedbugs/issue8947.go).
+func TestLocalTypeOfAPackageLevelNameIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "type T struct{ V int }\nfunc f() int {\n\ttype T [2]int\n\treturn len(T{0, 1})\n}")
+	if want := "3:7: not supported by the interpreter: the type T declared in a function where the cell declares a package-level type T"; e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+		t.Errorf("%s %s, want %q", e.Name, e.Value, want)
+	}
+	// Of the same kind (Go's fixedbugs/bug286.go): left to the interpreter.
+	r, _ := run(t, s, "type J interface{ g() }\nfunc h() int {\n\ttype J interface{ g() }\n\tvar j J\n\t_ = j\n\treturn 4\n}\nh()")
+	if got := value(r); got != "4" {
+		t.Errorf("interfaces of one name: %s, want 4", got)
+	}
+}
+
 // TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
 // process with SIGTRAP (Go's test/recover.go calls it when a check fails).
 func TestBreakpointIsAPanic(t *testing.T) {

@@ -1069,6 +1069,16 @@
 //     names none of theirs: Go initializes none of those before it, so the
 //     order of initialization stays Go's. Probe: "multi-value var after its
 //     use".
+//  123. Types declared in functions with a package-level type's name. The
+//     interpreter takes the name, in the function, for the package-level
+//     type: type T [2]int in a function where T is a struct outside fails
+//     with "too many values in struct literal" (Go's
+//     test/fixedbugs/issue8947.go). recursiveTypes refuses a type declared
+//     in a function whose kind (struct, array, interface...) differs from
+//     the package-level type's of the cell, with a message that asks for
+//     another name; of one kind, the interpreter may run it as Go does
+//     (fixedbugs/bug286.go) and it is left alone. Probe: "local type of a
+//     package-level name".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -424,6 +424,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "assignment mismatch")
 			},
 			"multiValueOrder (PrepareCell)"},
+		{"local type of a package-level name", []string{"type T struct{ V int }\nfunc f() int {\n\ttype T [2]int\n\treturn len(T{0, 1})\n}"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many values in struct literal")
+			},
+			"the shadowed types of recursiveTypes.check"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -142,6 +142,10 @@ type recursiveTypes struct {
 	specs map[string]*ast.TypeSpec // top level
 	local []*ast.TypeSpec          // in function bodies
 	pos   map[*ast.TypeSpec]token.Position
+	// All type names declared at top level, and the type declarations in
+	// function bodies, for shadowing.
+	top      map[string]string // name: typeKind
+	shadowed []*ast.TypeSpec
 }
 
 // add records the non-generic type definitions of f, whose lines are
@@ -151,12 +155,21 @@ func (r *recursiveTypes) add(fset *token.FileSet, f *ast.File, delta int) {
 		r.specs = map[string]*ast.TypeSpec{}
 		r.pos = map[*ast.TypeSpec]token.Position{}
 	}
+	if r.top == nil {
+		r.top = map[string]string{}
+	}
 	record := func(ts *ast.TypeSpec, top bool) {
+		p := fset.Position(ts.Pos())
+		p.Line += delta
+		if top {
+			r.top[ts.Name.Name] = typeKind(ts.Type)
+		} else {
+			r.shadowed = append(r.shadowed, ts)
+			r.pos[ts] = p
+		}
 		if ts.Assign.IsValid() || ts.TypeParams != nil && len(ts.TypeParams.List) > 0 || ts.Name.Name == "_" {
 			return
 		}
-		p := fset.Position(ts.Pos())
-		p.Line += delta
 		r.pos[ts] = p
 		if top {
 			r.specs[ts.Name.Name] = ts
@@ -215,6 +228,30 @@ func typeRefs(x ast.Expr) []string {
 	return names
 }
 
+// typeKind names the kind of type x is: "struct", "array", a name...
+func typeKind(x ast.Expr) string {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.StructType:
+		return "struct"
+	case *ast.InterfaceType:
+		return "interface"
+	case *ast.ArrayType:
+		if x.Len == nil {
+			return "slice"
+		}
+		return "array"
+	case *ast.MapType:
+		return "map"
+	case *ast.ChanType:
+		return "chan"
+	case *ast.FuncType:
+		return "func"
+	case *ast.StarExpr:
+		return "pointer"
+	}
+	return "name"
+}
+
 // check refuses a type that refers to itself other than through a named
 // struct or interface type: type Peano *Peano, type F func(string) F,
 // type T []T, type M map[string]M, type C chan C, type L []struct{ next
@@ -270,6 +307,19 @@ func (r *recursiveTypes) check(src string) error {
 			"a pointer, function, slice, array, map or channel type that contains itself; make the recursion go through a named struct, "+
 			"as in type %s struct{ next *%s }", name, desc, name, name))
 		return errs
+	}
+	for _, ts := range r.shadowed {
+		if k, ok := r.top[ts.Name.Name]; ok && k != typeKind(ts.Type) && ts.Name.Name != "_" {
+			// The interpreter resolves the name to the package-level
+			// type in the function (Go's fixedbugs/issue8947.go) and
+			// fails on it there, as the two differ (where they do not, it
+			// may run as Go does: fixedbugs/bug286.go).
+			name := ts.Name.Name
+			var errs scanner.ErrorList
+			errs.Add(r.pos[ts], fmt.Sprintf(Refused+"the type %s declared in a function where the cell declares a package-level type %s: "+
+				"the interpreter takes %s in the function for the package-level type; give one of them another name", name, name, name))
+			return errs
+		}
 	}
 	for _, ts := range r.local {
 		for _, m := range typeRefs(ts.Type) {
