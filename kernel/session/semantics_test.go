@@ -923,6 +923,23 @@ func TestMultiValueVarBeforeItsUses(t *testing.T) {
 	}
 }
 
+// TestBuiltinsOfACallOfTwoResults: copy(f(a)) and delete(h(m)) made the
+// interpreter panic ("index out of range [2] with length 2"; Go's
+// test/fixedbugs/issue15992.go).
+func TestBuiltinsOfACallOfTwoResults(t *testing.T) {
+	s := newSession(t)
+	code := "func f(a []byte) ([]byte, []byte) { return a, []byte(\"abc\") }\nfunc h(m map[int]int) (map[int]int, int) { return m, 0 }\n" +
+		"a := []byte{1, 2, 3}\nn := copy(f(a))\nm := map[int]int{0: 0, 1: 1}\ndelete(h(m))\n" +
+		"func g() (s string) {\n\tb := make([]byte, 2)\n\tdelete(h(m))\n\treturn fmt.Sprint(copy(b, \"xyz\"), b, len(m))\n}\nfmt.Print(n, a, len(m), g())"
+	if got, want := out(t, s, code), "3 [97 98 99] 12 [120 121] 1"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	r, _ := run(t, s, "copy(f(make([]byte, 2)))")
+	if got := value(r); got != "2" {
+		t.Errorf("value of the cell: %s, want 2", got)
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {

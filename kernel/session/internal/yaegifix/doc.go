@@ -1079,6 +1079,14 @@
 //     another name; of one kind, the interpreter may run it as Go does
 //     (fixedbugs/bug286.go) and it is left alone. Probe: "local type of a
 //     package-level name".
+//  124. Builtins applied to a call of two results. copy(f(a)) and
+//     delete(h(m)), which Go accepts, make the interpreter panic while it
+//     compiles the cell ("index out of range [2] with length 2"; Go's
+//     test/fixedbugs/issue15992.go). builtinSpreadEdits takes the results
+//     into variables first: func() int { x, y := f(a); return copy(x, y)
+//     }(), which calls f, then copy, as Go does; not in a defer or go
+//     statement (whose arguments Go evaluates at once). Probe: "copy of a
+//     call of two results".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -381,7 +381,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
-			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			builtinSpreadEdits(isVar), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
 			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,

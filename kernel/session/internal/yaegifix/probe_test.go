@@ -429,6 +429,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "too many values in struct literal")
 			},
 			"the shadowed types of recursiveTypes.check"},
+		{"copy of a call of two results", []string{"func f(a []byte) ([]byte, []byte) { return a, []byte(\"abc\") }\nfunc g() int { return copy(f(make([]byte, 2))) }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
+			"builtinSpreadEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
