@@ -32,7 +32,7 @@ func TestRecursiveGenericTypesAreRefused(t *testing.T) {
 // ("interface conversion: reflect.Type is nil", a nil dereference), and
 // the process died of a stack overflow for some (type T [2]*T; Go's
 // test/peano.go, ddd.go, fixedbugs/bug294.go, issue4316.go, reorder2.go,
-// abi/fibish_closure.go).
+// abi/fibish_closure.go, typeparam/issue47901.go).
 func TestSelfContainingTypesAreRefused(t *testing.T) {
 	s := newSession(t)
 	for code, want := range map[string]string{
@@ -41,6 +41,7 @@ func TestSelfContainingTypesAreRefused(t *testing.T) {
 		"type T [2]*T\nvar t T":                                     "1:6: not supported by the interpreter: the type T refers to itself other",
 		"type L []struct{ next L }\nvar l L":                        "1:6: not supported by the interpreter: the type L refers to itself other",
 		"type A map[string]B\ntype B []A\nfunc f(B) {}":             "1:6: not supported by the interpreter: the type A refers to itself through B other",
+		"type Ch[T any] chan Ch[T]\nvar ch Ch[int]":                 "1:6: not supported by the interpreter: the type Ch refers to itself other",
 		"func f() int {\n\ttype C chan C\n\treturn len(make(C))\n}": "2:7: not supported by the interpreter: the type C refers to itself other",
 	} {
 		e := fails(t, s, code)

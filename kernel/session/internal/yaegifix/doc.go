@@ -1043,13 +1043,14 @@
 //  120. Types that contain themselves. A type that refers to itself other
 //     than through a named struct or interface type (type Peano *Peano, type
 //     F func(string) F, type T []T, type M map[string]M, type L []struct{
-//     next L }) is declared, but a use of it makes the interpreter panic
-//     while it compiles the cell ("interface conversion: reflect.Type is
-//     nil, not *reflect.rtype", a nil dereference), and for some (type T
-//     [2]*T) the process dies of a stack overflow: reflect cannot build such
-//     a type, and the interpreter does not name it. Go's test/peano.go,
-//     ddd.go, fixedbugs/bug294.go, issue4316.go, reorder2.go,
-//     abi/fibish_closure.go. recursiveTypes refuses them, with the cycle,
+//     next L }, type Chan[T any] chan Chan[T]) is declared, but a use of it
+//     makes the interpreter panic while it compiles the cell ("interface
+//     conversion: reflect.Type is nil, not *reflect.rtype", a nil
+//     dereference), and for some (type T [2]*T) the process dies of a stack
+//     overflow: reflect cannot build such a type, and the interpreter does
+//     not name it. Go's test/peano.go, ddd.go, fixedbugs/bug294.go,
+//     issue4316.go, reorder2.go, abi/fibish_closure.go,
+//     typeparam/issue47901.go. recursiveTypes refuses them, with the cycle,
 //     where the cell uses one outside the definitions of the cycle
 //     (fixedbugs/bug455.go declares one and runs): the recursion can go
 //     through a named struct (type Peano struct{ next *Peano }). Probe:

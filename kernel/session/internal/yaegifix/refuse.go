@@ -167,7 +167,7 @@ func (r *recursiveTypes) add(fset *token.FileSet, f *ast.File, delta int) {
 			r.shadowed = append(r.shadowed, ts)
 			r.pos[ts] = p
 		}
-		if ts.Assign.IsValid() || ts.TypeParams != nil && len(ts.TypeParams.List) > 0 || ts.Name.Name == "_" {
+		if ts.Assign.IsValid() || ts.Name.Name == "_" {
 			return
 		}
 		r.pos[ts] = p
@@ -197,6 +197,26 @@ func (r *recursiveTypes) add(fset *token.FileSet, f *ast.File, delta int) {
 			})
 		}
 	}
+}
+
+// specRefs returns the names the definition ts refers to (see typeRefs),
+// but its type parameters.
+func specRefs(ts *ast.TypeSpec) []string {
+	params := map[string]bool{}
+	if ts.TypeParams != nil {
+		for _, f := range ts.TypeParams.List {
+			for _, id := range f.Names {
+				params[id.Name] = true
+			}
+		}
+	}
+	var names []string
+	for _, m := range typeRefs(ts.Type) {
+		if !params[m] {
+			names = append(names, m)
+		}
+	}
+	return names
 }
 
 // typeRefs returns the names x refers to, as the type of a definition,
@@ -322,7 +342,7 @@ func (r *recursiveTypes) check(src string) error {
 		}
 	}
 	for _, ts := range r.local {
-		for _, m := range typeRefs(ts.Type) {
+		for _, m := range specRefs(ts) {
 			if m == ts.Name.Name && used(ts) {
 				return refuse(ts, nil)
 			}
@@ -335,7 +355,7 @@ func (r *recursiveTypes) check(src string) error {
 	sort.Strings(names)
 	edges := map[string][]string{}
 	for _, name := range names {
-		for _, m := range typeRefs(r.specs[name].Type) {
+		for _, m := range specRefs(r.specs[name]) {
 			if r.specs[m] != nil {
 				edges[name] = append(edges[name], m)
 			}
