@@ -76,6 +76,21 @@ func TestLocalTypeOfAPackageLevelNameIsRefused(t *testing.T) {
 	}
 }
 
+// TestLocalTypeAliasIsRefused: yaegi reported a type alias declared in a
+// function undefined where it was declared (Go's
+// test/fixedbugs/issue50190.go).
+func TestLocalTypeAliasIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "func f() int {\n\t{\n\t\ttype C = int32\n\t\tvar c C\n\t\treturn int(c)\n\t}\n}")
+	if want := "3:8: not supported by the interpreter: the type alias C declared in a function"; e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+		t.Errorf("%s %s, want %q", e.Name, e.Value, want)
+	}
+	r, _ := run(t, s, "type C = int32\nfunc g() C { return 5 }\ng()")
+	if got := value(r); got != "5" {
+		t.Errorf("an alias outside functions: %s, want 5", got)
+	}
+}
+
 // TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
 // process with SIGTRAP (Go's test/recover.go calls it when a check fails).
 func TestBreakpointIsAPanic(t *testing.T) {

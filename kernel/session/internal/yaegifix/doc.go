@@ -1088,6 +1088,12 @@
 //     }(), which calls f, then copy, as Go does; not in a defer or go
 //     statement (whose arguments Go evaluates at once). Probe: "copy of a
 //     call of two results".
+//  125. Type aliases declared in functions. The interpreter reports such an
+//     alias undefined where it is declared (type C = int32 in a function:
+//     "undefined: C"; Go's test/fixedbugs/issue50190.go). recursiveTypes
+//     refuses it with a message that says so and asks for the alias outside
+//     functions or the type it stands for. Probe: "type alias in a
+//     function".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -54,6 +54,7 @@ const FeatureTable = `| Go feature | in a cell |
 | ` + "`switch x { case nil: }`" + ` | matches a nil slice, map, pointer, function or channel (yaegi matched nil interfaces only) |
 | generic types with a blank parameter | ` + "`type T[_ any] struct{}`" + ` instantiated with two type argument lists, and struct types with field tags as type arguments, are rejected with a message (yaegi makes the instantiations one type) |
 | types that contain themselves | other than through a named struct or interface type (` + "`type Peano *Peano`" + `, ` + "`type F func(string) F`" + `, ` + "`type T []T`" + `) are rejected with a message where the cell uses them: the interpreter cannot represent them; let the recursion go through a struct (` + "`type Peano struct{ next *Peano }`" + `) |
+| types declared in functions | a type alias (` + "`type C = int32`" + `), which yaegi reports undefined, and a type with the name of a package-level type of the cell of another kind, which yaegi takes for the package-level one, are rejected with a message |
 | ` + "`xml.Marshal`" + ` of a cell struct | rejected with a message unless the struct has an ` + "`XMLName`" + ` field (yaegi's cell struct types have no name, which ` + "`encoding/xml`" + ` names the element after) |
 | fatal runtime errors | (out of memory in compiled code, concurrent map writes) end the process; the next kernel of the notebook shows the runtime's message |
 `

@@ -434,6 +434,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "index out of range")
 			},
 			"builtinSpreadEdits"},
+		{"type alias in a function", []string{"func f() int {\n\ttype D = int32\n\tvar d D = 3\n\treturn int(d)\n}"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: D")
+			},
+			"the local aliases of recursiveTypes.check"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

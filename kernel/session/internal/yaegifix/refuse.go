@@ -329,6 +329,14 @@ func (r *recursiveTypes) check(src string) error {
 		return errs
 	}
 	for _, ts := range r.shadowed {
+		if ts.Assign.IsValid() {
+			// The interpreter reports it undefined where it is declared
+			// (Go's fixedbugs/issue50190.go).
+			var errs scanner.ErrorList
+			errs.Add(r.pos[ts], fmt.Sprintf(Refused+"the type alias %s declared in a function: the interpreter does not declare it "+
+				"(it reports it undefined); declare the alias outside functions, or write the type it stands for", ts.Name.Name))
+			return errs
+		}
 		if k, ok := r.top[ts.Name.Name]; ok && k != typeKind(ts.Type) && ts.Name.Name != "_" {
 			// The interpreter resolves the name to the package-level
 			// type in the function (Go's fixedbugs/issue8947.go) and
