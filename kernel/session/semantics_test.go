@@ -940,6 +940,20 @@ func TestBuiltinsOfACallOfTwoResults(t *testing.T) {
 	}
 }
 
+// TestImportEndedBySemicolon: import "strings"; left its semicolon at the
+// top of the cell's declarations, and the function after it failed to
+// parse ("expected '(', found g"; Go's test/fixedbugs/bug206.go).
+func TestImportEndedBySemicolon(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, "import \"strings\";\n\nfunc g() int { return len(strings.Repeat(\"a\", 2)) };\ng()")
+	if got := value(r); got != "2" {
+		t.Errorf("value %s, want 2", got)
+	}
+	if got := out(t, s, "import \"unicode\" ; var u = unicode.IsUpper('A')\nfmt.Print(u)"); got != "true" {
+		t.Errorf("output %q, want true", got)
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {

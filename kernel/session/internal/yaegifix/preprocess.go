@@ -463,7 +463,13 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 					e, added := importEdit(fset, g, known, 10)
 					importEdits = append(importEdits, e)
-					otherEdits = append(otherEdits, blank(g))
+					// With the semicolon that may end it (import "go/ast";),
+					// which would be left alone at the top of the chunk.
+					b := blank(g)
+					if rest := strings.TrimLeft(c.Src[b.end:], " \t"); strings.HasPrefix(rest, ";") {
+						b.end = len(c.Src) - len(rest) + 1
+					}
+					otherEdits = append(otherEdits, b)
 					c.Imports = append(c.Imports, added...)
 					continue
 				}
