@@ -148,8 +148,10 @@ type recursiveTypes struct {
 	shadowed []*ast.TypeSpec
 }
 
-// add records the non-generic type definitions of f, whose lines are
-// shifted by delta to be the cell's.
+// add records the type declarations of f, whose lines are shifted by
+// delta to be the cell's: the names and kinds of the top-level ones, the
+// ones in function bodies, and the definitions (not aliases) of both for
+// the cycles.
 func (r *recursiveTypes) add(fset *token.FileSet, f *ast.File, delta int) {
 	if r.specs == nil {
 		r.specs = map[string]*ast.TypeSpec{}
@@ -280,6 +282,11 @@ func typeKind(x ast.Expr) string {
 // alone, but a use makes it panic ("interface conversion: reflect.Type is
 // nil", a nil dereference) or, for some, the process dies of a stack
 // overflow while the cell compiles.
+//
+// It refuses as well, first, the type declarations in functions that
+// yaegi gets wrong: a type alias (reported undefined), and a type with
+// the name of a package-level type of the cell of another kind (taken
+// for the package-level type).
 func (r *recursiveTypes) check(src string) error {
 	// The names of the cell, as they occur outside comments and strings.
 	count := map[string]int{}
