@@ -27,6 +27,70 @@ func TestRecursiveGenericTypesAreRefused(t *testing.T) {
 	}
 }
 
+// TestSelfContainingTypesAreRefused: yaegi panicked on the use of a type
+// that contains itself other than through a struct or interface type
+// ("interface conversion: reflect.Type is nil", a nil dereference), and
+// the process died of a stack overflow for some (type T [2]*T; Go's
+// test/peano.go, ddd.go, fixedbugs/bug294.go, issue4316.go, reorder2.go,
+// abi/fibish_closure.go, typeparam/issue47901.go).
+func TestSelfContainingTypesAreRefused(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"type Peano *Peano\nvar p Peano":                            "1:6: not supported by the interpreter: the type Peano refers to itself other than",
+		"x := 1\ntype F func(s string) F\nvar f F":                  "2:6: not supported by the interpreter: the type F refers to itself other than",
+		"type T [2]*T\nvar t T":                                     "1:6: not supported by the interpreter: the type T refers to itself other",
+		"type L []struct{ next L }\nvar l L":                        "1:6: not supported by the interpreter: the type L refers to itself other",
+		"type A map[string]B\ntype B []A\nfunc f(B) {}":             "1:6: not supported by the interpreter: the type A refers to itself through B other",
+		"type Ch[T any] chan Ch[T]\nvar ch Ch[int]":                 "1:6: not supported by the interpreter: the type Ch refers to itself other",
+		"func f() int {\n\ttype C chan C\n\treturn len(make(C))\n}": "2:7: not supported by the interpreter: the type C refers to itself other",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+			t.Errorf("%q: %s %s, want a refusal %q", code, e.Name, e.Value, want)
+		}
+	}
+	// Declared and not used (Go's test/fixedbugs/bug455.go): the
+	// interpreter accepts it.
+	run(t, s, "type G func(string) G\nconst unused = 1")
+	// Through a named struct or interface type: the interpreter runs it.
+	r, _ := run(t, s, "type N []*S\ntype S struct{ n N; v int }\ntype I interface{ M() J }\ntype J []I\nx := S{n: N{{v: 2}}}\nx.n[0].v")
+	if got := value(r); got != "2" {
+		t.Errorf("recursion through a struct: %s, want 2", got)
+	}
+}
+
+// TestLocalTypeOfAPackageLevelNameIsRefused: yaegi took a type declared
+// in a function for the package-level type of the same name ("too many
+// values in struct literal" for type T [2]int in a function, T a struct
+// outside; Go's test/fixedbugs/issue8947.go).
+func TestLocalTypeOfAPackageLevelNameIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "type T struct{ V int }\nfunc f() int {\n\ttype T [2]int\n\treturn len(T{0, 1})\n}")
+	if want := "3:7: not supported by the interpreter: the type T declared in a function where the cell declares a package-level type T"; e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+		t.Errorf("%s %s, want %q", e.Name, e.Value, want)
+	}
+	// Of the same kind (Go's fixedbugs/bug286.go): left to the interpreter.
+	r, _ := run(t, s, "type J interface{ g() }\nfunc h() int {\n\ttype J interface{ g() }\n\tvar j J\n\t_ = j\n\treturn 4\n}\nh()")
+	if got := value(r); got != "4" {
+		t.Errorf("interfaces of one name: %s, want 4", got)
+	}
+}
+
+// TestLocalTypeAliasIsRefused: yaegi reported a type alias declared in a
+// function undefined where it was declared (Go's
+// test/fixedbugs/issue50190.go).
+func TestLocalTypeAliasIsRefused(t *testing.T) {
+	s := newSession(t)
+	e := fails(t, s, "func f() int {\n\t{\n\t\ttype C = int32\n\t\tvar c C\n\t\treturn int(c)\n\t}\n}")
+	if want := "3:8: not supported by the interpreter: the type alias C declared in a function"; e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+		t.Errorf("%s %s, want %q", e.Name, e.Value, want)
+	}
+	r, _ := run(t, s, "type C = int32\nfunc g() C { return 5 }\ng()")
+	if got := value(r); got != "5" {
+		t.Errorf("an alias outside functions: %s, want 5", got)
+	}
+}
+
 // TestBreakpointIsAPanic: runtime.Breakpoint in a cell ended the kernel's
 // process with SIGTRAP (Go's test/recover.go calls it when a check fails).
 func TestBreakpointIsAPanic(t *testing.T) {

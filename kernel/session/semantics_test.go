@@ -872,6 +872,93 @@ func TestConstantComparisons(t *testing.T) {
 	}
 }
 
+// TestHugeConstantOperations: the interpreter computed operations on
+// untyped integer constants in an int64 and failed on those beyond it
+// ("constant 9223372036854775808 overflows int64"; Go's test/const.go,
+// fixedbugs/issue4752.go).
+func TestHugeConstantOperations(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"func g() {\n\tvar x, y uint64 = 0, 1 << 63\n\tfmt.Print(x, y)\n}\ng()":                                                                           "0 9223372036854775808",
+		"const big = 1 << 100\nfunc h() {\n\tvar f float64 = big - 1\n\tfmt.Print(big > big-1, big-1+1 == big, f, uint64(1<<64-1), -(big>>40)/3)\n}\nh()": "true true 1.2676506002282294e+30 18446744073709551615 -384307168202282325",
+		"const h uint64 = 1<<64 - 1\nfmt.Printf(\"%T %v %v\", h, h, big>>90 == 1024 && !(big < 0))":                                                       "uint64 18446744073709551615 true",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+}
+
+// TestBlankTypeDeclarations: the interpreter failed on type _ B with
+// "cannot use _ as value" (Go's test/fixedbugs/bug295.go); it declares
+// nothing.
+func TestBlankTypeDeclarations(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"type _ int":                           "",
+		"type _ struct{ a int }\nfmt.Print(1)": "1",
+		"type (\n\t_ []int\n\tK int\n\t_ K\n)\nfunc f() K {\n\ttype _ string\n\treturn 3\n}\nfmt.Print(f())": "3",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+	if e := fails(t, s, "type _ int\nfmt.Print(y)"); !strings.HasPrefix(e.Value, "2:11: undefined: y") {
+		t.Errorf("an error after a blank type: %s, want it on line 2", e.Value)
+	}
+}
+
+// TestMultiValueVarBeforeItsUses: var c = b; var a, b = foo() failed with
+// "assignment mismatch: 1 variables but foo returns 2 values" (Go's
+// test/fixedbugs/bug436.go); the order of initialization stays Go's.
+func TestMultiValueVarBeforeItsUses(t *testing.T) {
+	s := newSession(t)
+	code := "var trace []string\nfunc f(s string) int { trace = append(trace, s); return 0 }\n" +
+		"func two() (int, int) { trace = append(trace, \"two\"); return 1, 2 }\n" +
+		"var (\n\tp    = f(\"p\")\n\tq    = y + f(\"q\")\n\tx, y = two()\n\tr    = f(\"r\")\n)\n" +
+		"func foo() (int, int) { return 1, 2 }\nvar c = b\nvar a, b = foo()\nvar d = b + 1\n" +
+		"fmt.Print(trace, q, a, b, c, d)"
+	if got, want := out(t, s, code), "[p two q r] 2 1 2 2 3"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// A declaration in between that does not use them: Go initializes it
+	// first, the move would not; the cell stays an error.
+	if e := fails(t, s, "func g() (int, int) { return 3, 4 }\nvar k = j\nvar e = f(\"e\")\nvar i, j = g()"); e.Name != "CompileError" {
+		t.Errorf("not moved: %s %s, want the interpreter's error", e.Name, e.Value)
+	}
+}
+
+// TestBuiltinsOfACallOfTwoResults: copy(f(a)) and delete(h(m)) made the
+// interpreter panic ("index out of range [2] with length 2"; Go's
+// test/fixedbugs/issue15992.go).
+func TestBuiltinsOfACallOfTwoResults(t *testing.T) {
+	s := newSession(t)
+	code := "func f(a []byte) ([]byte, []byte) { return a, []byte(\"abc\") }\nfunc h(m map[int]int) (map[int]int, int) { return m, 0 }\n" +
+		"a := []byte{1, 2, 3}\nn := copy(f(a))\nm := map[int]int{0: 0, 1: 1}\ndelete(h(m))\n" +
+		"func g() (s string) {\n\tb := make([]byte, 2)\n\tdelete(h(m))\n\treturn fmt.Sprint(copy(b, \"xyz\"), b, len(m))\n}\nfmt.Print(n, a, len(m), g())"
+	if got, want := out(t, s, code), "3 [97 98 99] 12 [120 121] 1"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	r, _ := run(t, s, "copy(f(make([]byte, 2)))")
+	if got := value(r); got != "2" {
+		t.Errorf("value of the cell: %s, want 2", got)
+	}
+}
+
+// TestImportEndedBySemicolon: import "strings"; left its semicolon at the
+// top of the cell's declarations, and the function after it failed to
+// parse ("expected '(', found g"; Go's test/fixedbugs/bug206.go).
+func TestImportEndedBySemicolon(t *testing.T) {
+	s := newSession(t)
+	r, _ := run(t, s, "import \"strings\";\n\nfunc g() int { return len(strings.Repeat(\"a\", 2)) };\ng()")
+	if got := value(r); got != "2" {
+		t.Errorf("value %s, want 2", got)
+	}
+	if got := out(t, s, "import \"unicode\" ; var u = unicode.IsUpper('A')\nfmt.Print(u)"); got != "true" {
+		t.Errorf("output %q, want true", got)
+	}
+}
+
 // TestRealAndImagOfConstants: real and imag of a constant failed to
 // compile ("reflect: call of reflect.Value.Complex on int64 Value").
 func TestRealAndImagOfConstants(t *testing.T) {
@@ -935,6 +1022,33 @@ func TestMethodExpressionsOfInterfaceTypes(t *testing.T) {
 	// (methodValueRefusals refused it as one).
 	if got := out(t, s, "k := interface{ n() int }.n\nfmt.Println(k(t))"); got != "7\n" {
 		t.Errorf("method expression of an interface literal: %q", got)
+	}
+	// Of an interface type of the standard library, not called: the
+	// signature comes from reflect.
+	run(t, s, "import (\n\t\"io\"\n\t\"strings\"\n)")
+	code = "read := io.Reader.Read\nbuf := make([]byte, 3)\nn, err := read(strings.NewReader(\"hello\"), buf)\n" +
+		"fmt.Print(n, err, string(buf))\nfmt.Printf(\" %T\\n\", read)\nnilCall(func() { read(nil, buf) })"
+	want = "3 <nil>hel func(io.Reader, []uint8) (int, error)\nruntime error: invalid memory address or nil pointer dereference; "
+	if got := out(t, s, code); got != want {
+		t.Errorf("io.Reader.Read: %q, want %q", got, want)
+	}
+}
+
+// TestReflectMethodExpressionsAreRefused: reflect.Type.Method as a value
+// compiled (see TestMethodExpressionsOfInterfaceTypes), but reflect sees
+// no methods on the cells' types, and the result would differ from Go's
+// (Go's reflectmethod5.go, reflectmethod6.go).
+func TestReflectMethodExpressionsAreRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"reflect\"\ntype foo struct{}\nfunc (foo) X() {}")
+	for code, want := range map[string]string{
+		"var h = reflect.Type.MethodByName":                  "1:9: not supported by the interpreter: MethodByName of reflect",
+		"m := reflect.Type.Method(reflect.TypeOf(foo{}), 0)": "1:6: not supported by the interpreter: Method of reflect",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+			t.Errorf("%q: %s %s, want %q", code, e.Name, e.Value, want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/big"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -78,6 +79,14 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 		}
 		return "?"
 	}
+	// Whether the cell declares true or false, which a folded comparison
+	// must not name then.
+	boolsDeclared := false
+	for id := range info.Defs {
+		if id.Name == "true" || id.Name == "false" {
+			boolsDeclared = true
+		}
+	}
 	var edits []edit
 	ast.Inspect(f, func(n ast.Node) bool {
 		if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.CONST {
@@ -86,6 +95,15 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 				return false
 			}
 			return true
+		}
+		if x, ok := n.(ast.Expr); ok && !failsIn(x) {
+			// An operation on untyped integer constants beyond int64: the
+			// interpreter computes it in an int64 and fails ("constant
+			// … overflows int64"); the literal of its value works.
+			if text, ok := hugeConstant(x, info, boolsDeclared); ok {
+				edits = append(edits, edit{pos(x.Pos()), pos(x.End()), text})
+				return false
+			}
 		}
 		if x := integerOperand(n); x != nil && !failsIn(x) {
 			// An array length or a shift count given as an untyped float
@@ -126,6 +144,118 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 		return false
 	})
 	return applyEdits(src, edits)
+}
+
+// hugeConstant returns the literal of x's value if x is an operation
+// (not a lone name or literal) on untyped integer constants, or a
+// comparison of such, that goes beyond the range of int64 somewhere: the
+// value itself or one of its operands. The literal is an untyped integer
+// constant too, (N), or true or false (unless the cell declares those
+// names, boolsDeclared), so that the context converts it exactly as Go
+// converts x (but not to float32 or complex64). The value is computed here from the constants' exact values
+// (go/types records the value converted to the context's type). iota is
+// left alone (the lines of a constant group that repeat the expression
+// give it other values).
+func hugeConstant(x ast.Expr, info *types.Info, boolsDeclared bool) (string, bool) {
+	switch ast.Unparen(x).(type) {
+	case *ast.BinaryExpr, *ast.UnaryExpr:
+	default:
+		return "", false
+	}
+	tv := info.Types[x]
+	if tv.Value == nil {
+		return "", false
+	}
+	if b, ok := tv.Type.Underlying().(*types.Basic); ok && (b.Kind() == types.Float32 || b.Kind() == types.Complex64) {
+		// The interpreter rounds a huge integer to float64 first, and
+		// rounding that again can differ from Go's single rounding.
+		return "", false
+	}
+	huge := false
+	var intVal func(ast.Expr) constant.Value
+	var boolVal func(ast.Expr) constant.Value
+	intVal = func(e ast.Expr) (v constant.Value) {
+		defer func() {
+			if v == nil || v.Kind() != constant.Int {
+				v = nil
+			} else if _, exact := constant.Int64Val(v); !exact {
+				huge = true
+			}
+		}()
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			if e.Kind == token.INT {
+				return constant.MakeFromLiteral(e.Value, token.INT, 0)
+			}
+		case *ast.Ident:
+			if c, ok := info.Uses[e].(*types.Const); ok && c.Parent() != types.Universe && c.Type() == types.Typ[types.UntypedInt] {
+				return c.Val()
+			}
+		case *ast.ParenExpr:
+			return intVal(e.X)
+		case *ast.UnaryExpr:
+			if e.Op == token.ADD || e.Op == token.SUB || e.Op == token.XOR {
+				if a := intVal(e.X); a != nil {
+					return constant.UnaryOp(e.Op, a, 0)
+				}
+			}
+		case *ast.BinaryExpr:
+			a, b := intVal(e.X), intVal(e.Y)
+			if a == nil || b == nil {
+				return nil
+			}
+			switch e.Op {
+			case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.AND_NOT:
+				return constant.BinaryOp(a, e.Op, b)
+			case token.QUO, token.REM:
+				if constant.Sign(b) == 0 {
+					return nil
+				}
+				op := e.Op
+				if op == token.QUO {
+					op = token.QUO_ASSIGN // integer division
+				}
+				return constant.BinaryOp(a, op, b)
+			case token.SHL, token.SHR:
+				if n, ok := constant.Uint64Val(b); ok && n < 10000 {
+					return constant.Shift(a, e.Op, uint(n))
+				}
+			}
+		}
+		return nil
+	}
+	boolVal = func(e ast.Expr) constant.Value {
+		switch e := e.(type) {
+		case *ast.ParenExpr:
+			return boolVal(e.X)
+		case *ast.UnaryExpr:
+			if e.Op == token.NOT {
+				if a := boolVal(e.X); a != nil {
+					return constant.UnaryOp(e.Op, a, 0)
+				}
+			}
+		case *ast.BinaryExpr:
+			switch e.Op {
+			case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				if a, b := intVal(e.X), intVal(e.Y); a != nil && b != nil {
+					return constant.MakeBool(constant.Compare(a, e.Op, b))
+				}
+			case token.LAND, token.LOR:
+				if a, b := boolVal(e.X), boolVal(e.Y); a != nil && b != nil {
+					return constant.BinaryOp(a, e.Op, b)
+				}
+			}
+		}
+		return nil
+	}
+	if v := intVal(x); v != nil && huge {
+		return "(" + v.ExactString() + ")", true
+	}
+	huge = false
+	if v := boolVal(x); v != nil && huge && !boolsDeclared {
+		return strconv.FormatBool(constant.BoolVal(v)), true
+	}
+	return "", false
 }
 
 // integerOperand returns the length of an array type or the count of a
@@ -172,8 +302,12 @@ func isUntypedNonInteger(t types.Type) bool {
 // rewrites.
 func mayFold(src string) bool {
 	return strings.Contains(src, "real") || strings.Contains(src, "imag") || strings.Contains(src, "const") ||
-		strings.Contains(src, "<<") || strings.Contains(src, ">>") || strings.Contains(src, "[")
+		strings.Contains(src, "<<") || strings.Contains(src, ">>") || strings.Contains(src, "[") || longNumber.MatchString(src)
 }
+
+// longNumber matches a literal that may be beyond int64 (see
+// hugeConstant).
+var longNumber = regexp.MustCompile(`[0-9]{19}`)
 
 // checkTypes type-checks f without imports (see noImports) and returns
 // what go/types knows and where it failed.

@@ -902,7 +902,12 @@
 //     a, as Go does, and a method expression that is not called a function
 //     literal, func(r I, p0 int) string { return r.M(p0) }, when the
 //     signature is known (an interface the cell declares, an interface
-//     literal, error). A nil x panics with ErrNilMethod, Go's runtime
+//     literal, error, an interface of the standard library whose
+//     signature reflect gives in types of the package or predeclared
+//     ones: read := io.Reader.Read; probe "method expression of a compiled
+//     interface type"). reflectMethodRefusals refuses reflect.Type.Method
+//     and its kin as it refuses calls of Method (Go's reflectmethod5.go,
+//     reflectmethod6.go). A nil x panics with ErrNilMethod, Go's runtime
 //     error (the interpreter's panic is reflect's string); a call whose
 //     other arguments have effects, and an interface that uses a type
 //     parameter, are left alone. methodValueRefusals no longer takes a method
@@ -1121,6 +1126,71 @@
 //     pointer type with a value method"; the session's
 //     TestMethodValuesOfValueReceivers, TestGoAndDeferOfValueMethods and
 //     TestMethodExpressionsOfTypeLiterals.
+//  123. Operations on huge untyped constants. The interpreter computes an
+//     operation on untyped integer constants in an int64 and fails when
+//     an operand or the result is beyond it: var y uint64 = 1 << 63, and
+//     big > big-1 for const big = 1 << 100, fail with "constant … overflows
+//     int64" (Go's test/const.go, fixedbugs/issue4752.go); their literals
+//     work. foldConstants (hugeConstant) writes out such an operation, or a
+//     comparison of such, as its exact value, an untyped integer literal
+//     (N) or true or false, which the context converts as Go converts the
+//     operation; not where it converts to float32 or complex64, which the
+//     interpreter reaches through float64 (two roundings). Probe:
+//     "operation on huge untyped constants".
+//  124. Types that contain themselves. A type that refers to itself other
+//     than through a named struct or interface type (type Peano *Peano, type
+//     F func(string) F, type T []T, type M map[string]M, type L []struct{
+//     next L }, type Chan[T any] chan Chan[T]) is declared, but a use of it
+//     makes the interpreter panic while it compiles the cell ("interface
+//     conversion: reflect.Type is nil, not *reflect.rtype", a nil
+//     dereference), and for some (type T [2]*T) the process dies of a stack
+//     overflow: reflect cannot build such a type, and the interpreter does
+//     not name it. Go's test/peano.go, ddd.go, fixedbugs/bug294.go,
+//     issue4316.go, reorder2.go, abi/fibish_closure.go,
+//     typeparam/issue47901.go. recursiveTypes refuses them, with the cycle,
+//     where the cell uses one outside the definitions of the cycle
+//     (fixedbugs/bug455.go declares one and runs): the recursion can go
+//     through a named struct (type Peano struct{ next *Peano }). Probe:
+//     "type that contains itself".
+//  125. Blank type declarations. The interpreter fails on type _ B ("cannot
+//     use _ as value"; Go's test/fixedbugs/bug295.go), which declares
+//     nothing and runs no code. blankTypes removes blank type specs, and a
+//     type declaration of blank specs only, keeping the lines of the cell.
+//     Probe: "blank type declaration".
+//  126. Variables of one call declared after their use. The interpreter fails
+//     on var c = b; var a, b = foo() ("assignment mismatch: 1 variables but
+//     foo returns 2 values"; Go's test/fixedbugs/bug436.go) and runs the
+//     other order. multiValueOrder moves such a package-level declaration
+//     onto the line of the first declaration that uses its variables, ahead
+//     of it, when every declaration it moves past names one of them in its
+//     values (outside function literals and composite literal keys) and it
+//     names none of theirs: Go initializes none of those before it, so the
+//     order of initialization stays Go's. Probe: "multi-value var after its
+//     use".
+//  127. Types declared in functions with a package-level type's name. The
+//     interpreter takes the name, in the function, for the package-level
+//     type: type T [2]int in a function where T is a struct outside fails
+//     with "too many values in struct literal" (Go's
+//     test/fixedbugs/issue8947.go). recursiveTypes refuses a type declared
+//     in a function whose kind (struct, array, interface...) differs from
+//     the package-level type's of the cell, with a message that asks for
+//     another name; of one kind, the interpreter may run it as Go does
+//     (fixedbugs/bug286.go) and it is left alone. Probe: "local type of a
+//     package-level name".
+//  128. Builtins applied to a call of two results. copy(f(a)) and
+//     delete(h(m)), which Go accepts, make the interpreter panic while it
+//     compiles the cell ("index out of range [2] with length 2"; Go's
+//     test/fixedbugs/issue15992.go). builtinSpreadEdits takes the results
+//     into variables first: func() int { x, y := f(a); return copy(x, y)
+//     }(), which calls f, then copy, as Go does; not in a defer or go
+//     statement (whose arguments Go evaluates at once). Probe: "copy of a
+//     call of two results".
+//  129. Type aliases declared in functions. The interpreter reports such an
+//     alias undefined where it is declared (type C = int32 in a function:
+//     "undefined: C"; Go's test/fixedbugs/issue50190.go). recursiveTypes
+//     refuses it with a message that says so and asks for the alias outside
+//     functions or the type it stands for. Probe: "type alias in a
+//     function".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

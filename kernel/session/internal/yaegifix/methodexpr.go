@@ -2,10 +2,15 @@ package yaegifix
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // methodExprEdits rewrites the method expressions of interface types,
@@ -188,6 +193,11 @@ func methodType(x ast.Expr, name string, ifaces map[string]*ast.InterfaceType, d
 	}
 	var it *ast.InterfaceType
 	switch x := ast.Unparen(x).(type) {
+	case *ast.SelectorExpr:
+		if pkg, ok := x.X.(*ast.Ident); ok {
+			return compiledMethodType(pkg.Name, x.Sel.Name, name)
+		}
+		return nil
 	case *ast.InterfaceType:
 		it = x
 	case *ast.Ident:
@@ -216,6 +226,104 @@ func methodType(x ast.Expr, name string, ifaces map[string]*ast.InterfaceType, d
 		}
 	}
 	return nil
+}
+
+// stdlibInterfaceTypes holds the interface types of yaegi's standard
+// library by package name and type name ("reflect.Type"); a name that two
+// packages of one name give is left out.
+var stdlibInterfaceTypes = sync.OnceValue(func() map[string]reflect.Type {
+	m := map[string]reflect.Type{}
+	seen := map[string]int{}
+	for path, syms := range stdlib.Symbols {
+		pkg := path[strings.LastIndex(path, "/")+1:]
+		for name, v := range syms {
+			key := pkg + "." + name
+			seen[key]++
+			if v.Kind() == reflect.Pointer && v.IsNil() && v.Type().Elem().Kind() == reflect.Interface {
+				m[key] = v.Type().Elem()
+			}
+		}
+	}
+	for k, n := range seen {
+		if n > 1 {
+			delete(m, k)
+		}
+	}
+	return m
+})
+
+// compiledMethodType returns the signature of the method name of the
+// interface type pkg.typ of the standard library (reflect.Type.Method:
+// func(int) reflect.Method), if all its types can be written: predeclared
+// ones, the package's own (as pkg.T) and pointers, slices, arrays and
+// maps of them.
+func compiledMethodType(pkg, typ, name string) *ast.FuncType {
+	it := stdlibInterfaceTypes()[pkg+"."+typ]
+	if it == nil {
+		return nil
+	}
+	m, ok := it.MethodByName(name)
+	if !ok {
+		return nil
+	}
+	var write func(t reflect.Type) (string, bool)
+	write = func(t reflect.Type) (string, bool) {
+		if t.Name() != "" {
+			switch t.PkgPath() {
+			case "":
+				return t.Name(), true // int, error
+			case it.PkgPath():
+				return pkg + "." + t.Name(), true
+			}
+			return "", false
+		}
+		var elem string
+		var ok bool
+		if k := t.Kind(); k == reflect.Pointer || k == reflect.Slice || k == reflect.Array || k == reflect.Map {
+			if elem, ok = write(t.Elem()); !ok {
+				return "", false
+			}
+		}
+		switch t.Kind() {
+		case reflect.Pointer:
+			return "*" + elem, true
+		case reflect.Slice:
+			return "[]" + elem, true
+		case reflect.Array:
+			return "[" + strconv.Itoa(t.Len()) + "]" + elem, true
+		case reflect.Map:
+			key, ok := write(t.Key())
+			return "map[" + key + "]" + elem, ok
+		}
+		return "", false
+	}
+	ft := m.Type
+	var params, results []string
+	for i := range ft.NumIn() {
+		t := ft.In(i)
+		prefix := ""
+		if ft.IsVariadic() && i == ft.NumIn()-1 {
+			t, prefix = t.Elem(), "..."
+		}
+		text, ok := write(t)
+		if !ok {
+			return nil
+		}
+		params = append(params, prefix+text)
+	}
+	for i := range ft.NumOut() {
+		text, ok := write(ft.Out(i))
+		if !ok {
+			return nil
+		}
+		results = append(results, text)
+	}
+	x, err := parser.ParseExpr("func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ")")
+	if err != nil {
+		return nil
+	}
+	f, _ := x.(*ast.FuncType)
+	return f
 }
 
 // valueNames returns the names root declares as variables, constants,

@@ -340,8 +340,25 @@ func isTypeName(x ast.Expr) bool {
 	return false
 }
 
+// isReflectMethodExpr reports whether se is a method expression of one of
+// reflect's method-set functions: reflect.Type.Method, reflect.Value.NumMethod.
+func isReflectMethodExpr(se *ast.SelectorExpr) bool {
+	switch se.Sel.Name {
+	case "NumMethod", "Method", "MethodByName":
+	default:
+		return false
+	}
+	x, ok := ast.Unparen(se.X).(*ast.SelectorExpr)
+	if !ok || x.Sel.Name != "Type" && x.Sel.Name != "Value" {
+		return false
+	}
+	id, ok := x.X.(*ast.Ident)
+	return ok && id.Name == "reflect"
+}
+
 // reflectMethodRefusals refuses the calls of reflect's method-set
-// functions (NumMethod, Method, MethodByName) in a cell that uses reflect
+// functions (NumMethod, Method, MethodByName), and their method
+// expressions (reflect.Type.Method), in a cell that uses reflect
 // (imported by the cell, or by an earlier one: reflectImported) where the
 // cell or an earlier one (methods) declares methods: yaegi v0.16.1 builds
 // the types of the cells without methods for reflect, so that
@@ -366,22 +383,35 @@ func reflectMethodRefusals(files []parsedChunk, reflectImported, methods bool) e
 	var errs scanner.ErrorList
 	for _, p := range files {
 		ast.Inspect(p.f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(errs) > 0 {
-				return len(errs) == 0
+			if len(errs) > 0 {
+				return false
 			}
-			se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			switch {
-			case se.Sel.Name == "NumMethod" && len(call.Args) == 0,
-				se.Sel.Name == "MethodByName" && len(call.Args) == 1,
-				se.Sel.Name == "Method" && len(call.Args) == 1:
+			var se *ast.SelectorExpr
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				se, _ = ast.Unparen(n.Fun).(*ast.SelectorExpr)
+				if se == nil {
+					return true
+				}
+				switch {
+				case se.Sel.Name == "NumMethod" && len(n.Args) == 0,
+					se.Sel.Name == "MethodByName" && len(n.Args) == 1,
+					se.Sel.Name == "Method" && len(n.Args) == 1:
+				default:
+					if isReflectMethodExpr(se) {
+						break // a call of reflect.Type.Method(t, 0)
+					}
+					return true
+				}
+			case *ast.SelectorExpr:
+				// reflect.Type.Method as a value (Go's reflectmethod5.go).
+				if se = n; !isReflectMethodExpr(se) {
+					return true
+				}
 			default:
 				return true
 			}
-			pos := p.fset.Position(call.Pos())
+			pos := p.fset.Position(se.Pos())
 			pos.Line += p.delta
 			errs.Add(pos, fmt.Sprintf(Refused+"%s of reflect in a session with types that have methods: the interpreter builds the types of the cells "+
 				"without methods for reflect, so that reflect's method sets of them are empty where Go's are not; call the methods directly or through an interface", se.Sel.Name))

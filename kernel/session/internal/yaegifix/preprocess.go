@@ -301,6 +301,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	step := 0 // top-level statements so far
 	importChunks := map[int]Chunk{}
 	var generics genericTypes
+	var recursive recursiveTypes
 	// The interface types the cell declares, for assertEdits.
 	ifaces := map[string]bool{}
 	ifaceTypes := map[string]*ast.InterfaceType{} // for methodSetEdits
@@ -380,7 +381,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
-			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			builtinSpreadEdits(isVar), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
 			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
@@ -393,6 +394,10 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	generic := map[string]bool{}
 	for ci := range chunks {
 		c := &chunks[ci]
+		c.Src = blankTypes(c.Src, c.Decl)
+		if c.Decl {
+			c.Src = multiValueOrder(c.Src)
+		}
 		c.Src = foldConstants(c.Src, c.Decl, isVar)
 		c.Src = instanceFixes(c.Src, c.Decl, generic)
 		fset := token.NewFileSet()
@@ -402,6 +407,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				return nil, ShiftError(err, c.Line-2)
 			}
 			generics.add(fset, f, c.Line-2)
+			recursive.add(fset, f, c.Line-2)
 			if err := instanceRefusals(fset, f, c.Line-2); err != nil {
 				return nil, err
 			}
@@ -457,7 +463,13 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 					e, added := importEdit(fset, g, known, 10)
 					importEdits = append(importEdits, e)
-					otherEdits = append(otherEdits, blank(g))
+					// With the semicolon that may end it (import "go/ast";),
+					// which would be left alone at the top of the chunk.
+					b := blank(g)
+					if rest := strings.TrimLeft(c.Src[b.end:], " \t"); strings.HasPrefix(rest, ";") {
+						b.end = len(c.Src) - len(rest) + 1
+					}
+					otherEdits = append(otherEdits, b)
 					c.Imports = append(c.Imports, added...)
 					continue
 				}
@@ -606,6 +618,9 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		c.LastStep = step
 	}
 	if err := generics.check(); err != nil {
+		return nil, err
+	}
+	if err := recursive.check(src); err != nil {
 		return nil, err
 	}
 	for ci, c := range chunks {

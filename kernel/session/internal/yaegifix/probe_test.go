@@ -424,6 +424,46 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"all results of a call to fmt", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }\nfunc two() (W, W) { return 1, 2 }", "fmt.Sprint(two())"},
 			func(v any, err error, out string) bool { return v == "1 2" },
 			"the statements of callArgEdits that take the results into variables"},
+		{"operation on huge untyped constants", []string{"func f() uint64 { var y uint64 = 1 << 63; return y }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "overflows int64")
+			},
+			"hugeConstant (foldConstants)"},
+		{"type that contains itself", []string{"type F func(string) F\nvar f F"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Type is nil")
+			},
+			"recursiveTypes (PrepareCell)"},
+		{"blank type declaration", []string{"type _ int"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot use _ as value")
+			},
+			"blankTypes (PrepareCell)"},
+		{"method expression of a compiled interface type", []string{`import ("io"; "strings")`, "read := io.Reader.Read", "read(strings.NewReader(\"a\"), make([]byte, 1))"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many arguments")
+			},
+			"compiledMethodType (methodExprEdits)"},
+		{"multi-value var after its use", []string{"func foo() (int, int) { return 1, 2 }\nvar c = b\nvar a, b = foo()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "assignment mismatch")
+			},
+			"multiValueOrder (PrepareCell)"},
+		{"local type of a package-level name", []string{"type T struct{ V int }\nfunc f() int {\n\ttype T [2]int\n\treturn len(T{0, 1})\n}"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "too many values in struct literal")
+			},
+			"the shadowed types of recursiveTypes.check"},
+		{"copy of a call of two results", []string{"func f(a []byte) ([]byte, []byte) { return a, []byte(\"abc\") }\nfunc g() int { return copy(f(make([]byte, 2))) }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
+			"builtinSpreadEdits"},
+		{"type alias in a function", []string{"func f() int {\n\ttype D = int32\n\tvar d D = 3\n\treturn int(d)\n}"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined: D")
+			},
+			"the local aliases of recursiveTypes.check"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
