@@ -481,9 +481,10 @@ func TestTypeSwitchOnFunctionTypes(t *testing.T) {
 	if got := out(t, s, "var v any = ff\nfmt.Println(kind(v), kind(ff(1)))"); got != "func int\n" {
 		t.Errorf("type switch on a function converted in place and an int: %q", got)
 	}
-	e := fails(t, s, "fmt.Println(kind(ff(0)))")
-	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "var v interface{} = f") {
-		t.Errorf("function returned as interface{}: %s: %s", e.Name, e.Value)
+	// A function returned as interface{} is held in a variable of that
+	// type first (anyReturnEdits).
+	if got := out(t, s, "fmt.Println(kind(ff(0)))"); got != "func\n" {
+		t.Errorf("function returned as interface{}: %q", got)
 	}
 }
 

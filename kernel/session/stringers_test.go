@@ -154,3 +154,49 @@ func TestErrorsFollowUnwrapAndIsOfCellErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFmtOfCellValuesInInterfaces: the interpreter hands fmt a value of a
+// cell's type with methods held in an interface by reading again the
+// variable the interface was made from, in the frame of the call: var sa
+// any = s at the top level of a cell printed "%!v(PANIC=String method:
+// reflect.Set: …)", and an interface made in another function (returned,
+// or stored in a global) printed another variable's value or <nil>; a
+// value of such a type returned as any lost its type (3 for W(3)). Each
+// prints as in Go, or stops where fmt cannot tell the type.
+func TestFmtOfCellValuesInInterfaces(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type S struct{ s string }\nfunc (s S) String() string { return s.s }\n"+
+		"type E struct{ m string }\nfunc (e E) Error() string { return \"E:\" + e.m }\n"+
+		"type P struct{ s string; f float64 }\nfunc (p *P) String() string { return fmt.Sprint(\"P:\", p.s) }\n"+
+		"type W int\nfunc (w W) String() string { return fmt.Sprintf(\"W%d\", int(w)) }")
+	if got, want := out(t, s, "s := S{\"one\"}\nvar sa any = s\nfmt.Println(sa)"), "one\n"; got != want {
+		t.Errorf("top-level var sa any = s: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "fmt.Printf(\"%v|%s|%+v|\", sa, sa, sa)\nfmt.Print(fmt.Sprint(sa), fmt.Errorf(\"x: %v\", sa), \"\\n\")"),
+		"one|one|one|onex: one\n"; got != want {
+		t.Errorf("verbs: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "e := E{\"bad\"}\nvar ea any = e\nvar ee error = e\np := &P{\"pp\", 1}\nvar pa any = p\nw := W(3)\nvar wa any = w\nfmt.Println(ea, ee, pa, wa)"),
+		"E:bad E:bad P:pp W3\n"; got != want {
+		t.Errorf("error, pointer receiver, int: %q, want %q", got, want)
+	}
+	run(t, s, "var sg any")
+	run(t, s, "sg = s")
+	if got, want := out(t, s, "s = S{\"changed\"}\nfmt.Println(sg, sa)\nfunc pr() { a, b := 1, W(9); _, _ = a, b; fmt.Println(sa, sg, ea, pa, wa) }\npr()"),
+		"one one\none one E:bad P:pp W3\n"; got != want {
+		t.Errorf("globals assigned in a later cell, printed in a function: %q, want %q", got, want)
+	}
+	run(t, s, "func mk() any { x := S{\"a\"}; var a any = x; return a }\nfunc mkw() any { return W(5) }\nfunc mke() any { e := E{\"seven\"}; var a any = e; return a }\n"+
+		"var g any\nfunc set() { w := W(7); g = w }")
+	if got, want := out(t, s, "fmt.Println(mk(), mkw(), mke())\nv := mk()\nfmt.Println(v)\nset()\nfmt.Println(g)\n"+
+		"func show() { a, b, c := 1, 2, W(9); _, _, _ = a, b, c; v := mkw(); fmt.Println(v, g, mk()) }\nshow()"),
+		"a W5 E:seven\na\nW7\nW5 W7 a\n"; got != want {
+		t.Errorf("values from functions: %q, want %q", got, want)
+	}
+	for _, code := range []string{"fmt.Println([]any{s})", "fmt.Println(map[string]any{\"k\": s})"} {
+		e := fails(t, s, code)
+		if !strings.Contains(e.Value, "that holds, in an interface, a value of a type of the cell") {
+			t.Errorf("cell %q: %s: %s; want the fmt refusal", code, e.Name, e.Value)
+		}
+	}
+}

@@ -1018,12 +1018,45 @@
 //     variable defined on the same line, new at each run; and the chunk's
 //     variables stored, passed or
 //     assigned so (x = mk(i); s = append(s, x); register(cur); var it I =
-//     x), also those of earlier cells. At the top level of a cell, where
-//     such variables would be the session's temporaries, zeroed after the
-//     cell, the statement runs in a function literal of its own (but call
-//     statements, whose value the cell may show). Conversions elsewhere (a
-//     return, an if or for header) are not covered. Probe: "pointer
-//     converted to an interface keeps its slot".
+//     x), also those of earlier cells. At the top level of a cell (but for
+//     call statements, whose value the cell may show) the variables are
+//     globals named with keepPrefix, which the session, unlike its other
+//     temporaries, does not zero after the cell: variables of a function
+//     literal of the statement's own were read again in other frames (item
+//     110). Conversions elsewhere (a return, an if or for header) are not
+//     covered. Probe: "pointer converted to an interface keeps its slot".
+//  110. Interfaces handed to fmt are read again. For a value of a type of
+//     the cells with methods held in an interface (the interpreter's
+//     stand-in, valueInterface), the wrapper the interpreter builds for
+//     fmt's functions (getBinValue, for the functions of MapTypes) reads
+//     the value again from the variable or expression the interface was
+//     made from, in the frame of the call: an interface made in another
+//     function (returned by it, stored in a global) gave another variable
+//     of the caller's frame, so that fmt printed another value, <nil>, or
+//     a panic of the interpreter's inside String that fmt recovered
+//     ("%!v(PANIC=String method: reflect.Set: value of type func(interface
+//     {}) is not assignable to type struct { Xs string })" for s := S{…};
+//     var sa any = s; fmt.Println(sa) at the top level of a cell, whose
+//     temporary lived in a function literal); and one made from a
+//     variable assigned since gave its new value. fmtArgEdits puts the
+//     arguments fmt.Print, Println, Sprint, Sprintln, Fprint, Fprintln,
+//     Printf, Sprintf, Fprintf and Errorf print (not literals; not a lone
+//     call that may give several values; not args…) in _portlabFmtArg(…)
+//     (FmtArgSource, in Builtins): for a stand-in (FmtStandIn) it takes
+//     method values of the methods fmt calls, in FmtWrappers' order, which
+//     call them with the value the stand-in holds, and FmtWrap builds the
+//     wrapper the interpreter would from them; other values pass as they
+//     are. Values in an []any or map[string]any still stop the cell
+//     (holdsValueInterface). Probes: "interface handed to fmt read again
+//     in the caller's frame", "interface handed to fmt follows the
+//     variable".
+//  111. Values returned as any lose their type. A function whose one
+//     result is of type any (or interface{}) returns a value of a type of
+//     the cells as a value of the type it is declared from: fmt.Println(f())
+//     printed 3 for func f() any { return W(3) }, where Go calls W's
+//     String. anyReturnEdits makes return x { var t any = x; return t }:
+//     a variable of type any keeps the type. Probe: "value returned as any
+//     loses its type".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

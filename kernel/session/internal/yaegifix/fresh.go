@@ -31,9 +31,9 @@ import (
 // they are calls or &T{…}; and variables the chunk declares, stored so,
 // passed so or assigned to a variable (x = mk(i); s = append(s, x) aliased
 // x too, as did var it I = x; x = &T{2}). At the top level of a cell (but
-// for call statements, whose value the cell may show) the statement runs
-// in a function literal, whose variables outlive the cell. Conversions
-// elsewhere (a return, an if or for header) are left alone.
+// for call statements, whose value the cell may show) the variables are
+// globals the session keeps. Conversions elsewhere (a return, an if or for
+// header) are left alone.
 func freshTempEdits(results map[string]int, isVar func(string) bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 		return freshTemps(fset, f, off, src, results, isVar)
@@ -80,7 +80,7 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 	// an interface changed it too.
 	variable := func(x ast.Expr) bool {
 		id, ok := ast.Unparen(x).(*ast.Ident)
-		if !ok || strings.HasPrefix(id.Name, tempPrefix) {
+		if !ok || strings.HasPrefix(id.Name, tempPrefix) || strings.HasPrefix(id.Name, keepPrefix) {
 			return false
 		}
 		if id.Obj == nil {
@@ -90,9 +90,16 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 		return id.Obj.Kind == ast.Var
 	}
 	// topLevel is set while the statements of the cell itself are seen:
-	// their fresh variables would be the session's globals, which it zeroes
-	// after the cell, so the statement runs in a function literal of its
-	// own, if func() bool { t1 := x; …; return true }() {}.
+	// their fresh variables are globals of the session, named with
+	// keepPrefix, which it does not zero after the cell as it does its
+	// other temporaries. Not variables of a function literal of the
+	// statement's own: yaegi v0.16.1 gives compiled code (fmt's functions)
+	// a value of a type with methods held in an interface by reading again
+	// the variable the interface was made from, in the frame of the code
+	// that hands it over, so that fmt.Println(x) after var x any = v read
+	// another variable and printed a panic of the interpreter's inside
+	// String (or the other variable's value); a global is read as itself
+	// from any frame.
 	topLevel := false
 	hoist := func(st ast.Stmt, xs []ast.Expr, vars bool) {
 		if topLevel {
@@ -105,18 +112,16 @@ func freshTemps(fset *token.FileSet, f *ast.File, off int, src string, results m
 			if !(temporary(x) || vars && variable(x)) || hasFuncLit(x) {
 				continue
 			}
-			tmp := fmt.Sprintf("%sF%d", tempPrefix, blockSeq.Add(1))
+			prefix := tempPrefix
+			if topLevel {
+				prefix = keepPrefix
+			}
+			tmp := fmt.Sprintf("%sF%d", prefix, blockSeq.Add(1))
 			pre += tmp + " := " + src[pos(x.Pos()):pos(x.End())] + "; "
 			edits = append(edits, edit{pos(x.Pos()), pos(x.End()), tmp})
 		}
 		if pre == "" {
 			return
-		}
-		if topLevel {
-			// Not _ = func…: the top-level blank assignments of a cell
-			// share one variable, typed by the first (blankEdits).
-			pre = "if func() bool { " + pre
-			edits = append(edits, edit{pos(st.End()), pos(st.End()), "; return true }() {}"})
 		}
 		edits = append(edits, edit{pos(st.Pos()), pos(st.Pos()), pre})
 	}

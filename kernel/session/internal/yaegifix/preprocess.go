@@ -382,8 +382,8 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
-			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
-			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
+			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), fmtArgEdits(fmtName(known), results), nilAssertEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}
@@ -872,6 +872,11 @@ const tempPrefix = "_portlabTmp"
 // the session clears after each cell.
 const TempPrefix = tempPrefix
 
+// keepPrefix starts the names of the temporaries of the top level of a
+// cell that the session keeps (see freshTemps): they do not start with
+// TempPrefix.
+const keepPrefix = "_portlabKeep"
+
 // rhsMentions reports whether the right-hand side of a definition uses a
 // name it defines.
 func rhsMentions(as *ast.AssignStmt) bool {
@@ -1053,6 +1058,19 @@ func withFileImports(f *ast.File, imported func(string) bool) func(string) bool 
 		}
 	}
 	return func(name string) bool { return own[name] || imported(name) }
+}
+
+// fmtName returns a function that reports whether a name is package fmt
+// as known imports it.
+func fmtName(known map[ImportSpec]bool) func(string) bool {
+	return func(name string) bool {
+		for is := range known {
+			if is.Path == "fmt" && (is.Name == name || is.Name == "" && name == "fmt") {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func importedName(known map[ImportSpec]bool) func(string) bool {
