@@ -193,10 +193,22 @@ func TestFmtOfCellValuesInInterfaces(t *testing.T) {
 		"a W5 E:seven\na\nW7\nW5 W7 a\n"; got != want {
 		t.Errorf("values from functions: %q, want %q", got, want)
 	}
+	// A method's result, put in parentheses by callArgEdits.
+	run(t, s, "type T struct{ v any }\nfunc (t T) Get() any { return t.v }")
+	if got, want := out(t, s, "tw := T{W(6)}\nfmt.Println(tw.Get())"), "W6\n"; got != want {
+		t.Errorf("method result: %q, want %q", got, want)
+	}
 	for _, code := range []string{"fmt.Println([]any{s})", "fmt.Println(map[string]any{\"k\": s})"} {
 		e := fails(t, s, code)
 		if !strings.Contains(e.Value, "that holds, in an interface, a value of a type of the cell") {
 			t.Errorf("cell %q: %s: %s; want the fmt refusal", code, e.Name, e.Value)
 		}
+	}
+	// An error of a cell type with Unwrap in a variable of type error
+	// reaches fmt as its representation: %w printed %!w(struct {…}={…}).
+	run(t, s, "type U struct{ err error }\nfunc (u U) Error() string { return \"U\" }\nfunc (u U) Unwrap() error { return u.err }\nvar ue error = U{e}")
+	e := fails(t, s, "fmt.Println(fmt.Errorf(\"w: %w\", ue))")
+	if !strings.Contains(e.Value, "that may hold values of type U") {
+		t.Errorf("%%w: %s: %s; want the fmt refusal", e.Name, e.Value)
 	}
 }

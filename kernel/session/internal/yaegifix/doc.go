@@ -1023,9 +1023,9 @@
 //     globals named with keepPrefix, which the session, unlike its other
 //     temporaries, does not zero after the cell: variables of a function
 //     literal of the statement's own were read again in other frames (item
-//     110). Conversions elsewhere (a return, an if or for header) are not
+//     119). Conversions elsewhere (a return, an if or for header) are not
 //     covered. Probe: "pointer converted to an interface keeps its slot".
-//  110. Interfaces handed to fmt are read again. For a value of a type of
+//  119. Interfaces handed to fmt are read again. For a value of a type of
 //     the cells with methods held in an interface (the interpreter's
 //     stand-in, valueInterface), the wrapper the interpreter builds for
 //     fmt's functions (getBinValue, for the functions of MapTypes) reads
@@ -1040,17 +1040,22 @@
 //     temporary lived in a function literal); and one made from a
 //     variable assigned since gave its new value. fmtArgEdits puts the
 //     arguments fmt.Print, Println, Sprint, Sprintln, Fprint, Fprintln,
-//     Printf, Sprintf, Fprintf and Errorf print (not literals; not a lone
-//     call that may give several values; not args…) in _portlabFmtArg(…)
+//     Printf, Sprintf, Fprintf and Errorf print in _portlabFmtArg(…)
 //     (FmtArgSource, in Builtins): for a stand-in (FmtStandIn) it takes
 //     method values of the methods fmt calls, in FmtWrappers' order, which
 //     call them with the value the stand-in holds, and FmtWrap builds the
 //     wrapper the interpreter would from them; other values pass as they
-//     are. Values in an []any or map[string]any still stop the cell
-//     (holdsValueInterface). Probes: "interface handed to fmt read again
-//     in the caller's frame", "interface handed to fmt follows the
+//     are. Arguments not of an interface type for sure (plainExpr:
+//     literals, operations, variables the chunk declares with such values
+//     or plain types), whose wrapper the interpreter builds right, keep
+//     their place (fmt in loops stays fast), and so do the arguments of a
+//     call with args… and a lone call that may give several values.
+//     Values in an []any or map[string]any still stop the cell
+//     (holdsValueInterface), and so does a %w argument handed over as its
+//     representation (printVerbs). Probes: "interface handed to fmt read
+//     again in the caller's frame", "interface handed to fmt follows the
 //     variable".
-//  111. Values returned as any lose their type. A function whose one
+//  120. Values returned as any lose their type. A function whose one
 //     result is of type any (or interface{}) returns a value of a type of
 //     the cells as a value of the type it is declared from: fmt.Println(f())
 //     printed 3 for func f() any { return W(3) }, where Go calls W's

@@ -250,8 +250,10 @@ func fmtArgEdits(isPkg func(string) bool, results map[string]int) func(fset *tok
 				return true
 			}
 			args := call.Args[skip:]
-			if len(args) == 1 {
-				if c, ok := ast.Unparen(args[0]).(*ast.CallExpr); ok {
+			if _, paren := args[0].(*ast.ParenExpr); len(args) == 1 && !paren {
+				// (f()) is one value (callArgEdits puts such calls in
+				// parentheses).
+				if c, ok := args[0].(*ast.CallExpr); ok {
 					fun, ok := ast.Unparen(c.Fun).(*ast.Ident)
 					if !ok || local[fun.Name] || results[fun.Name] != 1 {
 						return true

@@ -468,11 +468,13 @@ func holdsValueInterface(v reflect.Value, depth int, budget *int) bool {
 }
 
 // printVerbs returns the verb function of checkFmtArgs for a format:
-// whether fmt calls String or Error for argument i.
+// whether fmt calls String or Error for argument i (%w, Errorf's, calls
+// Error: an error of a cell's type handed over as its representation
+// printed %!w(struct { … }={…})).
 func printVerbs(format string) func(i int) bool {
 	calls := map[int]bool{}
 	forVerbs(format, func(arg int, verb rune, sharp bool) {
-		if strings.ContainsRune("vsqxX", verb) && !(verb == 'v' && sharp) {
+		if strings.ContainsRune("vsqxXw", verb) && !(verb == 'v' && sharp) {
 			calls[arg] = true
 		}
 	})
