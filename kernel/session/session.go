@@ -463,6 +463,13 @@ func (s *Session) exports() interp.Exports {
 			"FuncValue": reflect.ValueOf(yaegifix.FuncValue),
 			// case T: in generic functions (semanticEdits).
 			"TypeParamCase": reflect.ValueOf(yaegifix.TypeParamCase),
+			// Values of the cells' types in interfaces handed to fmt (fmtArgEdits).
+			"FmtStandIn": reflect.ValueOf(yaegifix.FmtStandIn),
+			"FmtSame":    reflect.ValueOf(yaegifix.FmtSame),
+			"FmtWrap": reflect.ValueOf(func(v any, kind int, fs ...any) any {
+				return yaegifix.FmtWrap(s.interp, v, kind, fs...)
+			}),
+			"FmtState": reflect.ValueOf((*fmt.State)(nil)),
 		},
 		"github.com/portlab/portlab/kernel/display/display": {
 			"Show":     show,

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -151,6 +152,92 @@ func TestErrorsFollowUnwrapAndIsOfCellErrors(t *testing.T) {
 	} {
 		if got := out(t, s, code); got != want {
 			t.Errorf("cell %q: output %q, want %q", code, got, want)
+		}
+	}
+}
+
+// TestFmtOfCellValuesInInterfaces: the interpreter hands fmt a value of a
+// cell's type with methods held in an interface by reading again the
+// variable the interface was made from, in the frame of the call: var sa
+// any = s at the top level of a cell printed "%!v(PANIC=String method:
+// reflect.Set: …)", and an interface made in another function (returned,
+// or stored in a global) printed another variable's value or <nil>; a
+// value of such a type returned as any lost its type (3 for W(3)). Each
+// prints as in Go, or stops where fmt cannot tell the type.
+func TestFmtOfCellValuesInInterfaces(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type S struct{ s string }\nfunc (s S) String() string { return s.s }\n"+
+		"type E struct{ m string }\nfunc (e E) Error() string { return \"E:\" + e.m }\n"+
+		"type P struct{ s string; f float64 }\nfunc (p *P) String() string { return fmt.Sprint(\"P:\", p.s) }\n"+
+		"type W int\nfunc (w W) String() string { return fmt.Sprintf(\"W%d\", int(w)) }")
+	if got, want := out(t, s, "s := S{\"one\"}\nvar sa any = s\nfmt.Println(sa)"), "one\n"; got != want {
+		t.Errorf("top-level var sa any = s: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "fmt.Printf(\"%v|%s|%+v|\", sa, sa, sa)\nfmt.Print(fmt.Sprint(sa), fmt.Errorf(\"x: %v\", sa), \"\\n\")"),
+		"one|one|one|onex: one\n"; got != want {
+		t.Errorf("verbs: %q, want %q", got, want)
+	}
+	if got, want := out(t, s, "e := E{\"bad\"}\nvar ea any = e\nvar ee error = e\np := &P{\"pp\", 1}\nvar pa any = p\nw := W(3)\nvar wa any = w\nfmt.Println(ea, ee, pa, wa)"),
+		"E:bad E:bad P:pp W3\n"; got != want {
+		t.Errorf("error, pointer receiver, int: %q, want %q", got, want)
+	}
+	run(t, s, "var sg any")
+	run(t, s, "sg = s")
+	if got, want := out(t, s, "s = S{\"changed\"}\nfmt.Println(sg, sa)\nfunc pr() { a, b := 1, W(9); _, _ = a, b; fmt.Println(sa, sg, ea, pa, wa) }\npr()"),
+		"one one\none one E:bad P:pp W3\n"; got != want {
+		t.Errorf("globals assigned in a later cell, printed in a function: %q, want %q", got, want)
+	}
+	run(t, s, "func mk() any { x := S{\"a\"}; var a any = x; return a }\nfunc mkw() any { return W(5) }\nfunc mke() any { e := E{\"seven\"}; var a any = e; return a }\n"+
+		"var g any\nfunc set() { w := W(7); g = w }")
+	if got, want := out(t, s, "fmt.Println(mk(), mkw(), mke())\nv := mk()\nfmt.Println(v)\nset()\nfmt.Println(g)\n"+
+		"func show() { a, b, c := 1, 2, W(9); _, _, _ = a, b, c; v := mkw(); fmt.Println(v, g, mk()) }\nshow()"),
+		"a W5 E:seven\na\nW7\nW5 W7 a\n"; got != want {
+		t.Errorf("values from functions: %q, want %q", got, want)
+	}
+	// A method's result, put in parentheses by callArgEdits.
+	run(t, s, "type T struct{ v any }\nfunc (t T) Get() any { return t.v }")
+	if got, want := out(t, s, "tw := T{W(6)}\nfmt.Println(tw.Get())"), "W6\n"; got != want {
+		t.Errorf("method result: %q, want %q", got, want)
+	}
+	for _, code := range []string{"fmt.Println([]any{s})", "fmt.Println(map[string]any{\"k\": s})"} {
+		e := fails(t, s, code)
+		if !strings.Contains(e.Value, "that holds, in an interface, a value of a type of the cell") {
+			t.Errorf("cell %q: %s: %s; want the fmt refusal", code, e.Name, e.Value)
+		}
+	}
+	// An error of a cell type with Unwrap in a variable of type error
+	// reaches fmt as its representation: %w printed %!w(struct {…}={…}).
+	run(t, s, "type U struct{ err error }\nfunc (u U) Error() string { return \"U\" }\nfunc (u U) Unwrap() error { return u.err }\nvar ue error = U{e}")
+	// (var ue error = U{e} is converted in a function literal of its own,
+	// IfaceCopyEdits, and reaches fmt as a U; otherwise the check of %w
+	// stops the cell.)
+	_, rec := run(t, s, "fmt.Println(fmt.Errorf(\"w: %w\", ue))")
+	if got := rec.text("stdout"); got != "w: U\n" {
+		t.Errorf("%%w: %q, want w: U", got)
+	}
+	run(t, s, "var ue2 error\nfunc setUE() { ue2 = U{e} }\nsetUE()")
+	rec2 := &recorder{}
+	r := s.Execute(context.Background(), "fmt.Println(fmt.Errorf(\"w: %w\", ue2))", rec2)
+	switch {
+	case r.Err != nil && !strings.Contains(r.Err.Value, "that may hold values of type U"):
+		t.Errorf("%%w of an error set in a function: %s: %s; want Go's output or the fmt refusal", r.Err.Name, r.Err.Value)
+	case r.Err == nil && rec2.text("stdout") != "w: U\n":
+		t.Errorf("%%w of an error set in a function: %q, want w: U", rec2.text("stdout"))
+	}
+}
+
+// TestFmtOfSliceOfCellInterface: a slice or map of an interface type of
+// the cells, which the interpreter keeps as its stand-ins, stops the cell
+// where fmt would print the stand-ins' fields; empty, it prints as Go.
+func TestFmtOfSliceOfCellInterface(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type W int\nfunc (w W) String() string { return fmt.Sprintf(\"W%d\", int(w)) }\ntype I interface{ String() string }")
+	if got := out(t, s, "var none []I\nfmt.Println(none, len(none))"); got != "[] 0\n" {
+		t.Errorf("empty []I: %q", got)
+	}
+	for _, code := range []string{"items := []I{W(5)}\nfmt.Println(items)", "m := map[string]I{\"a\": W(1)}\nfmt.Println(m)"} {
+		if e := fails(t, s, code); e.Name != "InterpreterError" || !strings.Contains(e.Value, "print the elements one by one") {
+			t.Errorf("%s: %v, want the fmt stop", code, e)
 		}
 	}
 }

@@ -1191,6 +1191,46 @@
 //     refuses it with a message that says so and asks for the alias outside
 //     functions or the type it stands for. Probe: "type alias in a
 //     function".
+//  130. Interfaces handed to fmt are read again. For a value of a type of
+//     the cells with methods held in an interface (the interpreter's
+//     stand-in, valueInterface), the wrapper the interpreter builds for
+//     fmt's functions (getBinValue, for the functions of MapTypes) reads
+//     the value again from the variable or expression the interface was
+//     made from, in the frame of the call: an interface made in another
+//     function (returned by it, stored in a global) gave another variable
+//     of the caller's frame, so that fmt printed another value, <nil>, or
+//     a panic of the interpreter's inside String that fmt recovered
+//     ("%!v(PANIC=String method: reflect.Set: value of type func(interface
+//     {}) is not assignable to type struct { Xs string })" for s := S{…};
+//     var sa any = s; fmt.Println(sa) at the top level of a cell, whose
+//     temporary lived in a function literal); and one made from a
+//     variable assigned since gave its new value. fmtArgEdits puts the
+//     arguments fmt.Print, Println, Sprint, Sprintln, Fprint, Fprintln,
+//     Printf, Sprintf, Fprintf and Errorf print in _portlabFmtArg(…)
+//     (FmtArgSource, in Builtins): for a stand-in (FmtStandIn) it takes
+//     method values of the methods fmt calls, in FmtWrappers' order, which
+//     call them with the value the stand-in holds, and FmtWrap builds the
+//     wrapper the interpreter would from them; other values pass as they
+//     are (the temporaries of the top level of a cell, freshTemps, keep
+//     their function literals: fmt no longer reads them again, and
+//     globals kept for them would hold their values for the session).
+//     Arguments not of an interface type for sure (plainExpr:
+//     literals, operations, variables the chunk declares with such values
+//     or plain types), whose wrapper the interpreter builds right, keep
+//     their place (fmt in loops stays fast), and so do the arguments of a
+//     call with args… and a lone call that may give several values.
+//     Values in an []any or map[string]any still stop the cell
+//     (holdsValueInterface), and so does a %w argument handed over as its
+//     representation (printVerbs). Probes: "interface handed to fmt read
+//     again in the caller's frame", "interface handed to fmt follows the
+//     variable".
+//  131. Values returned as any lose their type. A function whose one
+//     result is of type any (or interface{}) returns a value of a type of
+//     the cells as a value of the type it is declared from: fmt.Println(f())
+//     printed 3 for func f() any { return W(3) }, where Go calls W's
+//     String. anyReturnEdits makes return x { var t any = x; return t }:
+//     a variable of type any keeps the type. Probe: "value returned as any
+//     loses its type".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

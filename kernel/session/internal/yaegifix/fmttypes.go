@@ -375,7 +375,8 @@ func checkFmtArgs(it *interp.Interpreter, args []any, verb func(i int) bool) {
 		default:
 			continue
 		}
-		if budget := 10000; hasInterface(v.Type(), 0) && holdsValueInterface(v, 0, &budget) {
+		empty := (v.Kind() == reflect.Slice || v.Kind() == reflect.Map || v.Kind() == reflect.Array) && v.Len() == 0
+		if budget := 10000; hasStandInType(v.Type(), 0) && !empty || hasInterface(v.Type(), 0) && holdsValueInterface(v, 0, &budget) {
 			panic(Refused + "fmt of a " + v.Type().String() + " that holds, in an interface, a value of a type of the cell with methods: the " +
 				"interpreter keeps it there as a stand-in of its own, which fmt prints as the stand-in's fields; print the elements one by one " +
 				"(fmt.Print(s[i]))")
@@ -390,6 +391,37 @@ func checkFmtArgs(it *interp.Interpreter, args []any, verb func(i int) bool) {
 				"(s[i].String())")
 		}
 	}
+}
+
+// hasStandInType reports whether t has the interpreter's stand-in for an
+// interface type of the cells with methods (interp.valueInterface) among
+// its elements, keys or fields: a []I, I declared in a cell, is a slice of
+// stand-ins, which fmt printed as [{0xc… {…}}].
+func hasStandInType(t reflect.Type, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	if depth > 0 && t.String() == "interp.valueInterface" {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return hasStandInType(t.Elem(), depth+1)
+	case reflect.Pointer:
+		return depth == 0 && hasStandInType(t.Elem(), depth+1)
+	case reflect.Map:
+		return hasStandInType(t.Key(), depth+1) || hasStandInType(t.Elem(), depth+1)
+	case reflect.Struct:
+		if t.String() == "interp.valueInterface" || strings.HasPrefix(t.String(), "interp.") {
+			return false
+		}
+		for i := range t.NumField() {
+			if hasStandInType(t.Field(i).Type, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasInterface reports whether t has an interface type among its
@@ -468,11 +500,13 @@ func holdsValueInterface(v reflect.Value, depth int, budget *int) bool {
 }
 
 // printVerbs returns the verb function of checkFmtArgs for a format:
-// whether fmt calls String or Error for argument i.
+// whether fmt calls String or Error for argument i (%w, Errorf's, calls
+// Error: an error of a cell's type handed over as its representation
+// printed %!w(struct { … }={…})).
 func printVerbs(format string) func(i int) bool {
 	calls := map[int]bool{}
 	forVerbs(format, func(arg int, verb rune, sharp bool) {
-		if strings.ContainsRune("vsqxX", verb) && !(verb == 'v' && sharp) {
+		if strings.ContainsRune("vsqxXw", verb) && !(verb == 'v' && sharp) {
 			calls[arg] = true
 		}
 	})

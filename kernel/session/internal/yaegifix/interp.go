@@ -46,7 +46,9 @@ var Noise = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic\b.*$|^\d{4}/\d\d/
 // Builtins is Go source, evaluated in every new interpreter, that declares
 // the builtins of Go 1.21 the interpreter lacks: min and max as generic
 // functions, and clear as the function the session exports as
-// _portlab.Clear (see Clear). BuiltinNames are the globals it declares.
+// _portlab.Clear (see Clear), and what rewritten cells call:
+// _portlabNilSafe (nilAssertEdits) and _portlabFmtArg (fmtArgEdits).
+// BuiltinNames are the globals it declares.
 const Builtins = `
 var clear = _portlab.Clear
 
@@ -76,14 +78,14 @@ func _portlabNilSafe(v any) any {
 	}
 	return v
 }
-`
+` + FmtArgSource
 
 // nilSafeFunc hands on a value to assert, or for nil a value of a type
 // without methods (nilAssertEdits).
 const nilSafeFunc = "_portlabNilSafe"
 
 // BuiltinNames are the globals Builtins declares.
-var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc}
+var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc, fmtArgFunc}
 
 // Clear is the interpreter's clear: it deletes all entries of a map and
 // zeroes the elements of a slice.

@@ -383,8 +383,8 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
 			builtinSpreadEdits(isVar), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
-			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), nilAssertEdits,
-			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, returnRecvEdits,
+			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), fmtArgEdits(fmtName(known), results), nilAssertEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}
@@ -1068,6 +1068,19 @@ func withFileImports(f *ast.File, imported func(string) bool) func(string) bool 
 		}
 	}
 	return func(name string) bool { return own[name] || imported(name) }
+}
+
+// fmtName returns a function that reports whether a name is package fmt
+// as known imports it.
+func fmtName(known map[ImportSpec]bool) func(string) bool {
+	return func(name string) bool {
+		for is := range known {
+			if is.Path == "fmt" && (is.Name == name || is.Name == "" && name == "fmt") {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func importedName(known map[ImportSpec]bool) func(string) bool {

@@ -464,6 +464,19 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "undefined: D")
 			},
 			"the local aliases of recursiveTypes.check"},
+		{"interface handed to fmt read again in the caller's frame", []string{`import "fmt"`,
+			"type W int\nfunc (w W) String() string { return fmt.Sprint(\"W\", int(w)) }\nvar g any\nfunc set() { w := W(7); g = w }\n" +
+				"func show() string { a, b, c := 1, 2, W(9); _, _, _ = a, b, c; return fmt.Sprint(g) }", "set()", "show()"},
+			func(v any, err error, out string) bool { return err == nil && v != "W7" },
+			"fmtArgEdits and _portlabFmtArg (FmtArgSource)"},
+		{"interface handed to fmt follows the variable", []string{`import "fmt"`,
+			"type W int\nfunc (w W) String() string { return fmt.Sprint(\"W\", int(w)) }\nvar g = W(1)\nvar x any = g", "g = W(2)", "fmt.Sprint(x)"},
+			func(v any, err error, out string) bool { return v == "W2" },
+			"fmtArgEdits and _portlabFmtArg (FmtArgSource)"},
+		{"value returned as any loses its type", []string{`import "fmt"`,
+			"type W int\nfunc (w W) String() string { return fmt.Sprint(\"W\", int(w)) }\nfunc mk() any { return W(3) }", "fmt.Sprint(mk())"},
+			func(v any, err error, out string) bool { return v == "3" },
+			"anyReturnEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
