@@ -942,6 +942,14 @@
 //     and nothing assigns it while the loop runs (no statement of the
 //     loop, no function literal, no pointer: the elements read are
 //     then Go's). Probe: "range over a slice of channels".
+//  119. nil arguments of go and defer statements. The rewrite of go f(a,
+//     nil) (and of defer at top level) evaluated a constant argument into
+//     _, and _ := nil fails to compile ("nil reflect type"); the call
+//     then passed (nil), which the interpreter hands on as an invalid
+//     value ("reflect: Call using zero Value argument", or another
+//     argument's type). deferredCall gives the blank a 0 and passes nil
+//     unparenthesised. Probes: "blank defined from nil", "parenthesised
+//     nil argument".
 //
 // # Elsewhere
 //

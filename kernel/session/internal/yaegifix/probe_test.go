@@ -399,6 +399,14 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"all results of a call to fmt", []string{`import "fmt"`, "type W int\nfunc (w W) String() string { return \"w\" }\nfunc two() (W, W) { return 1, 2 }", "fmt.Sprint(two())"},
 			func(v any, err error, out string) bool { return v == "1 2" },
 			"the statements of callArgEdits that take the results into variables"},
+		{"blank defined from nil", []string{"func f() (r bool) { g := func(p *int) { r = p == nil }; func() func() { _f, _ := g, nil; return func() { _f(nil) } }()(); return }", "f()"},
+			func(v any, err error, out string) bool { return err != nil },
+			"the 0 for a nil argument in deferredCall"},
+		{"parenthesised nil argument", []string{"func f() (r bool) { g := func(p *int) { r = p == nil }; g((nil)); return }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect: Call using")
+			},
+			"the unparenthesised nil argument in deferredCall"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
