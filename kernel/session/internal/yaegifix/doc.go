@@ -950,6 +950,23 @@
 //     argument's type). deferredCall gives the blank a 0 and passes nil
 //     unparenthesised. Probes: "blank defined from nil", "parenthesised
 //     nil argument".
+//  120. Assertions to type parameters from interfaces with methods. x.(T)
+//     in a generic function, x of an interface type with methods, is
+//     checked when the function is instantiated: for a type argument
+//     without those methods the interpreter refused it ("impossible type
+//     assertion", which it does not report: the call of the instantiation
+//     panics with a nil pointer dereference, a "CFG post-order panic"),
+//     where Go's assertion fails when it runs (Go's
+//     typeparam/issue51700.go, issue52228.go). typeParamAssertEdits (in
+//     instanceFixes) writes _portlabAsAny(x).(T) where x is a parameter
+//     or variable of the function declared with such a type (an interface
+//     literal, error, an interface of the chunk or of the standard
+//     library, or by v, ok := y.(I)); _portlabAsAny (Builtins) gives nil
+//     for a nil x, where any(x) gives an invalid value. Instantiated with
+//     an interface of the cell, the assertion that keeps the value then
+//     stops the cell ("reflect.Set: value of type interface {} is not
+//     assignable to type interp.valueInterface"). Probe: "assertion to a
+//     type parameter from an interface with methods".
 //
 // # Elsewhere
 //

@@ -76,6 +76,13 @@ func _portlabNilSafe(v any) any {
 	}
 	return v
 }
+
+func _portlabAsAny(v any) any {
+	if v == nil {
+		return nil
+	}
+	return v
+}
 `
 
 // nilSafeFunc hands on a value to assert, or for nil a value of a type
@@ -83,7 +90,7 @@ func _portlabNilSafe(v any) any {
 const nilSafeFunc = "_portlabNilSafe"
 
 // BuiltinNames are the globals Builtins declares.
-var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc}
+var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc, asAnyFunc}
 
 // Clear is the interpreter's clear: it deletes all entries of a map and
 // zeroes the elements of a slice.

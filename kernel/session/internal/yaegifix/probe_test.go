@@ -407,6 +407,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "reflect: Call using")
 			},
 			"the unparenthesised nil argument in deferredCall"},
+		{"assertion to a type parameter from an interface with methods", []string{"type I interface{ M() }\ntype P struct{ a int }\nfunc as[T any](x I) bool { _, ok := x.(T); return ok }", "as[P](nil)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "invalid memory address or nil pointer dereference")
+			},
+			"typeParamAssertEdits (instanceFixes)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
