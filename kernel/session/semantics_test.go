@@ -1044,3 +1044,18 @@ func TestTopLevelVariablesStoredAsInterfacesStayApart(t *testing.T) {
 		t.Errorf("beside blank assignments: %q, want %q", got, want)
 	}
 }
+
+// TestCallsOfAllResults: F(g()), g with several results, for append,
+// complex, copy and a generic F: the interpreter appended the first of
+// the values only, panicked for complex and copy, and failed to infer the
+// type argument (Go's fixedbugs/issue5793.go, typeparam/issue45722.go).
+func TestCallsOfAllResults(t *testing.T) {
+	s := newSession(t)
+	code := "import \"strconv\"\nfunc parts() (float64, float64) { return 5, 7 }\nfunc words() ([]string, string, string) { return []string{\"a\"}, \"b\", \"c\" }\n" +
+		"func bufs() ([]byte, []byte) { return make([]byte, 3), []byte(\"xy\") }\nfunc first[T any](v T, err error) T { return v }\n" +
+		"func run() {\n\tif c := complex(parts()); c != 5+7i {\n\t\tpanic(c)\n\t}\n\ts := append(words())\n\tvar n int\n\tn = copy(bufs())\n" +
+		"\tv := first(strconv.Atoi(\"42\"))\n\tfmt.Println(s, len(s), n, v)\n\tf := func() []string { return append(words()) }\n\tfmt.Println(len(f()))\n}\nrun()"
+	if got, want := out(t, s, code), "[a b c] 3 2 42\n3\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

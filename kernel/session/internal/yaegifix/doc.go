@@ -967,6 +967,21 @@
 //     stops the cell ("reflect.Set: value of type interface {} is not
 //     assignable to type interp.valueInterface"). Probe: "assertion to a
 //     type parameter from an interface with methods".
+//  121. Calls of all the results of a call. F(g()), g with several
+//     results, passes them all to F; the interpreter appended the first
+//     of them only for append (append(g()) with g returning []string{"a"},
+//     "b" gave a slice of length 1, silently), panicked for complex and
+//     copy, and for a generic F called without type arguments failed to
+//     infer them ("index out of range", a CFG post-order panic; Go's
+//     fixedbugs/issue5793.go, typeparam/issue45722.go). spreadCallEdits,
+//     in a pass after the other rewrites, writes r0, r1 := g(); before a
+//     statement of a function whose whole value is such a call (an
+//     expression statement, a return, a definition or assignment to
+//     names, a var, or such an init of an if or switch), and F(r0, r1),
+//     for g a function of the cell or of the standard library. Elsewhere
+//     (an argument of another call, the cell's top level) the call is
+//     left as it is. Probes: "append of all the results of a call",
+//     "generic call of all the results of a call".
 //
 // # Elsewhere
 //

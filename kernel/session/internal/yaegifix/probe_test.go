@@ -412,6 +412,14 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "invalid memory address or nil pointer dereference")
 			},
 			"typeParamAssertEdits (instanceFixes)"},
+		{"append of all the results of a call", []string{"func words() ([]string, string) { return []string{\"a\"}, \"b\" }\nfunc n() int { s := append(words()); return len(s) }", "n()"},
+			func(v any, err error, out string) bool { return v == 1 },
+			"spreadCallEdits"},
+		{"generic call of all the results of a call", []string{"func two() (int, error) { return 1, nil }\nfunc first[T any](v T, err error) T { return v }\nfunc n() int { v := first(two()); return v }", "n()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
+			"spreadCallEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
