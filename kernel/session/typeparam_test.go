@@ -44,3 +44,17 @@ func TestAssertionToATypeParameterFromAnInterfaceWithMethods(t *testing.T) {
 		t.Errorf("output %q, want %q", got, want)
 	}
 }
+
+// TestFailedInstantiationIsNamed: the interpreter drops the error of its
+// compilation of a generic function for explicit type arguments (here a
+// type switch whose cases int32 makes alike, which Go accepts) and panics
+// at the call; the error names the call, on the cell's line.
+func TestFailedInstantiationIsNamed(t *testing.T) {
+	s := newSession(t)
+	code := "func kind[T any](x any) string {\n\tswitch x.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int32:\n\t\treturn \"int32\"\n\t}\n\treturn \"other\"\n}\n" +
+		"func run() {\n\tfmt.Println(kind[int8](int32(1)))\n\tfmt.Println(kind[int32](int32(1)))\n}\nrun()"
+	e := fails(t, s, code)
+	if want := "12:14: CFG post-order panic: runtime error: invalid memory address or nil pointer dereference (at the call of kind[int32]:"; e.Name != "CompileError" || !strings.Contains(e.Value, want) {
+		t.Errorf("%s: %s; want %q", e.Name, e.Value, want)
+	}
+}

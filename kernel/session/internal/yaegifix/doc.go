@@ -982,6 +982,19 @@
 //     (an argument of another call, the cell's top level) the call is
 //     left as it is. Probes: "append of all the results of a call",
 //     "generic call of all the results of a call".
+//  122. Failed instantiations at explicit calls. For f[X](…), the
+//     interpreter drops the error of its compilation of f's body for X
+//     (a type switch whose cases X makes alike, a method expression of a
+//     type parameter, an instantiated generic type it does not find, …)
+//     and panics at the call with a nil pointer dereference, a "CFG
+//     post-order panic" that does not name the cause. The session adds
+//     InstantiationHint to the message: the instantiation called and
+//     that the call without type arguments, where they can be inferred,
+//     reports the interpreter's error. The positions of such compile
+//     panics were a line after the cell's (the session's compileError
+//     now maps them as those of other compile errors). Probe: "failed
+//     instantiation at an explicit call"; the session's
+//     TestFailedInstantiationIsNamed.
 //
 // # Elsewhere
 //

@@ -420,6 +420,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "index out of range")
 			},
 			"spreadCallEdits"},
+		{"failed instantiation at an explicit call", []string{"func kind[T any](x any) string { switch x.(type) { case T: return \"T\"; case int32: return \"int32\" }; return \"\" }", "kind[int32](int32(1))"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "CFG post-order panic: runtime error: invalid memory address or nil pointer dereference")
+			},
+			"InstantiationHint (the session's compileError)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
