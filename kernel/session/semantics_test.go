@@ -1058,4 +1058,13 @@ func TestCallsOfAllResults(t *testing.T) {
 	if got, want := out(t, s, code), "[a b c] 3 2 42\n3\n"; got != want {
 		t.Errorf("output %q, want %q", got, want)
 	}
+	// At the cell's top level.
+	code = "w := append(words())\nvar n2 int\nn2 = copy(bufs())\nfmt.Println(len(w), n2)\nlen(w)"
+	r, rec := run(t, s, code)
+	if got, want := rec.text("stdout"), "3 2\n"; got != want {
+		t.Errorf("top level: output %q, want %q", got, want)
+	}
+	if got := value(r); got != "3" {
+		t.Errorf("top level: value %q, want 3", got)
+	}
 }

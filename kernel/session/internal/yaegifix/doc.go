@@ -978,8 +978,10 @@
 //     statement of a function whose whole value is such a call (an
 //     expression statement, a return, a definition or assignment to
 //     names, a var, or such an init of an if or switch), and F(r0, r1),
-//     for g a function of the cell or of the standard library. Elsewhere
-//     (an argument of another call, the cell's top level) the call is
+//     for g a function of the cell or of the standard library; at the
+//     cell's top level, for definitions and assignments only (the
+//     temporaries are the session's, cleared after the cell). Elsewhere
+//     (an argument of another call, a package-level var) the call is
 //     left as it is. Probes: "append of all the results of a call",
 //     "generic call of all the results of a call".
 //  122. Failed instantiations at explicit calls. For f[X](…), the

@@ -38,9 +38,10 @@ var spreadBuiltins = map[string]bool{"append": true, "complex": true, "copy": tr
 // standard library's (a package isPkg reports). Statements that are not
 // directly in a block or case of a function, labeled statements, and
 // functions with a goto (the variables would come into scope at a label)
-// are left alone, as are the statements of the cell's top level (!decl),
-// whose variables would be the session's. generic names the generic
-// functions of the cell.
+// are left alone; at the cell's top level (a chunk of statements, !decl),
+// only definitions, assignments and vars are rewritten (an expression
+// statement may be the cell's value). generic names the generic functions
+// of the cell.
 func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int, generic map[string]bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
@@ -117,6 +118,17 @@ func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int,
 			return nil
 		}
 		var edits []edit
+		spreadStmt := func(st ast.Stmt, inner *ast.CallExpr) {
+			seq := blockSeq.Add(1)
+			vars := make([]string, count(inner))
+			for i := range vars {
+				vars[i] = fmt.Sprintf("%sM%d_%d", tempPrefix, seq, i)
+			}
+			list := strings.Join(vars, ", ")
+			edits = append(edits,
+				edit{pos(st.Pos()), pos(st.Pos()), list + " := " + src[pos(inner.Pos()):pos(inner.End())] + "; "},
+				edit{pos(inner.Pos()), pos(inner.End()), list})
+		}
 		body := func(b *ast.BlockStmt) {
 			hasGoto := false
 			ast.Inspect(b, func(n ast.Node) bool {
@@ -133,19 +145,9 @@ func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int,
 					return false // its own body, below
 				}
 				for _, st := range stmtList(n) {
-					inner := value(st)
-					if inner == nil {
-						continue
+					if inner := value(st); inner != nil {
+						spreadStmt(st, inner)
 					}
-					seq := blockSeq.Add(1)
-					vars := make([]string, count(inner))
-					for i := range vars {
-						vars[i] = fmt.Sprintf("%sM%d_%d", tempPrefix, seq, i)
-					}
-					list := strings.Join(vars, ", ")
-					edits = append(edits,
-						edit{pos(st.Pos()), pos(st.Pos()), list + " := " + src[pos(inner.Pos()):pos(inner.End())] + "; "},
-						edit{pos(inner.Pos()), pos(inner.End()), list})
 				}
 				return true
 			})
@@ -153,10 +155,22 @@ func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int,
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
-				// In a chunk of statements, the one function holds the
-				// cell's top level.
 				if n.Body != nil && decl {
 					body(n.Body)
+				} else if n.Body != nil {
+					// In a chunk of statements, the one function holds
+					// the cell's top level: its definitions, assignments
+					// and vars (the temporaries are the session's, which
+					// it clears after the cell; an expression statement
+					// may be the cell's value).
+					for _, st := range n.Body.List {
+						switch st.(type) {
+						case *ast.AssignStmt, *ast.DeclStmt:
+							if inner := value(st); inner != nil {
+								spreadStmt(st, inner)
+							}
+						}
+					}
 				}
 			case *ast.FuncLit:
 				body(n.Body)
