@@ -981,8 +981,11 @@
 //     for g a function of the cell or of the standard library; at the
 //     cell's top level, for definitions and assignments only (the
 //     temporaries are the session's, cleared after the cell). Elsewhere
-//     (an argument of another call, a package-level var) the call is
-//     left as it is. Probes: "append of all the results of a call",
+//     (an argument of another call, a package-level var), a builtin's
+//     call of a function the chunk declares becomes func() T { r0, r1 :=
+//     g(); return append(r0, r1) }(), T from g's declaration, called in
+//     place; other such calls (of a function of another chunk or cell)
+//     are left as they are. Probes: "append of all the results of a call",
 //     "generic call of all the results of a call".
 //  122. Failed instantiations at explicit calls. For f[X](…), the
 //     interpreter drops the error of its compilation of f's body for X

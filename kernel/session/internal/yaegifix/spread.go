@@ -40,8 +40,10 @@ var spreadBuiltins = map[string]bool{"append": true, "complex": true, "copy": tr
 // functions with a goto (the variables would come into scope at a label)
 // are left alone; at the cell's top level (a chunk of statements, !decl),
 // only definitions, assignments and vars are rewritten (an expression
-// statement may be the cell's value). generic names the generic functions
-// of the cell.
+// statement may be the cell's value). Elsewhere, a call of a builtin of
+// spreadBuiltins whose g the chunk declares becomes a function literal
+// returning its value (of g's first result type for append), called in
+// place. generic names the generic functions of the cell.
 func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int, generic map[string]bool) func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 	return func(fset *token.FileSet, f *ast.File, off int, src string) []edit {
 		pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
@@ -118,7 +120,9 @@ func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int,
 			return nil
 		}
 		var edits []edit
+		done := map[*ast.CallExpr]bool{}
 		spreadStmt := func(st ast.Stmt, inner *ast.CallExpr) {
+			done[inner] = true
 			seq := blockSeq.Add(1)
 			vars := make([]string, count(inner))
 			for i := range vars {
@@ -175,6 +179,58 @@ func spreadCallEdits(decl bool, isPkg func(string) bool, results map[string]int,
 			case *ast.FuncLit:
 				body(n.Body)
 			}
+			return true
+		})
+		// Elsewhere, a builtin's call of a function the chunk declares
+		// becomes a function literal that returns its value, whose type
+		// the declaration shows: func() []string { r0, r1 := g(); return
+		// append(r0, r1) }(), evaluated where the call is.
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			inner := spread(call)
+			if inner == nil || done[inner] {
+				return true
+			}
+			builtin := call.Fun.(*ast.Ident).Name
+			g, ok := inner.Fun.(*ast.Ident)
+			if !ok || g.Obj == nil || g.Obj.Kind != ast.Fun {
+				return true
+			}
+			fd, ok := g.Obj.Decl.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Type.TypeParams != nil || fd.Type.Results == nil || len(fd.Type.Results.List) == 0 {
+				return true
+			}
+			first := fd.Type.Results.List[0].Type
+			var typ string
+			switch builtin {
+			case "append":
+				typ = src[pos(first.Pos()):pos(first.End())]
+			case "copy":
+				typ = "int"
+			case "complex":
+				switch id, _ := first.(*ast.Ident); {
+				case id != nil && id.Obj == nil && id.Name == "float64":
+					typ = "complex128"
+				case id != nil && id.Obj == nil && id.Name == "float32":
+					typ = "complex64"
+				}
+			}
+			if typ == "" || strings.Contains(typ, "\n") {
+				return true
+			}
+			seq := blockSeq.Add(1)
+			vars := make([]string, count(inner))
+			for i := range vars {
+				vars[i] = fmt.Sprintf("%sM%d_%d", tempPrefix, seq, i)
+			}
+			list := strings.Join(vars, ", ")
+			done[inner] = true
+			edits = append(edits,
+				edit{pos(call.Pos()), pos(inner.Pos()), "func() " + typ + " { " + list + " := "},
+				edit{pos(inner.End()), pos(call.End()), "; return " + builtin + "(" + list + ") }()"})
 			return true
 		})
 		return edits
