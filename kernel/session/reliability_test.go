@@ -281,6 +281,17 @@ results`)
 	if got := value(r); got != "[0 1 4]" {
 		t.Errorf("goroutines with arguments: %s", got)
 	}
+	// A nil argument: _, the place of a constant argument, took nil,
+	// which the interpreter failed to compile ("nil reflect type"), and
+	// the call took (nil) as an invalid value (Go's
+	// fixedbugs/issue25897a.go).
+	code := "func nilArg(p *int, s string, done chan bool) { fmt.Println(p == nil, s); done <- true }\n" +
+		"func lit(done chan bool) {\n\tgo func(p *int, e error) { fmt.Println(p == nil, e == nil); done <- true }(nil, (nil))\n}\n" +
+		"done := make(chan bool)\ngo nilArg(nil, \"go\", done)\n<-done\nlit(done)\n<-done\n" +
+		"func() { defer nilArg(nil, \"defer\", done); go func() { <-done }() }()"
+	if got, want := out(t, s, code), "true go\ntrue true\ntrue defer\n"; got != want {
+		t.Errorf("nil arguments of go and defer: output %q, want %q", got, want)
+	}
 	run(t, s, `import "time"`)
 	r = s.Execute(context.Background(), "go func() { panic(\"boom\") }()\ntime.Sleep(200 * time.Millisecond)", nil)
 	if r.Err == nil || !strings.Contains(r.Err.Value, "panic in a goroutine: boom") {

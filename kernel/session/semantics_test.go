@@ -1165,3 +1165,27 @@ func TestTopLevelVariablesStoredAsInterfacesStayApart(t *testing.T) {
 		t.Errorf("beside blank assignments: %q, want %q", got, want)
 	}
 }
+
+// TestCallsOfAllResults: F(g()), g with several results, for append,
+// complex, copy and a generic F: the interpreter appended the first of
+// the values only, panicked for complex and copy, and failed to infer the
+// type argument (Go's fixedbugs/issue5793.go, typeparam/issue45722.go).
+func TestCallsOfAllResults(t *testing.T) {
+	s := newSession(t)
+	code := "import \"strconv\"\nfunc parts() (float64, float64) { return 5, 7 }\nfunc words() ([]string, string, string) { return []string{\"a\"}, \"b\", \"c\" }\n" +
+		"func bufs() ([]byte, []byte) { return make([]byte, 3), []byte(\"xy\") }\nfunc first[T any](v T, err error) T { return v }\nvar pv = append(words())\n" +
+		"func run() {\n\tif c := complex(parts()); c != 5+7i {\n\t\tpanic(c)\n\t}\n\ts := append(words())\n\tvar n int\n\tn = copy(bufs())\n" +
+		"\tv := first(strconv.Atoi(\"42\"))\n\tfmt.Println(s, len(s), n, v)\n\tfmt.Println(len(append(words())), copy(bufs()), len(pv))\n\tf := func() []string { return append(words()) }\n\tfmt.Println(len(f()))\n}\nrun()"
+	if got, want := out(t, s, code), "[a b c] 3 2 42\n3 2 3\n3\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	// At the cell's top level.
+	code = "w := append(words())\nvar n2 int\nn2 = copy(bufs())\nfmt.Println(len(w), n2)\nlen(w)"
+	r, rec := run(t, s, code)
+	if got, want := rec.text("stdout"), "3 2\n"; got != want {
+		t.Errorf("top level: output %q, want %q", got, want)
+	}
+	if got := value(r); got != "3" {
+		t.Errorf("top level: value %q, want 3", got)
+	}
+}

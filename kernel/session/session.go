@@ -1058,7 +1058,10 @@ func (s *Session) compileError(ctx context.Context, err error, c yaegifix.Chunk)
 	if isPanic {
 		e := s.cellError(ctx, err, c)
 		e.Name = "CompileError"
-		e.Value = "the interpreter failed to compile the cell: " + e.Value
+		// The positions of the interpreter's compile panic are its own,
+		// a line after the cell's.
+		e.Value = cellLines(e.Value)
+		e.Value = "the interpreter failed to compile the cell: " + e.Value + yaegifix.InstantiationHint(c, e.Value)
 		e.Traceback = append([]string{"CompileError: " + e.Value}, e.Traceback[1:]...)
 		return e
 	}

@@ -26,3 +26,35 @@ func TestAssertionToATypeParameter(t *testing.T) {
 		t.Errorf("without a confusable type: %q, want %q", got, "true false true false")
 	}
 }
+
+// TestAssertionToATypeParameterFromAnInterfaceWithMethods: x.(T), x of an
+// interface type with methods, failed to compile for a type argument
+// without those methods ("impossible type assertion", seen as a CFG
+// post-order panic at the call; Go's typeparam/issue51700.go), where Go's
+// assertion fails when it runs.
+func TestAssertionToATypeParameterFromAnInterfaceWithMethods(t *testing.T) {
+	s := newSession(t)
+	code := "type Shape interface{ Area() int }\ntype Sq struct{ s int }\nfunc (q Sq) Area() int { return q.s * q.s }\ntype Pt struct{ x, y int }\n" +
+		"func as[T any](s Shape) (T, bool) {\n\tt, ok := s.(T)\n\treturn t, ok\n}\n" +
+		"func must[T any](s Shape) (t T, err string) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = \"panic\"\n\t\t}\n\t}()\n\treturn s.(T), \"\"\n}\n" +
+		"func check[T any](err error) bool {\n\tif e, ok := err.(interface{ Timeout() bool }); ok {\n\t\t_, ok := e.(T)\n\t\treturn ok\n\t}\n\treturn false\n}\n" +
+		"fmt.Println(as[Sq](Sq{2}))\nfmt.Println(as[Pt](Sq{2}))\nfmt.Println(as[Pt](nil))\nfmt.Println(must[Sq](Sq{3}))\nfmt.Println(must[Pt](Sq{3}))\nfmt.Println(check[Pt](fmt.Errorf(\"x\")))"
+	want := "{2} true\n{0 0} false\n{0 0} false\n{3} \n{0 0} panic\nfalse\n"
+	if got := out(t, s, code); got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}
+
+// TestFailedInstantiationIsNamed: the interpreter drops the error of its
+// compilation of a generic function for explicit type arguments (here a
+// type switch whose cases int32 makes alike, which Go accepts) and panics
+// at the call; the error names the call, on the cell's line.
+func TestFailedInstantiationIsNamed(t *testing.T) {
+	s := newSession(t)
+	code := "func kind[T any](x any) string {\n\tswitch x.(type) {\n\tcase T:\n\t\treturn \"T\"\n\tcase int32:\n\t\treturn \"int32\"\n\t}\n\treturn \"other\"\n}\n" +
+		"func run() {\n\tfmt.Println(kind[int8](int32(1)))\n\tfmt.Println(kind[int32](int32(1)))\n}\nrun()"
+	e := fails(t, s, code)
+	if want := "12:14: CFG post-order panic: runtime error: invalid memory address or nil pointer dereference (at the call of kind[int32]:"; e.Name != "CompileError" || !strings.Contains(e.Value, want) {
+		t.Errorf("%s: %s; want %q", e.Name, e.Value, want)
+	}
+}

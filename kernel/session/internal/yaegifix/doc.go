@@ -946,6 +946,64 @@
 //     and nothing assigns it while the loop runs (no statement of the
 //     loop, no function literal, no pointer: the elements read are
 //     then Go's). Probe: "range over a slice of channels".
+//  132. nil arguments of go and defer statements. The rewrite of go f(a,
+//     nil) (and of defer at top level) evaluated a constant argument into
+//     _, and _ := nil fails to compile ("nil reflect type"); the call
+//     then passed (nil), which the interpreter hands on as an invalid
+//     value ("reflect: Call using zero Value argument", or another
+//     argument's type). deferredCall gives the blank a 0 and passes nil
+//     unparenthesised. Probes: "blank defined from nil", "parenthesised
+//     nil argument".
+//  133. Assertions to type parameters from interfaces with methods. x.(T)
+//     in a generic function, x of an interface type with methods, is
+//     checked when the function is instantiated: for a type argument
+//     without those methods the interpreter refused it ("impossible type
+//     assertion", which it does not report: the call of the instantiation
+//     panics with a nil pointer dereference, a "CFG post-order panic"),
+//     where Go's assertion fails when it runs (Go's
+//     typeparam/issue51700.go, issue52228.go). typeParamAssertEdits (in
+//     instanceFixes) writes _portlabAsAny(x).(T) where x is a parameter
+//     or variable of the function declared with such a type (an interface
+//     literal, error, an interface of the chunk or of the standard
+//     library, or by v, ok := y.(I)); _portlabAsAny (Builtins) gives nil
+//     for a nil x, where any(x) gives an invalid value. Instantiated with
+//     an interface of the cell, the assertion that keeps the value then
+//     stops the cell ("reflect.Set: value of type interface {} is not
+//     assignable to type interp.valueInterface"). Probe: "assertion to a
+//     type parameter from an interface with methods".
+//  134. Calls of all the results of a call. F(g()), g with several
+//     results, passes them all to F; the interpreter appended the first
+//     of them only for append (append(g()) with g returning []string{"a"},
+//     "b" gave a slice of length 1, silently), panicked for complex and
+//     copy, and for a generic F called without type arguments failed to
+//     infer them ("index out of range", a CFG post-order panic; Go's
+//     fixedbugs/issue5793.go, typeparam/issue45722.go). spreadCallEdits,
+//     in a pass after the other rewrites, writes r0, r1 := g(); before a
+//     statement of a function whose whole value is such a call (an
+//     expression statement, a return, a definition or assignment to
+//     names, a var, or such an init of an if or switch), and F(r0, r1),
+//     for g a function of the cell or of the standard library; at the
+//     cell's top level, for definitions and assignments only (the
+//     temporaries are the session's, cleared after the cell). Elsewhere
+//     (an argument of another call, a package-level var), a builtin's
+//     call of a function the chunk declares becomes func() T { r0, r1 :=
+//     g(); return append(r0, r1) }(), T from g's declaration, called in
+//     place; other such calls (of a function of another chunk or cell)
+//     are left as they are. Probes: "append of all the results of a call",
+//     "generic call of all the results of a call".
+//  135. Failed instantiations at explicit calls. For f[X](…), the
+//     interpreter drops the error of its compilation of f's body for X
+//     (a type switch whose cases X makes alike, a method expression of a
+//     type parameter, an instantiated generic type it does not find, …)
+//     and panics at the call with a nil pointer dereference, a "CFG
+//     post-order panic" that does not name the cause. The session adds
+//     InstantiationHint to the message: the instantiation called and
+//     that the call without type arguments, where they can be inferred,
+//     reports the interpreter's error. The positions of such compile
+//     panics were a line after the cell's (the session's compileError
+//     now maps them as those of other compile errors). Probe: "failed
+//     instantiation at an explicit call"; the session's
+//     TestFailedInstantiationIsNamed.
 //
 // # Elsewhere
 //

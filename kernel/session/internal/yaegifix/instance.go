@@ -33,6 +33,8 @@ const instanceVar = tempPrefix + "Inst"
 //   - a method whose receiver of a generic type has no name,
 //     func (S[T]) M(): the interpreter panics when it compiles a use of
 //     the method. The receiver is named _, which Go treats alike.
+//   - an assertion to a type parameter of a variable of an interface type
+//     with methods (typeParamAssertEdits).
 //
 // The rewrite inserts text on the lines it changes only, so positions keep
 // their lines.
@@ -175,6 +177,7 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 		return true
 	}
 	ast.Inspect(f, visit)
+	edits = append(edits, typeParamAssertEdits(f, types, pos)...)
 	edits = append(edits, coreTypeEdits(fset, f, pos, text)...)
 	if len(edits) == 0 {
 		return src
@@ -334,4 +337,128 @@ func inGenericFunc(f *ast.File, p token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// asAnyFunc converts a value to any, giving a nil interface for nil
+// (Builtins).
+const asAnyFunc = "_portlabAsAny"
+
+// typeParamAssertEdits rewrites x.(P), in a generic function or a method
+// of a generic type, where P is a type parameter of it and x a parameter
+// or variable of the function declared with an interface type with
+// methods (an interface literal, error, an interface type of the chunk
+// or of the standard library, or the interface of a comma-ok assertion
+// that defines x): yaegi v0.16.1 checks the assertion when it
+// instantiates the function, and for a type argument without those
+// methods it refuses it ("impossible type assertion", where Go's
+// assertion merely fails when it runs; Go's typeparam/issue51700.go and
+// issue52228.go), which reaches the cell as a "CFG post-order panic" at
+// the call of the instantiation. x.(P) becomes _portlabAsAny(x).(P),
+// which has the same value and outcome: the value is x's dynamic value
+// (a nil x gives a nil interface, where any(x) would give the
+// interpreter's invalid value). Instantiated with an interface of the
+// cell, the assertion keeping the value then stops the cell ("reflect.Set:
+// value of type interface {} is not assignable to type
+// interp.valueInterface"), an interpreter failure reported as such.
+func typeParamAssertEdits(f *ast.File, chunkTypes map[string]*ast.TypeSpec, pos func(token.Pos) int) []edit {
+	withMethods := func(t ast.Expr) bool {
+		t = ast.Unparen(t)
+		switch t := t.(type) {
+		case *ast.InterfaceType:
+			return len(t.Methods.List) > 0
+		case *ast.Ident:
+			if t.Name == "error" {
+				return t.Obj == nil
+			}
+			if ts := chunkTypes[t.Name]; ts != nil && ts.TypeParams == nil && t.Obj != nil && t.Obj.Decl == ts {
+				it, ok := ast.Unparen(ts.Type).(*ast.InterfaceType)
+				return ok && len(it.Methods.List) > 0
+			}
+		case *ast.SelectorExpr:
+			return compiledIfaceWithMethods(t)
+		}
+		return false
+	}
+	// declaredType returns the interface type x is declared with in the
+	// function, or nil.
+	declaredType := func(x *ast.Ident) ast.Expr {
+		if x.Obj == nil || x.Obj.Kind != ast.Var {
+			return nil
+		}
+		switch d := x.Obj.Decl.(type) {
+		case *ast.Field:
+			return d.Type
+		case *ast.ValueSpec:
+			return d.Type
+		case *ast.AssignStmt:
+			// v, ok := y.(I)
+			if id, ok := d.Lhs[0].(*ast.Ident); ok && d.Tok == token.DEFINE && len(d.Lhs) == 2 && len(d.Rhs) == 1 && id.Obj == x.Obj {
+				if ta, ok := ast.Unparen(d.Rhs[0]).(*ast.TypeAssertExpr); ok && ta.Type != nil {
+					return ta.Type
+				}
+			}
+		}
+		return nil
+	}
+	var edits []edit
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		params := map[string]bool{}
+		if fd.Type.TypeParams != nil {
+			for _, field := range fd.Type.TypeParams.List {
+				for _, n := range field.Names {
+					params[n.Name] = true
+				}
+			}
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			t := fd.Recv.List[0].Type
+			if star, ok := t.(*ast.StarExpr); ok {
+				t = star.X
+			}
+			var idx []ast.Expr
+			switch t := ast.Unparen(t).(type) {
+			case *ast.IndexExpr:
+				idx = []ast.Expr{t.Index}
+			case *ast.IndexListExpr:
+				idx = t.Indices
+			}
+			for _, x := range idx {
+				if id, ok := x.(*ast.Ident); ok && id.Name != "_" {
+					params[id.Name] = true
+				}
+			}
+		}
+		if len(params) == 0 {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ta, ok := n.(*ast.TypeAssertExpr)
+			if !ok || ta.Type == nil {
+				return true
+			}
+			p, ok := ta.Type.(*ast.Ident)
+			if !ok || !params[p.Name] {
+				return true
+			}
+			if p.Obj != nil {
+				// Not a type the function declares in its body.
+				if _, local := p.Obj.Decl.(*ast.TypeSpec); local {
+					return true
+				}
+			}
+			x, ok := ast.Unparen(ta.X).(*ast.Ident)
+			if !ok {
+				return true
+			}
+			if t := declaredType(x); t != nil && withMethods(t) {
+				edits = append(edits, edit{pos(ta.X.Pos()), pos(ta.X.Pos()), asAnyFunc + "("}, edit{pos(ta.X.End()), pos(ta.X.End()), ")"})
+			}
+			return true
+		})
+	}
+	return edits
 }

@@ -78,6 +78,13 @@ func _portlabNilSafe(v any) any {
 	}
 	return v
 }
+
+func _portlabAsAny(v any) any {
+	if v == nil {
+		return nil
+	}
+	return v
+}
 ` + FmtArgSource
 
 // nilSafeFunc hands on a value to assert, or for nil a value of a type
@@ -85,7 +92,7 @@ func _portlabNilSafe(v any) any {
 const nilSafeFunc = "_portlabNilSafe"
 
 // BuiltinNames are the globals Builtins declares.
-var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc, fmtArgFunc}
+var BuiltinNames = []string{"clear", "min", "max", "Tpmin", "Tpmax", "_portlabNilT", nilSafeFunc, asAnyFunc, fmtArgFunc}
 
 // Clear is the interpreter's clear: it deletes all entries of a map and
 // zeroes the elements of a slice.

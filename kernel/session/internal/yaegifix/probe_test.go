@@ -477,6 +477,32 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"type W int\nfunc (w W) String() string { return fmt.Sprint(\"W\", int(w)) }\nfunc mk() any { return W(3) }", "fmt.Sprint(mk())"},
 			func(v any, err error, out string) bool { return v == "3" },
 			"anyReturnEdits"},
+		{"blank defined from nil", []string{"func f() (r bool) { g := func(p *int) { r = p == nil }; func() func() { _f, _ := g, nil; return func() { _f(nil) } }()(); return }", "f()"},
+			func(v any, err error, out string) bool { return err != nil },
+			"the 0 for a nil argument in deferredCall"},
+		{"parenthesised nil argument", []string{"func f() (r bool) { g := func(p *int) { r = p == nil }; g((nil)); return }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect: Call using")
+			},
+			"the unparenthesised nil argument in deferredCall"},
+		{"assertion to a type parameter from an interface with methods", []string{"type I interface{ M() }\ntype P struct{ a int }\nfunc as[T any](x I) bool { _, ok := x.(T); return ok }", "as[P](nil)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "invalid memory address or nil pointer dereference")
+			},
+			"typeParamAssertEdits (instanceFixes)"},
+		{"append of all the results of a call", []string{"func words() ([]string, string) { return []string{\"a\"}, \"b\" }\nfunc n() int { s := append(words()); return len(s) }", "n()"},
+			func(v any, err error, out string) bool { return v == 1 },
+			"spreadCallEdits"},
+		{"generic call of all the results of a call", []string{"func two() (int, error) { return 1, nil }\nfunc first[T any](v T, err error) T { return v }\nfunc n() int { v := first(two()); return v }", "n()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "index out of range")
+			},
+			"spreadCallEdits"},
+		{"failed instantiation at an explicit call", []string{"func kind[T any](x any) string { switch x.(type) { case T: return \"T\"; case int32: return \"int32\" }; return \"\" }", "kind[int32](int32(1))"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "CFG post-order panic: runtime error: invalid memory address or nil pointer dereference")
+			},
+			"InstantiationHint (the session's compileError)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

@@ -39,7 +39,8 @@ var builtinCalls = map[string]bool{
 //
 // An argument that is recognisably a constant (isConstant) is written into
 // the call instead, as its type may come from the parameter (go
-// a.Serve(1234) with an int64 parameter), and its place takes _.
+// a.Serve(1234) with an int64 parameter), and its place takes _ (with the
+// value 0 for nil, which _ := cannot take; nil is written unparenthesised).
 func deferredCall(fset *token.FileSet, off int, src string, keyword token.Pos, call *ast.CallExpr, wrap string, consts map[string]bool) []edit {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	builtin := false
@@ -57,10 +58,20 @@ func deferredCall(fset *token.FileSet, off int, src string, keyword token.Pos, c
 		names = append(names, "_f")
 	}
 	var args []string
+	var nils []edit
 	for i, x := range call.Args {
 		a := fmt.Sprintf("_a%d", i)
 		if !builtin && isConstant(x, consts) {
 			names = append(names, "_")
+			if isNilIdent(ast.Unparen(x)) {
+				// _ := nil does not compile (the interpreter panics with
+				// "nil reflect type"): the blank takes a 0 instead; and
+				// the interpreter passes (nil) as an invalid value
+				// ("reflect: Call using zero Value argument"), nil as nil.
+				nils = append(nils, edit{pos(x.Pos()), pos(x.End()), "0"})
+				args = append(args, "nil")
+				continue
+			}
 			args = append(args, "("+src[pos(x.Pos()):pos(x.End())]+")")
 			continue
 		}
@@ -99,7 +110,7 @@ func deferredCall(fset *token.FileSet, off int, src string, keyword token.Pos, c
 		last = call.Args[len(call.Args)-1].End()
 	}
 	edits = append(edits, edit{pos(last), pos(call.Rparen) + 1, "; " + body + " }())"})
-	return edits
+	return append(edits, nils...)
 }
 
 // deferInFunction rewrites a defer statement inside a function so that its

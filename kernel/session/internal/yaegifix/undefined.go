@@ -1,10 +1,13 @@
 package yaegifix
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"regexp"
+	"strconv"
 )
 
 // UndefinedName finds a name that chunk c uses but nothing defines: not
@@ -93,4 +96,63 @@ func SelectorPos(c Chunk, name string) (line, col int, ok bool) {
 		return !ok
 	})
 	return line, col, ok
+}
+
+// nilInstance matches the interpreter's compile panic at a call of an
+// explicit instantiation whose compilation failed (the position is the
+// cell's).
+var nilInstance = regexp.MustCompile(`^(\d+):(\d+): CFG post-order panic: runtime error: invalid memory address or nil pointer dereference$`)
+
+// InstantiationHint explains msg, an error of the interpreter while it
+// compiled chunk c, when it is the nil pointer dereference at a call of
+// an explicit instantiation of a generic function, f[X](…): yaegi v0.16.1
+// drops the error of its compilation of f's body for that type argument
+// and panics at the call. The hint names the instantiation and how to see
+// the interpreter's own error; "" otherwise.
+func InstantiationHint(c Chunk, msg string) string {
+	m := nilInstance.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	line, _ := strconv.Atoi(m[1])
+	col, _ := strconv.Atoi(m[2])
+	fset := token.NewFileSet()
+	prefix, suffix := "package p\n", ""
+	if !c.Decl {
+		prefix, suffix = stmtPrefix, "\n}"
+	}
+	f, err := parser.ParseFile(fset, "", prefix+c.Src+suffix, 0)
+	if err != nil {
+		return ""
+	}
+	var fun ast.Expr
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || fun != nil {
+			return fun == nil
+		}
+		pos := fset.Position(call.Pos())
+		if c.Line+pos.Line-2 != line || pos.Column != col {
+			return true
+		}
+		switch x := ast.Unparen(call.Fun).(type) {
+		case *ast.IndexExpr:
+			if _, ok := x.X.(*ast.Ident); ok {
+				fun = x
+			}
+		case *ast.IndexListExpr:
+			if _, ok := x.X.(*ast.Ident); ok {
+				fun = x
+			}
+		}
+		return true
+	})
+	if fun == nil {
+		return ""
+	}
+	text := types.ExprString(fun)
+	return fmt.Sprintf(" (at the call of %s: the interpreter failed to compile the generic function for these type arguments and does not say why; "+
+		"a construct of its body that it rejects for them, where Go accepts it, is the cause: a type switch whose cases these types make alike, "+
+		"a method expression or a conversion of a type parameter, a generic type it does not find. "+
+		"Where Go can infer the type arguments, the call without them reports the interpreter's error)", text)
 }
