@@ -20,8 +20,12 @@ import (
 // recursion.
 const StackBudget = 64 << 20
 
-// GoroutineStackBudget is what each goroutine more than when the chunk
-// started adds to StackBudget.
+// GoroutineStackBudget is what each goroutine created since the chunk
+// started adds to StackBudget: the stacks of goroutines that have ended
+// stay counted (the runtime keeps them for new goroutines until a
+// collection frees them), so that a program starting many short ones
+// (Go's test/gcgort.go, under load) was taken for a deep recursion by
+// a budget of the goroutines alive.
 const GoroutineStackBudget = 64 << 10
 
 // ErrDeepRecursion is the error of a chunk whose stacks outgrew
@@ -39,7 +43,7 @@ const stackSampleEvery = 20 * time.Millisecond
 // chunk shorter than stackSampleEvery costs one reading and a timer.
 func WatchStack(overflow func()) (stop func()) {
 	base := stackBytes()
-	baseG := runtime.NumGoroutine()
+	baseG := goroutinesCreated()
 	var mu sync.Mutex
 	stopped := false
 	var t *time.Timer
@@ -50,8 +54,8 @@ func WatchStack(overflow func()) (stop func()) {
 			return
 		}
 		budget := uint64(StackBudget)
-		if g := runtime.NumGoroutine(); g > baseG {
-			budget += uint64(g-baseG) * GoroutineStackBudget
+		if g := goroutinesCreated(); g > baseG {
+			budget += (g - baseG) * GoroutineStackBudget
 		}
 		if stackBytes() > base+budget {
 			stopped = true
@@ -72,6 +76,17 @@ func WatchStack(overflow func()) (stop func()) {
 }
 
 var stackSample = []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+
+// goroutinesCreated returns the number of goroutines created since the
+// process started.
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return uint64(runtime.NumGoroutine())
+	}
+	return s[0].Value.Uint64()
+}
 
 func stackBytes() uint64 {
 	s := []metrics.Sample{stackSample[0]}
