@@ -132,3 +132,28 @@ func TestAssertionsToError(t *testing.T) {
 		t.Errorf("nil pointer asserted to error: %v", e)
 	}
 }
+
+// TestSpreadCallsAndTypeParameterAssertions: append(g()) of a g of an
+// earlier cell appends all of g's results (yaegi kept the first), and a
+// generic function that asserts to its type parameter is refused where
+// it is instantiated with an interface type (yaegi's x.(T) was false).
+func TestSpreadCallsAndTypeParameterAssertions(t *testing.T) {
+	s := newSession(t)
+	out(t, s, "func g() ([]int, int) { return []int{1}, 2 }")
+	for code, want := range map[string]string{
+		"fmt.Println(append(g()))": "[1 2]\n",
+		"func run() { fmt.Println(len(append(g())), append(g())) }\nrun()":                   "2 [1 2]\n",
+		"func gen[T any](x T) bool { _, ok := any(x).(T); return ok }\nfmt.Println(gen(10))": "true\n",
+	} {
+		if got := out(t, s, code); got != want {
+			t.Errorf("%s: %q, want %q", code, got, want)
+		}
+	}
+	out(t, s, "func g2[T any](x any) bool { _, ok := x.(T); return ok }")
+	if e := fails(t, s, "fmt.Println(g2[any](10))"); !strings.Contains(e.Value, "g2 instantiated with the interface type any") {
+		t.Errorf("g2[any]: %v", e)
+	}
+	if got := out(t, s, "fmt.Println(g2[int](10), g2[string](10))"); got != "true false\n" {
+		t.Errorf("g2 with concrete types: %q", got)
+	}
+}

@@ -573,10 +573,12 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for is := range s.imports {
 		imports = append(imports, is)
 	}
+	rewritten, err := yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs)
+	if err != nil {
+		return nil, syntaxError(err)
+	}
 	if !s.noIfaceCopy {
-		if code, err = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs); err != nil {
-			return nil, syntaxError(err)
-		}
+		code = rewritten
 	}
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {

@@ -969,8 +969,13 @@
 //     for a nil x, where any(x) gives an invalid value. Instantiated with
 //     an interface of the cell, the assertion that keeps the value then
 //     stops the cell ("reflect.Set: value of type interface {} is not
-//     assignable to type interp.valueInterface"). Probe: "assertion to a
-//     type parameter from an interface with methods".
+//     assignable to type interp.valueInterface"). And x.(T) with T
+//     instantiated as an interface type is false for a value of another
+//     type that implements it (g[any](10), Go: true): IfaceCopyEdits
+//     refuses the instantiation of a generic function whose body asserts
+//     to (or switches on) a type parameter with an interface type (Decls
+//     notes those functions). Probe: "assertion to a type parameter from
+//     an interface with methods".
 //  134. Calls of all the results of a call. F(g()), g with several
 //     results, passes them all to F; the interpreter appended the first
 //     of them only for append (append(g()) with g returning []string{"a"},
@@ -988,9 +993,10 @@
 //     (an argument of another call, a package-level var), a builtin's
 //     call of a function the chunk declares becomes func() T { r0, r1 :=
 //     g(); return append(r0, r1) }(), T from g's declaration, called in
-//     place; other such calls (of a function of another chunk or cell)
-//     are left as they are. Probes: "append of all the results of a call",
-//     "generic call of all the results of a call".
+//     place. The calls of a function of another chunk or cell are written
+//     so by IfaceCopyEdits (spreadCall), which has their types from
+//     go/types. Probes: "append of all the results of a call", "generic
+//     call of all the results of a call".
 //  135. Failed instantiations at explicit calls. For f[X](…), the
 //     interpreter drops the error of its compilation of f's body for X
 //     (a type switch whose cases X makes alike, a method expression of a

@@ -20,6 +20,9 @@ import (
 type Decls struct {
 	snippets []snippet
 	latest   map[string]int // the snippet that last declared a name
+	// assertsParam holds the generic functions whose bodies assert to,
+	// or switch on, one of their type parameters.
+	assertsParam map[string]bool
 }
 
 type snippet struct {
@@ -46,6 +49,41 @@ func identifiers(src string) []string {
 			ids = append(ids, lit)
 		}
 	}
+}
+
+// assertsTypeParam reports whether fd is a generic function whose body
+// asserts to, or has a type switch case of, one of its type parameters.
+func assertsTypeParam(fd *ast.FuncDecl) bool {
+	if fd.Type.TypeParams == nil || fd.Body == nil {
+		return false
+	}
+	params := map[string]bool{}
+	for _, f := range fd.Type.TypeParams.List {
+		for _, n := range f.Names {
+			params[n.Name] = true
+		}
+	}
+	found := false
+	isParam := func(x ast.Expr) bool {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		return ok && params[id.Name]
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeAssertExpr:
+			if n.Type != nil && isParam(n.Type) {
+				found = true
+			}
+		case *ast.CaseClause:
+			for _, x := range n.List {
+				if isParam(x) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // Reset forgets all declarations.
@@ -86,6 +124,10 @@ func (d *Decls) Learn(cell string) {
 					if decl.Recv != nil && len(decl.Recv.List) == 1 {
 						name = recvBase(decl.Recv.List[0].Type) + "." + name
 					}
+					if d.assertsParam == nil {
+						d.assertsParam = map[string]bool{}
+					}
+					d.assertsParam[name] = assertsTypeParam(decl)
 					end := decl.End()
 					if decl.Body != nil {
 						end = decl.Body.Pos()
@@ -508,6 +550,24 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	}
 	prefixes := map[int][]string{}
 	suffixes := map[int]int{}
+	var spreads []edit
+	var refusal error
+	// The generic functions of the cell that assert to a type parameter.
+	asserts := map[string]bool{}
+	for n, v := range d.assertsParam {
+		asserts[n] = v
+	}
+	for _, decl := range f.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv == nil {
+			if _, in := cf.cellOffset(fset.Position(fd.Pos()).Offset); in {
+				asserts[fd.Name.Name] = assertsTypeParam(fd)
+			}
+		}
+	}
+	cellPos := func(p token.Pos) token.Position {
+		off, _ := cf.cellOffset(fset.Position(p).Offset)
+		return token.Position{Line: 1 + strings.Count(code[:off], "\n"), Column: off - strings.LastIndex(code[:off], "\n")}
+	}
 	// site rewrites x, converted to target; arg tells an argument of a
 	// call.
 	site := func(x ast.Expr, target types.Type, arg bool) {
@@ -635,6 +695,23 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 				}
 				break
 			}
+			if id := calleeIdent(n.Fun); id != nil && asserts[id.Name] && refusal == nil {
+				if inst, ok := info.Instances[id]; ok && inst.TypeArgs != nil {
+					for i := range inst.TypeArgs.Len() {
+						if ta := inst.TypeArgs.At(i); types.IsInterface(ta) && !isTypeParam(ta) {
+							var errs scanner.ErrorList
+							errs.Add(cellPos(n.Pos()), Refused+id.Name+" instantiated with the interface type "+types.TypeString(ta, nil)+
+								": it asserts to its type parameter, and the interpreter's x.(T) with T an interface type is false for a value of "+
+								"another type that implements it (Go's is true); instantiate it with a concrete type, or make the assertion outside the generic function")
+							refusal = errs
+							break
+						}
+					}
+				}
+			}
+			if e, ok := spreadCall(code, n, info, spell, cf, fset); ok {
+				spreads = append(spreads, e...)
+			}
 			sig, ok := tv.Type.(*types.Signature)
 			if !ok || n.Ellipsis.IsValid() || isGenericCall(n.Fun, info) {
 				// The interpreter's instantiations are left alone.
@@ -716,10 +793,13 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 		}
 		ast.Inspect(decl, walk)
 	}
-	if len(prefixes) == 0 && len(errAsserts) == 0 {
+	if refusal != nil {
+		return code, refusal
+	}
+	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 {
 		return code, nil
 	}
-	edits := errAsserts
+	edits := append(errAsserts, spreads...)
 	for at, ps := range prefixes {
 		edits = append(edits, edit{at, at, strings.Join(ps, "")})
 	}
@@ -1056,4 +1136,108 @@ func errorAssertions(code string, cf *cellFile, fset *token.FileSet, f *ast.File
 		edits = append(edits, edit{b, b, lit.String()}, edit{xe, e, ")"})
 	}
 	return edits, nil
+}
+
+// calleeIdent returns the identifier that names the function of a call
+// (F in F(…), F[int](…), p.F(…)), or nil.
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	fun = ast.Unparen(fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
+}
+
+// spreadCall returns the edits that write F(g()), where g has several
+// results and F is append, copy, complex or a generic function, as
+// func() R { _ps0, _ps1 := g(); return F(_ps0, _ps1) }(): yaegi v0.16.1
+// kept only g's first result for append (append(g()) gave g's slice
+// alone) where g was declared in another cell, and failed on the others.
+func spreadCall(code string, n *ast.CallExpr, info *types.Info, spell func(types.Type) (string, bool), cf *cellFile, fset *token.FileSet) ([]edit, bool) {
+	if len(n.Args) != 1 || n.Ellipsis.IsValid() {
+		return nil, false
+	}
+	arg, ok := ast.Unparen(n.Args[0]).(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	if tv, ok := info.Types[arg.Fun]; !ok || tv.IsType() {
+		return nil, false
+	}
+	tuple, ok := info.TypeOf(arg).(*types.Tuple)
+	if !ok || tuple.Len() < 2 {
+		return nil, false
+	}
+	id := calleeIdent(n.Fun)
+	if id == nil {
+		return nil, false
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); ok {
+		switch b.Name() {
+		case "append", "copy", "complex":
+		default:
+			return nil, false
+		}
+	} else if !isGenericCall(n.Fun, info) {
+		return nil, false
+	}
+	var results []string
+	switch t := info.TypeOf(n).(type) {
+	case *types.Tuple:
+		for i := range t.Len() {
+			r, ok := spell(t.At(i).Type())
+			if !ok {
+				return nil, false
+			}
+			results = append(results, r)
+		}
+	case nil:
+		return nil, false
+	default:
+		r, ok := spell(t)
+		if !ok {
+			return nil, false
+		}
+		results = []string{r}
+	}
+	var vars []string
+	for i := range tuple.Len() {
+		vars = append(vars, fmt.Sprintf("_ps%d", i))
+	}
+	at := func(p token.Pos) (int, bool) { return cf.cellOffset(fset.Position(p).Offset) }
+	b, ok1 := at(n.Pos())
+	funEnd, ok2 := at(n.Fun.End())
+	lp, ok3 := at(n.Lparen)
+	ab, ok4 := at(n.Args[0].Pos())
+	ae, ok5 := at(n.Args[0].End())
+	e, ok6 := at(n.End())
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || lp+1 > ab {
+		return nil, false
+	}
+	sig := "func() "
+	switch len(results) {
+	case 0:
+	case 1:
+		sig += results[0] + " "
+	default:
+		sig += "(" + strings.Join(results, ", ") + ") "
+	}
+	ret := "return "
+	if len(results) == 0 {
+		ret = ""
+	}
+	// F(g(…)) → func() R { _ps0, _ps1 := g(…); return F(_ps0, _ps1) }().
+	return []edit{
+		{b, ab, sig + "{ " + strings.Join(vars, ", ") + " := "},
+		{ae, e, "; " + ret + code[b:funEnd] + "(" + strings.Join(vars, ", ") + ") }()"},
+	}, true
 }
