@@ -559,8 +559,11 @@ func TestTypeSwitchOnInterfaceTypeParameter(t *testing.T) {
 	if got := out(t, s, "fmt.Println(tsw[string](\"a\"), tsw[string](6))"); got != "T int\n" {
 		t.Errorf("case T with concrete types: %q", got)
 	}
+	// Refused where it is instantiated so (IfaceCopyEdits); where that
+	// is not seen, the switch stops at run time.
 	e := fails(t, s, "fmt.Println(tsw[interface{}](6))")
-	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "case T for the type parameter T") {
+	if !(e.Name == "InterpreterError" && strings.Contains(e.Value, "case T for the type parameter T") ||
+		e.Name == "CompileError" && strings.Contains(e.Value, "tsw instantiated with the interface type")) {
 		t.Errorf("case T with an interface type: %s: %s", e.Name, e.Value)
 	}
 }
