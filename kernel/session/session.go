@@ -141,9 +141,6 @@ type Session struct {
 	// genericSrc holds the declarations of the generic functions cells
 	// declared, by name (yaegifix.GenericDefineEdits).
 	genericSrc map[string]string
-	// noIfaceCopy is set while a cell runs again as written, after the
-	// interpreter failed to compile IfaceCopyEdits' conversions.
-	noIfaceCopy bool
 	// decls are the top-level declarations of earlier cells, and typesIm
 	// the compiled packages, as go/types sees them
 	// (yaegifix.IfaceCopyEdits).
@@ -557,7 +554,6 @@ func (s *Session) run(ctx context.Context, code string, out Output) (*display.Bu
 }
 
 func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Error) {
-	orig := code
 	cell := int(s.cellSeq.Add(1))
 	var typeSrcs []string
 	for _, d := range s.typeSrc {
@@ -573,12 +569,8 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for is := range s.imports {
 		imports = append(imports, is)
 	}
-	rewritten, err := yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs)
-	if err != nil {
+	if code, err = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs); err != nil {
 		return nil, syntaxError(err)
-	}
-	if !s.noIfaceCopy {
-		code = rewritten
 	}
 	p, err := yaegifix.PrepareCell(code, s.imports, s.isGlobalInt, s.isGlobalOrFunc, s.isInterface, s.nresults, s.isCompiledVar, cell)
 	if err != nil {
@@ -639,8 +631,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	// Generic types whose instantiations the interpreter makes one type
 	// are refused once they have two (PhantomTypes).
 	phantom := yaegifix.PhantomTypes(declSrc, s.compiledTypes())
+	// The instantiations a cell that fails to compile leaves behind are
+	// dropped (also without phantom types): with them, the same cell run
+	// again compiled and ran wrongly (Go's typeparam/issue53087.go: a
+	// panic where Go runs).
 	var instancesBefore map[string]bool
-	if len(phantom) > 0 {
+	generics := len(phantom) > 0 || strings.Contains(code, "[") || len(s.genericSrc) > 0
+	if generics {
 		instancesBefore = yaegifix.InstanceSet(s.interp)
 	}
 	progs := make([]*interp.Program, len(p.Chunks))
@@ -657,18 +654,11 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		}
 		if err != nil {
 			syms.Restore()
-			if len(phantom) > 0 {
+			if generics {
 				yaegifix.DropInstances(s.interp, instancesBefore)
 			}
 			s.syncFrame()
 			s.steps.Store(0)
-			if code != declSrc && !s.noIfaceCopy {
-				// The interpreter fails on a conversion
-				// IfaceCopyEdits wrote: the cell as written.
-				s.noIfaceCopy = true
-				defer func() { s.noIfaceCopy = false }()
-				return s.eval(ctx, orig)
-			}
 			s.forgetUnassigned(p, before, s.count, 0)
 			return nil, s.compileError(ctx, err, c)
 		}

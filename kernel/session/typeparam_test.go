@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,26 @@ func TestFailedInstantiationIsNamed(t *testing.T) {
 	e := fails(t, s, code)
 	if want := "12:14: CFG post-order panic: runtime error: invalid memory address or nil pointer dereference (at the call of kind[int32]:"; e.Name != "CompileError" || !strings.Contains(e.Value, want) {
 		t.Errorf("%s: %s; want %q", e.Name, e.Value, want)
+	}
+}
+
+// TestGenericCellThatFailedRunsAgain: a cell with generics that fails to
+// compile, run again, fails again: the instantiations of the failed
+// compilation are dropped (with them, the cell compiled the second time
+// and panicked where Go runs, Go's typeparam/issue53087.go).
+func TestGenericCellThatFailedRunsAgain(t *testing.T) {
+	s := newSession(t)
+	code := "type CM[K comparable, V any] struct{ inner map[K]V }\n" +
+		"func (cm CM[K, V]) With(key K, value V) CM[K, V] {\n\tresult := Clone(cm.inner)\n\tresult[key] = value\n\treturn CM[K, V]{result}\n}\n" +
+		"func Clone[M ~map[K]V, K comparable, V any](m M) M {\n\tr := make(M, len(m))\n\tfor k, v := range m {\n\t\tr[k] = v\n\t}\n\treturn r\n}\n" +
+		"func run() {\n\tm := CM[string, int]{inner: map[string]int{}}\n\tm = m.With(\"a\", 1)\n\tfmt.Println(len(m.inner))\n}\nrun()"
+	first := s.Execute(context.Background(), code, &recorder{})
+	if first.Err == nil {
+		t.Skip("the interpreter compiles the cell now")
+	}
+	rec := &recorder{}
+	second := s.Execute(context.Background(), code, rec)
+	if second.Err == nil && rec.text("stdout") != "1\n" || second.Err != nil && second.Err.Name != first.Err.Name {
+		t.Errorf("run again: %q, %v; first: %v", rec.text("stdout"), second.Err, first.Err)
 	}
 }

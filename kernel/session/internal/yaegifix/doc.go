@@ -1035,7 +1035,12 @@
 //     fixed cell, ran without code. The session takes a copy of the
 //     symbols a cell declares (SnapshotSymbols) and puts it back when the
 //     cell fails to compile (Restore): such a cell has no effect, as in
-//     Go. Probe: "declarations of a failed compilation".
+//     Go. The generic instantiations the failed compilation made are
+//     dropped too (InstanceSet, DropInstances, in every session with
+//     generics): with them, the same cell run again compiled and panicked
+//     where Go runs (Go's typeparam/issue53087.go; the session's
+//     TestGenericCellThatFailedRunsAgain). Probe: "declarations of a
+//     failed compilation".
 //  106. Methods declared again. A method a later cell declares again is
 //     added after the first, and the first is found: the edit of a method
 //     in a notebook had no effect. DropMethods removes the earlier
@@ -1117,8 +1122,11 @@
 //     reflect, a copy). Calls of generic functions and the bodies of
 //     generic functions are left alone (the interpreter's instantiations
 //     fail on the literals); so are conversions go/types cannot type (an
-//     expression of a package the session lacks). A rewritten cell the
-//     interpreter fails to compile compiles again as written. The
+//     expression of a package the session lacks). (A rewritten cell the
+//     interpreter fails to compile is not compiled again as written: the
+//     failed compilation leaves the interpreter's generic instantiations
+//     behind, with which Go's typeparam/issue53087.go then compiled and
+//     ran wrongly.) The
 //     refusals of typed nil pointers (TypedNilRefusals) judge the cell
 //     as written. Probes: "value converted to an interface argument keeps
 //     its variable", "interface result passed as an interface argument".
