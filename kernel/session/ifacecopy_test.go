@@ -157,3 +157,15 @@ func TestSpreadCallsAndTypeParameterAssertions(t *testing.T) {
 		t.Errorf("g2 with concrete types: %q", got)
 	}
 }
+
+// TestSpreadCallKeepsTheReceiverFirst: f().m(g()) of a method of a
+// generic type evaluates f() before g(), as Go does (Go's
+// fixedbugs/issue50672.go).
+func TestSpreadCallKeepsTheReceiverFirst(t *testing.T) {
+	s := newSession(t)
+	code := "type G[T any] struct{}\nfunc (G[T]) f(int, int) {}\nfunc run() {\n\tok := false\n" +
+		"\tf := func() G[int] { ok = true; return G[int]{} }\n\tg := func() (int, int) { fmt.Println(\"receiver first:\", ok); return 0, 0 }\n\tf().f(g())\n}\nrun()"
+	if got := out(t, s, code); got != "receiver first: true\n" {
+		t.Errorf("%q", got)
+	}
+}

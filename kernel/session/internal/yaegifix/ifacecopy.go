@@ -1187,7 +1187,9 @@ func spreadCall(code string, n *ast.CallExpr, info *types.Info, spell func(types
 		default:
 			return nil, false
 		}
-	} else if !isGenericCall(n.Fun, info) {
+	} else if !isGenericCall(n.Fun, info) || !plainFunc(n.Fun, info) {
+		// A method's receiver (f().m(g())) is evaluated before g in Go:
+		// left alone.
 		return nil, false
 	}
 	var results []string
@@ -1240,4 +1242,28 @@ func spreadCall(code string, n *ast.CallExpr, info *types.Info, spell func(types
 		{b, ab, sig + "{ " + strings.Join(vars, ", ") + " := "},
 		{ae, e, "; " + ret + code[b:funEnd] + "(" + strings.Join(vars, ", ") + ") }()"},
 	}, true
+}
+
+// plainFunc reports whether fun, the function of a call, is a name with
+// type arguments at most (F, F[int], pkg.F): nothing in it runs.
+func plainFunc(fun ast.Expr, info *types.Info) bool {
+	fun = ast.Unparen(fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return true
+	case *ast.SelectorExpr:
+		id, ok := f.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		_, pkg := info.Uses[id].(*types.PkgName)
+		return pkg
+	}
+	return false
 }
