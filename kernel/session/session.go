@@ -350,8 +350,11 @@ func (s *Session) reset() error {
 	s.varTypes = map[string]string{}
 	s.genericSrc = map[string]string{}
 	s.decls.Reset()
-	exports := []interp.Exports{stdlib.Symbols, yaegifix.Stdlib(), displaysym.Symbols, s.opts.Host.Symbols, s.exports()}
+	var exports []interp.Exports // made when go/types first imports a package
 	s.typesIm = &yaegifix.SymbolImporter{Symbols: func(path string) map[string]reflect.Value {
+		if exports == nil {
+			exports = []interp.Exports{stdlib.Symbols, yaegifix.Stdlib(), displaysym.Symbols, s.opts.Host.Symbols, s.exports()}
+		}
 		for _, e := range exports {
 			for key, syms := range e {
 				if dir, _ := lastSlash(key); dir == path {
