@@ -300,10 +300,11 @@
 //     func() { t1 := …; t2 := …; a, b = t1, t2 }() (refused when a value
 //     holds a function literal).
 //  42. new with a value. new(expr) of Go 1.26 (new(123), new(x) for a
-//     variable x) gives a pointer to a zero value. semanticEdits refuses
-//     it with the definition to write. No probe (Go 1.22's parser of the
-//     interpreter accepts it): the session's
-//     TestSilentlyWrongConstructsAreRefused.
+//     variable x) gives a pointer to a zero value. IfaceCopyEdits
+//     (newValue) writes it as func(_nv T) *T { return &_nv }(expr), T the
+//     type go/types gives the variable; where it cannot, semanticEdits
+//     refuses it with the definition to write. No probe (Go 1.22's parser
+//     of the interpreter accepts it): the session's TestNewWithAValue.
 //  43. Type switches with function types. A function that reached an
 //     interface by some conversions (passed to an interface{} parameter,
 //     returned as interface{}) is the interpreter's internal node, which

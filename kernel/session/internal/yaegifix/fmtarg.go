@@ -107,10 +107,6 @@ func concreteValue(v reflect.Value) reflect.Value {
 	return v
 }
 
-// fmtWrapMethods are the methods of FmtWrappers, in the order of the
-// functions FmtWrap is given.
-var fmtWrapMethods = []string{"Format", "Error", "String"}
-
 // FmtWrap builds the interpreter's wrapper (as its genInterfaceWrapper
 // does) of the value in the stand-in v for FmtWrappers[kind], with the
 // method values fs: Format, Error or String first, then Unwrap and Is.

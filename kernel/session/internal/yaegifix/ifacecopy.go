@@ -251,8 +251,7 @@ func (d *Decls) render(declared map[string]bool, uses []string) string {
 	need := map[int]bool{}
 	var queue []int
 	seen := map[string]bool{}
-	var mention func(names []string)
-	mention = func(names []string) {
+	mention := func(names []string) {
 		for _, n := range names {
 			if seen[n] {
 				continue
@@ -711,6 +710,9 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 			}
 			if e, ok := spreadCall(code, n, info, spell, cf, fset); ok {
 				spreads = append(spreads, e...)
+			}
+			if e, ok := newValue(n, info, spell, cf, fset); ok {
+				spreads = append(spreads, e)
 			}
 			sig, ok := tv.Type.(*types.Signature)
 			if !ok || n.Ellipsis.IsValid() || isGenericCall(n.Fun, info) {
@@ -1266,4 +1268,35 @@ func plainFunc(fun ast.Expr, info *types.Info) bool {
 		return pkg
 	}
 	return false
+}
+
+// newValue returns the edit that writes new(expr) of Go 1.26, a pointer
+// to a variable holding expr, as func(_nv T) *T { return &_nv }(expr), T
+// the type go/types gives the variable: the interpreter (Go 1.22's
+// language) gave a pointer to a zero value.
+func newValue(n *ast.CallExpr, info *types.Info, spell func(types.Type) (string, bool), cf *cellFile, fset *token.FileSet) (edit, bool) {
+	id, ok := ast.Unparen(n.Fun).(*ast.Ident)
+	if !ok || len(n.Args) != 1 {
+		return edit{}, false
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "new" {
+		return edit{}, false
+	}
+	if tv, ok := info.Types[n.Args[0]]; !ok || tv.IsType() {
+		return edit{}, false
+	}
+	p, ok := info.TypeOf(n).(*types.Pointer)
+	if !ok {
+		return edit{}, false
+	}
+	t, ok := spell(p.Elem())
+	if !ok {
+		return edit{}, false
+	}
+	b, ok1 := cf.cellOffset(fset.Position(n.Pos()).Offset)
+	a, ok2 := cf.cellOffset(fset.Position(n.Args[0].Pos()).Offset)
+	if !ok1 || !ok2 || a < b {
+		return edit{}, false
+	}
+	return edit{b, a, "func(_nv " + t + ") *" + t + " { return &_nv }("}, true
 }
