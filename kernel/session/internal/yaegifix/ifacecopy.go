@@ -869,69 +869,78 @@ func isTypeParam(t types.Type) bool {
 // cell: it mentions no type declared inside a function and no type
 // parameter.
 func spellable(t types.Type, pkg *types.Package) bool {
-	ok := true
-	var visit func(t types.Type, depth int)
-	visit = func(t types.Type, depth int) {
-		if !ok || depth > 20 {
-			return
-		}
-		switch t := types.Unalias(t).(type) {
+	return !anyType(t, func(t types.Type) bool {
+		switch t := t.(type) {
 		case *types.Named:
-			if o := t.Obj(); o.Pkg() != nil && o.Parent() != o.Pkg().Scope() {
-				ok = false
-			}
+			o := t.Obj()
+			return o.Pkg() != nil && o.Parent() != o.Pkg().Scope()
+		case *types.TypeParam:
+			return true
+		}
+		return false
+	})
+}
+
+// anyType reports whether f holds for t or a type t is made of: type
+// arguments, elements, keys, parameters, results, fields and methods.
+func anyType(t types.Type, f func(types.Type) bool) bool {
+	var visit func(t types.Type, depth int) bool
+	visit = func(t types.Type, depth int) bool {
+		if depth > 20 {
+			return false
+		}
+		t = types.Unalias(t)
+		if f(t) {
+			return true
+		}
+		var parts []types.Type
+		switch t := t.(type) {
+		case *types.Named:
 			if args := t.TypeArgs(); args != nil {
 				for i := range args.Len() {
-					visit(args.At(i), depth+1)
+					parts = append(parts, args.At(i))
 				}
 			}
-		case *types.TypeParam:
-			ok = false
 		case *types.Pointer:
-			visit(t.Elem(), depth+1)
+			parts = append(parts, t.Elem())
 		case *types.Slice:
-			visit(t.Elem(), depth+1)
+			parts = append(parts, t.Elem())
 		case *types.Array:
-			visit(t.Elem(), depth+1)
+			parts = append(parts, t.Elem())
 		case *types.Map:
-			visit(t.Key(), depth+1)
-			visit(t.Elem(), depth+1)
+			parts = append(parts, t.Key(), t.Elem())
 		case *types.Chan:
-			visit(t.Elem(), depth+1)
+			parts = append(parts, t.Elem())
 		case *types.Signature:
 			for i := range t.Params().Len() {
-				visit(t.Params().At(i).Type(), depth+1)
+				parts = append(parts, t.Params().At(i).Type())
 			}
 			for i := range t.Results().Len() {
-				visit(t.Results().At(i).Type(), depth+1)
+				parts = append(parts, t.Results().At(i).Type())
 			}
 		case *types.Struct:
 			for i := range t.NumFields() {
-				visit(t.Field(i).Type(), depth+1)
+				parts = append(parts, t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := range t.NumMethods() {
+				parts = append(parts, t.Method(i).Type())
 			}
 		}
+		for _, p := range parts {
+			if visit(p, depth+1) {
+				return true
+			}
+		}
+		return false
 	}
-	visit(t, 0)
-	return ok
+	return visit(t, 0)
 }
 
 // isGenericCall reports whether fun, the function of a call, is a generic
 // function or method instantiated (explicitly or by inference).
 func isGenericCall(fun ast.Expr, info *types.Info) bool {
-	fun = ast.Unparen(fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	var id *ast.Ident
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
+	id := calleeIdent(fun)
 	if id == nil {
 		return false
 	}
@@ -949,53 +958,10 @@ func isGenericCall(fun ast.Expr, info *types.Info) bool {
 // mentionsPkg reports whether t mentions a named type of pkg (a type the
 // cells declared).
 func mentionsPkg(t types.Type, pkg *types.Package) bool {
-	found := false
-	var visit func(t types.Type, depth int)
-	visit = func(t types.Type, depth int) {
-		if found || depth > 20 {
-			return
-		}
-		switch t := types.Unalias(t).(type) {
-		case *types.Named:
-			if t.Obj().Pkg() == pkg {
-				found = true
-				return
-			}
-			if args := t.TypeArgs(); args != nil {
-				for i := range args.Len() {
-					visit(args.At(i), depth+1)
-				}
-			}
-		case *types.Pointer:
-			visit(t.Elem(), depth+1)
-		case *types.Slice:
-			visit(t.Elem(), depth+1)
-		case *types.Array:
-			visit(t.Elem(), depth+1)
-		case *types.Map:
-			visit(t.Key(), depth+1)
-			visit(t.Elem(), depth+1)
-		case *types.Chan:
-			visit(t.Elem(), depth+1)
-		case *types.Signature:
-			for i := range t.Params().Len() {
-				visit(t.Params().At(i).Type(), depth+1)
-			}
-			for i := range t.Results().Len() {
-				visit(t.Results().At(i).Type(), depth+1)
-			}
-		case *types.Struct:
-			for i := range t.NumFields() {
-				visit(t.Field(i).Type(), depth+1)
-			}
-		case *types.Interface:
-			for i := range t.NumMethods() {
-				visit(t.Method(i).Type(), depth+1)
-			}
-		}
-	}
-	visit(t, 0)
-	return found
+	return anyType(t, func(t types.Type) bool {
+		n, ok := t.(*types.Named)
+		return ok && n.Obj().Pkg() == pkg
+	})
 }
 
 // errorAssertions rewrites the assertions x.(error) of the cell, in a
