@@ -144,9 +144,11 @@ type Session struct {
 	// decls are the top-level declarations of earlier cells, and typesIm
 	// the compiled packages, as go/types sees them
 	// (yaegifix.IfaceCopyEdits).
-	decls   yaegifix.Decls
-	typesIm *yaegifix.SymbolImporter
-	embeds  map[string][]string // struct type → the types it embeds
+	// fmtArgReady is set once yaegifix.FmtArgSource is declared.
+	fmtArgReady bool
+	decls       yaegifix.Decls
+	typesIm     *yaegifix.SymbolImporter
+	embeds      map[string][]string // struct type → the types it embeds
 	// plan is the running cell's; funcWhere says where the functions
 	// cells declared are ("line 2 of cell [4]").
 	plan      *yaegifix.Plan
@@ -350,6 +352,7 @@ func (s *Session) reset() error {
 	s.varTypes = map[string]string{}
 	s.genericSrc = map[string]string{}
 	s.decls.Reset()
+	s.fmtArgReady = false
 	var exports []interp.Exports // made when go/types first imports a package
 	s.typesIm = &yaegifix.SymbolImporter{Symbols: func(path string) map[string]reflect.Value {
 		if exports == nil {
@@ -642,6 +645,17 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	generics := len(phantom) > 0 || strings.Contains(code, "[") || len(s.genericSrc) > 0
 	if generics {
 		instancesBefore = yaegifix.InstanceSet(s.interp)
+	}
+	if !s.fmtArgReady {
+		for _, c := range p.Chunks {
+			if strings.Contains(c.Src, yaegifix.FmtArgFunc+"(") {
+				if _, err := s.interp.Eval(yaegifix.FmtArgSource); err != nil {
+					return nil, &Error{Name: "InterpreterError", Value: "the kernel's fmt helper failed to compile: " + err.Error()}
+				}
+				s.fmtArgReady = true
+				break
+			}
+		}
 	}
 	progs := make([]*interp.Program, len(p.Chunks))
 	for i, c := range p.Chunks {

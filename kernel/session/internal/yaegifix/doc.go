@@ -1280,7 +1280,7 @@
 //     variable assigned since gave its new value. fmtArgEdits puts the
 //     arguments fmt.Print, Println, Sprint, Sprintln, Fprint, Fprintln,
 //     Printf, Sprintf, Fprintf and Errorf print in _portlabFmtArg(…)
-//     (FmtArgSource, in Builtins): for a stand-in (FmtStandIn) it takes
+//     (FmtArgSource, declared by the session before the first cell that calls it): for a stand-in (FmtStandIn) it takes
 //     method values of the methods fmt calls, in FmtWrappers' order, which
 //     call them with the value the stand-in holds, and FmtWrap builds the
 //     wrapper the interpreter would from them; other values pass as they

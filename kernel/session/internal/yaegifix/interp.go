@@ -85,7 +85,7 @@ func _portlabAsAny(v any) any {
 	}
 	return v
 }
-` + FmtArgSource
+`
 
 // nilSafeFunc hands on a value to assert, or for nil a value of a type
 // without methods (nilAssertEdits).
