@@ -1106,9 +1106,9 @@ func errorAssertions(code string, cf *cellFile, fset *token.FileSet, f *ast.File
 	return edits, nil
 }
 
-// calleeIdent returns the identifier that names the function of a call
-// (F in F(…), F[int](…), p.F(…)), or nil.
-func calleeIdent(fun ast.Expr) *ast.Ident {
+// callee returns the function of a call without its parentheses and
+// type arguments (F of F[int]).
+func callee(fun ast.Expr) ast.Expr {
 	fun = ast.Unparen(fun)
 	switch f := fun.(type) {
 	case *ast.IndexExpr:
@@ -1116,7 +1116,13 @@ func calleeIdent(fun ast.Expr) *ast.Ident {
 	case *ast.IndexListExpr:
 		fun = f.X
 	}
-	switch f := ast.Unparen(fun).(type) {
+	return ast.Unparen(fun)
+}
+
+// calleeIdent returns the identifier that names the function of a call
+// (F in F(…), F[int](…), p.F(…)), or nil.
+func calleeIdent(fun ast.Expr) *ast.Ident {
+	switch f := callee(fun).(type) {
 	case *ast.Ident:
 		return f
 	case *ast.SelectorExpr:
@@ -1215,14 +1221,7 @@ func spreadCall(code string, n *ast.CallExpr, info *types.Info, spell func(types
 // plainFunc reports whether fun, the function of a call, is a name with
 // type arguments at most (F, F[int], pkg.F): nothing in it runs.
 func plainFunc(fun ast.Expr, info *types.Info) bool {
-	fun = ast.Unparen(fun)
-	switch f := fun.(type) {
-	case *ast.IndexExpr:
-		fun = f.X
-	case *ast.IndexListExpr:
-		fun = f.X
-	}
-	switch f := ast.Unparen(fun).(type) {
+	switch f := callee(fun).(type) {
 	case *ast.Ident:
 		return true
 	case *ast.SelectorExpr:
