@@ -245,7 +245,11 @@
 //     Probe: "receive into an element".
 //  37. Range over a string. yaegi ranges over []rune(s): for i := range s
 //     gives rune counts, not byte offsets, and for i, c := range s gives
-//     other offsets than Go's after a byte that is not valid UTF-8.
+//     other offsets than Go's after a byte that is not valid UTF-8, each
+//     computed by encoding the runes before it again (quadratic time).
+//     Where go/types knows the range expression is a string,
+//     stringRangeLoops (in IfaceCopyEdits) makes a loop with a key a loop
+//     over byte offsets that decodes each rune as Go does. Elsewhere
 //     rangeStringEdits writes for i, _ := range s where s is a string
 //     the chunk declares or a call of its function returning a string
 //     (which gives Go's offsets), leaves loops with a blank key alone

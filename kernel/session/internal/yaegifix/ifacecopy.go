@@ -798,6 +798,7 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	if refusal != nil {
 		return code, refusal
 	}
+	spreads = append(spreads, stringRangeLoops(f, info, cf, fset)...)
 	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 {
 		return code, nil
 	}

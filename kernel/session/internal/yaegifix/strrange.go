@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"strconv"
 	"unicode/utf8"
@@ -299,4 +300,82 @@ func isString(x ast.Expr, declared map[string][]ast.Expr) bool {
 		}
 	}
 	return len(ts) > 0
+}
+
+// stringRangeLoops rewrites each range loop with a key over a string,
+// known to be one by go/types, into a loop over byte offsets that decodes
+// each rune as Go's range does. yaegi v0.16.1 computes the offset of each
+// rune by encoding the runes before it again, which is wrong from the first
+// byte that is not valid UTF-8 on (see rangeStringEdits) and takes time
+// quadratic in the length of the string. The loop
+//
+//	for k, v := range x { body }
+//
+// becomes
+//
+//	for i, s, w := 0, x, 0; i < len(s); i += w {
+//		c := rune(0xFFFD); w = 1 // an invalid byte: U+FFFD, one byte wide
+//		e := i + 4; if e > len(s) { e = len(s) }
+//		for _, r := range s[i:e] { if r != 0xFFFD || e-i >= 3 && s[i:i+3] == "\uFFFD" { c, w = r, len(string(r)) }; break }
+//		k, v := i, c
+//		{ body }
+//	}
+//
+// with fresh names: the first rune of at most four bytes from i is the one
+// Go decodes at i (the interpreter's values are right), and U+FFFD is one
+// byte wide unless it is written out in the string. The key and value are
+// declared in each iteration, as Go 1.22 does, and the body stays a block
+// of its own, where it may declare them again. A loop that assigns (=) to
+// other than plain variables is left to rangeStringEdits' guard.
+func stringRangeLoops(f *ast.File, info *types.Info, cf *cellFile, fset *token.FileSet) []edit {
+	var edits []edit
+	at := func(p token.Pos) (int, bool) { return cf.cellOffset(fset.Position(p).Offset) }
+	ast.Inspect(f, func(n ast.Node) bool {
+		rs, ok := n.(*ast.RangeStmt)
+		if !ok || rs.Key == nil || isBlank(rs.Key) || rs.Body == nil {
+			return true
+		}
+		tv, ok := info.Types[rs.X]
+		if !ok || tv.Type == nil {
+			return true
+		}
+		if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+			return true
+		}
+		if rs.Tok == token.ASSIGN {
+			for _, x := range []ast.Expr{rs.Key, rs.Value} {
+				if _, ok := x.(*ast.Ident); x != nil && !ok {
+					return true
+				}
+			}
+		}
+		key, ok1 := at(rs.Key.Pos())
+		xb, ok2 := at(rs.X.Pos())
+		xe, ok3 := at(rs.X.End())
+		lb, ok4 := at(rs.Body.Lbrace)
+		rb, ok5 := at(rs.Body.Rbrace)
+		if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !(key < xb && xb < xe && xe <= lb && lb < rb) {
+			return true
+		}
+		seq := blockSeq.Add(1)
+		name := func(s string) string { return fmt.Sprintf("%s%d%s", tempPrefix, seq, s) }
+		i, s, w, c, e, r := name("i"), name("s"), name("w"), name("c"), name("e"), name("r")
+		lhs, rhs := types.ExprString(rs.Key), i
+		if rs.Value != nil && !isBlank(rs.Value) {
+			lhs += ", " + types.ExprString(rs.Value)
+			rhs += ", " + c
+		} else {
+			rhs += "; _ = " + c
+		}
+		head := fmt.Sprintf("; %[1]s < len(%[2]s); %[1]s += %[3]s { %[4]s := rune(0xFFFD); %[3]s = 1; %[5]s := %[1]s + 4; "+
+			"if %[5]s > len(%[2]s) { %[5]s = len(%[2]s) }; "+
+			"for _, %[6]s := range %[2]s[%[1]s:%[5]s] { if %[6]s != 0xFFFD || %[5]s-%[1]s >= 3 && %[2]s[%[1]s:%[1]s+3] == \"\\uFFFD\" { %[4]s, %[3]s = %[6]s, len(string(%[6]s)) }; break }; "+
+			"%[7]s %[8]s %[9]s; {", i, s, w, c, e, r, lhs, rs.Tok, rhs)
+		edits = append(edits,
+			edit{key, xb, fmt.Sprintf("%s, %s, %s := 0, ", i, s, w)},
+			edit{xe, lb + 1, fmt.Sprintf(", 0%s", head)},
+			edit{rb + 1, rb + 1, " }"})
+		return true
+	})
+	return edits
 }
