@@ -32,23 +32,23 @@ func TestSwitchOnInterfaceVariable(t *testing.T) {
 // cell stops with an InterpreterError, not a panic Go would not have.
 func TestSwitchOnTwoInterfaceVariables(t *testing.T) {
 	s := newSession(t)
-	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U int\n\nfunc (U) M() {}\nfunc (U) N() {}\n\ntype S struct{}\n\nfunc (S) String() string { return \"s\" }")
+	run(t, s, "type A interface{ M() }\ntype B interface {\n\tM()\n\tN()\n}\ntype U struct{ v int }\n\nfunc (U) M() {}\nfunc (U) N() {}\n\ntype S struct{}\n\nfunc (S) String() string { return \"s\" }")
 	code := "func s1(x A, y B) string {\n\tswitch x {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
-		"func s2() string {\n\tvar a any = U(1)\n\tvar b any = U(1)\n\tswitch a {\n\tcase b:\n\t\treturn \"match\"\n\tdefault:\n\t\treturn \"default\"\n\t}\n}\n" +
-		"fmt.Print(s1(U(1), U(1)), \" \", s1(U(1), U(2)), \" \", s2())"
+		"func s2() string {\n\tvar a any = U{1}\n\tvar b any = U{1}\n\tswitch a {\n\tcase b:\n\t\treturn \"match\"\n\tdefault:\n\t\treturn \"default\"\n\t}\n}\n" +
+		"fmt.Print(s1(U{1}, U{1}), \" \", s1(U{1}, U{2}), \" \", s2())"
 	if got, want := out(t, s, code), "match default match"; got != want {
 		t.Errorf("variables declared in the function: %q, want %q", got, want)
 	}
-	code = "func s3(x, y A) string {\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\nfmt.Print(s3(U(3), U(3)), \" \", s3(nil, U(3)))"
+	code = "func s3(x, y A) string {\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\nfmt.Print(s3(U{3}, U{3}), \" \", s3(nil, U{3}))"
 	if got, want := out(t, s, code), "match nil"; got != want {
 		t.Errorf("parameters and nil: %q, want %q", got, want)
 	}
 	// Fields, calls and variables defined from calls, in a cell that
 	// declares the types too; the tag is read once.
-	code = "type C interface{ M() }\ntype V int\n\nfunc (V) M() {}\n\ntype H struct{ c C }\n\nvar calls int\n\nfunc mk() C {\n\tcalls++\n\treturn V(1)\n}\n" +
-		"func s5() string {\n\th := H{V(1)}\n\tvar y C = V(1)\n\tswitch h.c {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+	code = "type C interface{ M() }\ntype V struct{ n int }\n\nfunc (V) M() {}\n\ntype H struct{ c C }\n\nvar calls int\n\nfunc mk() C {\n\tcalls++\n\treturn V{1}\n}\n" +
+		"func s5() string {\n\th := H{V{1}}\n\tvar y C = V{1}\n\tswitch h.c {\n\tcase y:\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
 		"func s6() string {\n\tx := mk()\n\tswitch x {\n\tcase nil:\n\t\treturn \"nil\"\n\tcase mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
-		"func s7() string {\n\tvar y C = V(2)\n\tswitch mk() {\n\tcase y, mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
+		"func s7() string {\n\tvar y C = V{2}\n\tswitch mk() {\n\tcase y, mk():\n\t\treturn \"match\"\n\t}\n\treturn \"default\"\n}\n" +
 		"fmt.Print(s5(), \" \", s6(), \" \", s7(), \" \", calls)"
 	if got, want := out(t, s, code), "match match match 4"; got != want {
 		t.Errorf("fields and calls: %q, want %q", got, want)

@@ -451,7 +451,11 @@ func (s *Session) exports() interp.Exports {
 			"ErrNilMethod": reflect.ValueOf(&yaegifix.ErrNilMethod).Elem(),
 			// Comparisons of what may be interfaces (EqualityEdits).
 			"Equal": reflect.ValueOf(func(a, b any) bool {
-				return yaegifix.EqualIn(s.interp, s.hasMethods, a, b)
+				return yaegifix.EqualIn(s.interp, a, b)
+			}),
+			// Comparisons whose operands' types go/types knows (typedComparisons).
+			"EqualAs": reflect.ValueOf(func(a, b any, da, db string, hint any) bool {
+				return yaegifix.EqualAs(s.interp, s.hasAllMethods, a, b, da, db, hint)
 			}),
 			// Assertions to struct types of the cells (StandInEdits).
 			"StandIn": reflect.ValueOf(yaegifix.StandIn),
@@ -1205,20 +1209,24 @@ func (s *Session) isGenericFunc(code string) func(string) bool {
 	}
 }
 
-// hasMethods reports whether a cell's type has methods, those the running
-// cell declares included.
-func (s *Session) hasMethods(name string) bool {
-	if len(s.methods[name]) > 0 {
-		return true
-	}
-	if p := s.plan; p != nil {
-		for _, m := range p.Methods {
-			if m.Recv == name {
-				return true
+// hasAllMethods reports whether a cell's type has the methods (with a
+// value or a pointer receiver), those the running cell declares included.
+func (s *Session) hasAllMethods(name string, methods []string) bool {
+	for _, m := range methods {
+		if _, ok := s.methods[name][m]; ok {
+			continue
+		}
+		found := false
+		if p := s.plan; p != nil {
+			for _, pm := range p.Methods {
+				found = found || pm.Recv == name && pm.Name == m
 			}
 		}
+		if !found {
+			return false
+		}
 	}
-	return false
+	return true
 }
 
 // isPointerVar reports whether name is a variable of an earlier cell of a

@@ -1015,6 +1015,23 @@
 //     now maps them as those of other compile errors). Probe: "failed
 //     instantiation at an explicit call"; the session's
 //     TestFailedInstantiationIsNamed.
+//  136. Comparisons of interfaces holding declared types with methods.
+//     A value of a type M int with methods in an empty interface is the
+//     interpreter's int, as one of a type without methods is (EqualIn
+//     stopped the cell for the latter only), so any(3) == any(M(3)) was
+//     true (Go: false); and t == i of a type parameter's value and an
+//     interface compared the value with the interpreter's wrapper of the
+//     interface (false where Go gives true, Go's typeparam/equal.go).
+//     EqualIn now stops on any equal pair it cannot tell apart. Where
+//     go/types types the cell, typedComparisons (in IfaceCopyEdits) makes
+//     each comparison with an operand of an interface type or a type
+//     parameter a call of EqualAs, with the types each operand can hold
+//     as its static type says (any type, a type of the cells, a compiled
+//     type, the cells' types with an interface's methods, the same type
+//     parameter as the other operand); EqualAs answers where those sets
+//     decide and stops the cell where they do not. Probes: "declared type
+//     with methods in an empty interface", "type parameter compared with
+//     an interface".
 //
 // # Elsewhere
 //

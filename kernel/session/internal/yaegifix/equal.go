@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"sort"
 	"strings"
 	"unsafe"
 
@@ -271,34 +272,48 @@ func Equal(a, b any) bool {
 }
 
 // EqualIn is Equal for the interpreter it, which also stops the cell
-// (panics) where two values the interpreter hands over unwrapped are
-// equal and of a type by which it represents a type declared in the
-// cells without methods (hasMethods reports the types with methods, whose
-// values in interfaces the interpreter may wrap): a value of type U16
-// uint16 arrives as a uint16, so that any(U16(1)) == any(uint16(1)) would
-// be true where Go's is false.
-func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) bool {
-	_, _, wa := unwrapCell(a)
-	_, _, wb := unwrapCell(b)
+// (panics) where the answer depends on a type the interpreter does not
+// keep: two values it hands over unwrapped that are equal and of a type by
+// which it represents a type declared in the cells (a value of type U16
+// uint16 arrives as a uint16, and so does one of type M int with methods
+// when it was converted to any, so that any(U16(1)) == any(uint16(1)) and
+// any(M(3)) == any(3) would be true where Go's are false), and a wrapped
+// value equal to an unwrapped one of such a type (which may be of the
+// wrapped value's type or of the one representing it).
+func EqualIn(it *interp.Interpreter, a, b any) bool {
+	ta, _, wa := unwrapCell(a)
+	tb, _, wb := unwrapCell(b)
 	checkStandIns(it, a, b)
 	eq := Equal(a, b)
-	if !eq || wa || wb || a == nil {
+	if !eq || wa && wb || a == nil {
 		return eq
 	}
-	if reflect.TypeOf(a).Kind() == reflect.Struct {
+	u, wrapped := a, ""
+	if wa {
+		u, wrapped = b, ta
+	} else if wb {
+		wrapped = tb
+	}
+	t := reflect.TypeOf(u)
+	if t == nil {
+		return eq
+	}
+	names := cellTypeRepNames(it)[t]
+	if t.Kind() == reflect.Struct {
 		// A struct type a cell declares is represented by an unnamed
 		// struct with renamed fields, which other types do not share
 		// unless they are declared alike.
-		if names := cellTypeRepNames(it)[reflect.TypeOf(a)]; len(names) > 1 {
+		if len(names) > 1 || wrapped != "" && len(names) == 1 && strings.TrimPrefix(wrapped, "main.") != names[0] {
 			panic(Refused + "== of interfaces holding values of the types " + strings.Join(names, " or ") + " declared in cells, " +
-				"which the interpreter represents by one type (" + reflect.TypeOf(a).String() + "): it cannot tell them apart; " +
+				"which the interpreter represents by one type (" + t.String() + "): it cannot tell them apart; " +
 				"compare values of known types (assert to one first), or give the types different fields")
 		}
 		return eq
 	}
-	if name, ok := cellTypeReps(it)[reflect.TypeOf(a)]; ok && !hasMethods(name) {
-		panic(Refused + "== of interfaces holding values of type " + reflect.TypeOf(a).String() + ", by which the interpreter also represents the type " +
-			name + " declared in a cell: it cannot tell the two types apart; compare values of known types (convert or assert to " + name + " first)")
+	if len(names) > 0 {
+		panic(Refused + "== of interfaces holding values of type " + t.String() + ", by which the interpreter also represents the type " +
+			strings.Join(names, " or ") + " declared in a cell: it cannot tell the types apart; compare values of known types (convert or assert to " +
+			names[0] + " first)")
 	}
 	return eq
 }
@@ -643,4 +658,104 @@ func parseChunk(c Chunk, src string) *chunkFile {
 		return nil
 	}
 	return &chunkFile{fset, f, len(prefix)}
+}
+
+// equalAsFunc is the interpreted name of EqualAs.
+const equalAsFunc = "_portlab.EqualAs"
+
+// EqualAs is EqualIn for a comparison whose operands' static types go/types
+// knows (see typedComparisons): da and db say which types the dynamic type
+// of each operand can be, so that a value the interpreter hands over as
+// its representation can often be told apart from the types represented
+// alike. A description is "*" (an empty interface: any type), "T:N" (the
+// type N declared in the cells), "C" (a compiled type or a type literal:
+// the representation itself), "I:m1,m2" (an interface with those methods:
+// the cells' types that have them, never the representation, whose
+// methods are none), or "P" with a value of type *T in hint (both
+// operands are of the type parameter T: identical types, unless T is an
+// interface type). The comparison is answered when each operand can be of
+// one type and it is the same, or when they cannot be of the same type
+// (false); otherwise the cell stops. has reports whether a type the cells
+// declared has the methods.
+func EqualAs(it *interp.Interpreter, has func(typ string, methods []string) bool, a, b any, da, db string, hint any) bool {
+	checkStandIns(it, a, b)
+	ta, _, wa := unwrapCell(a)
+	tb, _, wb := unwrapCell(b)
+	eq := Equal(a, b)
+	if !eq || wa && wb || a == nil {
+		return eq
+	}
+	if da == "P" && db == "P" {
+		if h := reflect.TypeOf(hint); h != nil && h.Kind() == reflect.Pointer && h.Elem().Kind() != reflect.Interface {
+			return eq
+		}
+		da, db = "*", "*"
+	}
+	u := a
+	if wa {
+		u = b
+	}
+	t := reflect.TypeOf(u)
+	if t == nil {
+		return eq
+	}
+	names := cellTypeRepNames(it)[t]
+	const rep = "" // the representation's own type
+	cands := func(d string, wrapped bool, wt string) map[string]bool {
+		if wrapped {
+			return map[string]bool{strings.TrimPrefix(wt, "main."): true}
+		}
+		c := map[string]bool{}
+		switch {
+		case d == "C":
+			c[rep] = true
+		case strings.HasPrefix(d, "T:"):
+			c[d[2:]] = true
+		case strings.HasPrefix(d, "I:"):
+			// The types with the methods (a struct type may have them
+			// through its embedded fields: all of them).
+			ms := strings.Split(d[2:], ",")
+			for _, n := range names {
+				if t.Kind() == reflect.Struct || has(n, ms) {
+					c[n] = true
+				}
+			}
+		default:
+			for _, n := range names {
+				c[n] = true
+			}
+			if t.Kind() != reflect.Struct {
+				// A struct type a cell declares is represented by an
+				// unnamed struct with renamed fields, which other
+				// types do not share unless they are declared alike.
+				c[rep] = true
+			}
+		}
+		return c
+	}
+	ca, cb := cands(da, wa, ta), cands(db, wb, tb)
+	union, common := map[string]bool{}, false
+	for n := range ca {
+		union[n] = true
+		common = common || cb[n]
+	}
+	for n := range cb {
+		union[n] = true
+	}
+	if len(union) <= 1 {
+		return eq
+	}
+	if !common {
+		return false
+	}
+	var kinds []string
+	for n := range union {
+		if n == rep {
+			n = t.String()
+		}
+		kinds = append(kinds, n)
+	}
+	sort.Strings(kinds)
+	panic(Refused + "== of interfaces holding values of type " + t.String() + ", which the interpreter uses for each of the types " +
+		strings.Join(kinds, " or ") + ": it cannot tell which of them the operands hold; compare values of known types (convert or assert first)")
 }

@@ -799,6 +799,8 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 		return code, refusal
 	}
 	spreads = append(spreads, stringRangeLoops(f, info, cf, fset)...)
+	comparisons := typedComparisons(f, info, pkg, cf, fset, spell)
+	spreads = append(spreads, comparisons...)
 	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 {
 		return code, nil
 	}
@@ -813,8 +815,13 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	// value, so it goes first.
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin < edits[j].begin })
 	out := applyInsertions(code, edits)
-	// Check the result types as well as the cell did.
-	if cf2, ok := layout(out, d, imports); ok {
+	// Check the result types as well as the cell did (EqualAs as a
+	// function of the cell).
+	check := out
+	if len(comparisons) > 0 {
+		check = strings.ReplaceAll(out, equalAsFunc+"(", "_portlabEqualAs(") + "\n\nfunc _portlabEqualAs(a, b any, da, db string, hint any) bool { return false }\n"
+	}
+	if cf2, ok := layout(check, d, imports); ok {
 		if _, _, _, _, n2, ok := typeCell(cf2, im); !ok || n2 > nerr {
 			return code, nil
 		}

@@ -377,6 +377,12 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func h() int { y := tv{1}; k := keep(y); y.v = 2; return k.M() }", "h()"},
 			func(v any, err error, out string) bool { return v == 2 },
 			"IfaceCopyEdits"},
+		{"declared type with methods in an empty interface", []string{"type pm int\nfunc (pm) foo() {}", "any(3) == any(pm(3))"},
+			func(v any, err error, out string) bool { return v == true },
+			"typedComparisons and EqualAs"},
+		{"type parameter compared with an interface", []string{"type pi interface{ foo() }\ntype pn int\nfunc (pn) foo() {}\nfunc tpe[T interface{ comparable; foo() }](t T, i pi) bool { return t == i }", "tpe(pn(3), pn(3))"},
+			func(v any, err error, out string) bool { return v == false },
+			"typedComparisons"},
 		{"interface result passed as an interface argument", []string{"type rr struct{}\nfunc (*rr) pr() {}\ntype it interface{ pr() }\nfunc mk(a *rr) it { return a }\n" +
 			"func isR(c it) bool { _, ok := c.(*rr); return ok }", "isR(mk(&rr{}))"},
 			func(v any, err error, out string) bool { return v == false },

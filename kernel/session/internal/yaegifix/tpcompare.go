@@ -1,0 +1,154 @@
+package yaegifix
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// typedComparisons makes each comparison (== or !=) where an operand is of
+// an interface type or a type parameter a call of EqualAs with what
+// go/types knows of the types the operands can hold. yaegi v0.16.1 holds a
+// value of a type declared in the cells in an empty interface as the type
+// it is declared from, so that any(3) == any(M(3)) was true for a type M
+// int with methods (Go: false): EqualAs tells the types apart where the
+// static types allow and stops the cell where they do not. It also
+// compares a value of a type parameter with one of an interface type as Go
+// does, converting the value to the interface (the interpreter compared it
+// with its wrapper of the interface: h(myint(3), myint(3)) with func h[T
+// C](t T, i I) bool { return t == i } was false, Go's typeparam/equal.go).
+// Comparisons with a constant or nil are left alone.
+//
+// A comparison of two values of one concrete type that is not a struct is
+// written with each operand converted to that type, T(x) == T(y), which
+// changes nothing in Go and tells EqualityEdits that no interface is
+// compared (it would hand the values to Equal, which cannot tell a
+// declared type from its representation).
+func typedComparisons(f *ast.File, info *types.Info, pkg *types.Package, cf *cellFile, fset *token.FileSet, spell func(types.Type) (string, bool)) []edit {
+	var edits []edit
+	at := func(p token.Pos) (int, bool) { return cf.cellOffset(fset.Position(p).Offset) }
+	ast.Inspect(f, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+			return true
+		}
+		tx, okx := info.Types[b.X]
+		ty, oky := info.Types[b.Y]
+		if !okx || !oky || tx.Type == nil || ty.Type == nil || tx.IsNil() || ty.IsNil() || tx.Value != nil || ty.Value != nil {
+			return true
+		}
+		px, py := isTypeParam(tx.Type), isTypeParam(ty.Type)
+		ix, iy := types.IsInterface(tx.Type) && !px, types.IsInterface(ty.Type) && !py
+		var dx, dy, hint string
+		switch {
+		case px && py:
+			if !types.Identical(tx.Type, ty.Type) {
+				return true
+			}
+			dx, dy, hint = "P", "P", "any(new("+types.TypeString(tx.Type, nil)+"))"
+		case px && iy:
+			dx = describeType(ty.Type, pkg)
+			dy = dx
+		case py && ix:
+			dx = describeType(tx.Type, pkg)
+			dy = dx
+		case ix || iy:
+			if px || py {
+				return true
+			}
+			dx, dy = describeOperand(b.X, info, pkg), describeOperand(b.Y, info, pkg)
+		default:
+			if tx.Value != nil || ty.Value != nil || !types.Identical(tx.Type, ty.Type) {
+				return true
+			}
+			if _, isStruct := tx.Type.Underlying().(*types.Struct); isStruct {
+				return true
+			}
+			if _, named := types.Unalias(tx.Type).(*types.Named); !named {
+				if _, basic := tx.Type.(*types.Basic); !basic {
+					return true
+				}
+			}
+			ts, ok := spell(tx.Type)
+			if !ok {
+				return true
+			}
+			var es []edit
+			for _, x := range []ast.Expr{b.X, b.Y} {
+				begin, ok1 := at(x.Pos())
+				end, ok2 := at(x.End())
+				if !ok1 || !ok2 {
+					return true
+				}
+				es = append(es, edit{begin, begin, ts + "("}, edit{end, end, ")"})
+			}
+			edits = append(edits, es...)
+			return true
+		}
+		if hint == "" {
+			hint = "nil"
+		}
+		xb, ok1 := at(b.X.Pos())
+		xe, ok2 := at(b.X.End())
+		yb, ok3 := at(b.Y.Pos())
+		ye, ok4 := at(b.Y.End())
+		if !ok1 || !ok2 || !ok3 || !ok4 || !(xb < xe && xe < yb && yb < ye) {
+			return true
+		}
+		open := equalAsFunc + "("
+		if b.Op == token.NEQ {
+			open = "!" + open
+		}
+		edits = append(edits, edit{xb, xb, open}, edit{xe, yb, ", "}, edit{ye, ye, fmt.Sprintf(", %q, %q, %s)", dx, dy, hint)})
+		return true
+	})
+	return edits
+}
+
+// describeType describes for EqualAs the types a value of static type t
+// can hold.
+func describeType(t types.Type, pkg *types.Package) string {
+	t = types.Unalias(t)
+	if it, ok := t.Underlying().(*types.Interface); ok {
+		if it.NumMethods() == 0 {
+			return "*"
+		}
+		var ms []string
+		for i := range it.NumMethods() {
+			ms = append(ms, it.Method(i).Name())
+		}
+		sort.Strings(ms)
+		return "I:" + strings.Join(ms, ",")
+	}
+	if nt, ok := t.(*types.Named); ok {
+		o := nt.Obj()
+		if o.Pkg() == pkg {
+			if o.Parent() != pkg.Scope() || nt.TypeArgs().Len() > 0 {
+				return "*" // a local type or an instantiation: not named in the session's scope
+			}
+			return "T:" + o.Name()
+		}
+	}
+	return "C"
+}
+
+// describeOperand describes for EqualAs the types the operand x can hold:
+// those of its static type, or, for a conversion of a value of a concrete
+// type to an interface (any(m)), that type.
+func describeOperand(x ast.Expr, info *types.Info, pkg *types.Package) string {
+	t := info.TypeOf(x)
+	if call, ok := ast.Unparen(x).(*ast.CallExpr); ok && len(call.Args) == 1 && !call.Ellipsis.IsValid() {
+		if ftv, ok := info.Types[call.Fun]; ok && ftv.IsType() && types.IsInterface(ftv.Type) {
+			if at := info.TypeOf(call.Args[0]); at != nil && !types.IsInterface(at) && !isTypeParam(at) {
+				if b, ok := at.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+					at = types.Default(at)
+				}
+				t = at
+			}
+		}
+	}
+	return describeType(t, pkg)
+}
