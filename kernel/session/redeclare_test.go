@@ -1,6 +1,9 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestCellThatFailsToCompileDeclaresNothing: a cell that fails to compile
 // has no effect, as in Go. The interpreter had kept what it declared: a
@@ -36,5 +39,42 @@ func TestMethodDeclaredAgainReplacesTheEarlierOne(t *testing.T) {
 	run(t, s, "type S struct{ x int }\nfunc (s S) M() int { return 3 }")
 	if got := out(t, s, "fmt.Println(S{}.M(), old.M(), viaI(old))"); got != "3 3 3\n" {
 		t.Errorf("the type's cell run again with a new method: %q", got)
+	}
+}
+
+// TestPreludePackageNameDeclared: a cell of declarations may declare the
+// name of a package only the prelude imports (math, os, strings), as a Go
+// file that does not import it may (Go's typeparam/ordered.go declares var
+// strings); the name is then the cell's, and an import of the package
+// under that name is refused as Go refuses it. fmt, a package a cell
+// imported or selects from, and a cell with statements (strings := "a,b",
+// a local variable in Go; see TestPackageNameCannotBeShadowed) stay
+// refused.
+func TestPreludePackageNameDeclared(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "import \"sort\"\nvar strings = []string{\"b\", \"a\"}\nfunc sorted() []string {\n\tsort.Strings(strings)\n\treturn strings\n}\nvar math = 3")
+	if got, want := out(t, s, "fmt.Println(sorted(), len(strings), math)"), "[a b] 2 3\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+	if e := fails(t, s, "import \"strings\""); !strings.Contains(e.Value, "strings already declared by a cell") {
+		t.Errorf("import after the declaration: %v", e)
+	}
+	if e := fails(t, s, "strings.ToUpper(\"a\")"); e.Name != "CompileError" {
+		t.Errorf("strings.ToUpper after the declaration: %v", e)
+	}
+	for _, cells := range [][]string{
+		{"import \"strings\"\nvar strings = 1"},
+		{"import \"strings\"", "var strings = 1"},
+		{"var fmt = 1"},
+		{"x := strings.ToUpper(\"a\")\nvar strings = 2"},
+		{"var strings = 2\nfmt.Println(strings)"},
+	} {
+		s := newSession(t)
+		for _, c := range cells[:len(cells)-1] {
+			run(t, s, c)
+		}
+		if e := fails(t, s, cells[len(cells)-1]); !strings.Contains(e.Value, "already declared through import") {
+			t.Errorf("cells %q: %v", cells, e)
+		}
 	}
 }

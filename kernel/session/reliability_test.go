@@ -167,12 +167,19 @@ func TestGenericsExplained(t *testing.T) {
 	s := newSession(t)
 	run(t, s, "func Map[T, U any](s []T, f func(T) U) []U {\n\tvar r []U\n\tfor _, v := range s {\n\t\tr = append(r, f(v))\n\t}\n\treturn r\n}")
 	// The kernel writes the type arguments the interpreter took wrongly
-	// (U as int); where it cannot tell them, the error says to write them.
+	// (U as int) or does not infer; where it cannot write them, the error
+	// says to write them.
 	r, _ := run(t, s, "Map([]int{1, 2, 3}, func(i int) string { return fmt.Sprint(i * 2) })")
 	if got := value(r); got != "[2 4 6]" {
 		t.Errorf("inferred Map = %s", got)
 	}
-	r = s.Execute(context.Background(), "func twice(i int) string { return fmt.Sprint(i * 2) }\nfunc ints() []int { return []int{1} }\nMap(ints(), twice)", &recorder{})
+	r, _ = run(t, s, "func twice(i int) string { return fmt.Sprint(i * 2) }\nfunc ints() []int { return []int{1} }\nMap(ints(), twice)")
+	if got := value(r); got != "[2]" {
+		t.Errorf("inferred Map of a function = %s", got)
+	}
+	// Where a variable hides the type argument's name, the kernel cannot
+	// write it.
+	r = s.Execute(context.Background(), "func hidden() []string {\n\tstring := 0\n\t_ = string\n\treturn Map(ints(), twice)\n}\nhidden()", &recorder{})
 	if r.Err == nil || !strings.Contains(r.Err.Value, "write them, as in Map[int, string](xs, f)") {
 		t.Errorf("inferred call: want the hint about explicit type arguments, got %+v", r.Err)
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/scanner"
+	"go/token"
 	"io"
 	"log"
 	"maps"
@@ -99,15 +102,18 @@ type HistoryEntry struct {
 type Session struct {
 	opts Options
 
-	mu       sync.Mutex // held while a cell runs
-	interp   *interp.Interpreter
-	imports  map[yaegifix.ImportSpec]bool
-	funcs    map[string]string // functions and types declared by cells: name → kind
-	nresults map[string]int    // their result counts (yaegifix.Plan's Results)
-	count    int
-	history  []HistoryEntry
-	results  [][]any // values captured by _portlab.Value during the cell
-	panics   []string
+	mu      sync.Mutex // held while a cell runs
+	interp  *interp.Interpreter
+	imports map[yaegifix.ImportSpec]bool
+	// cellImports are the imports cells made (also of a package the
+	// prelude imports).
+	cellImports map[yaegifix.ImportSpec]bool
+	funcs       map[string]string // functions and types declared by cells: name → kind
+	nresults    map[string]int    // their result counts (yaegifix.Plan's Results)
+	count       int
+	history     []HistoryEntry
+	results     [][]any // values captured by _portlab.Value during the cell
+	panics      []string
 	// muted drops the running cell's output once a check of the kernel
 	// has stopped it from a recovered value: what its deferred calls print
 	// while the stop unwinds them is not what Go would print.
@@ -345,6 +351,7 @@ func (s *Session) reset() error {
 	yaegifix.UseXMLFixes(it)
 	yaegifix.UseJSONFixes(it)
 	s.imports = map[yaegifix.ImportSpec]bool{}
+	s.cellImports = map[yaegifix.ImportSpec]bool{}
 	s.funcs = map[string]string{}
 	s.nresults = map[string]int{}
 	s.unassigned = map[string]int{}
@@ -589,7 +596,23 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if e := s.checkUnassigned(p, code); e != nil {
 		return nil, e
 	}
-	if e := s.checkNames(p); e != nil {
+	if imps, ok := importsOf(code); ok {
+		for _, is := range imps {
+			if n := is.Name; n != "_" && n != "." {
+				if n == "" {
+					n = yaegifix.DefaultName(is.Path)
+				}
+				if _, typ := s.typeSrc[n]; !preludeNames[n] && (s.isGlobalOrFunc(n) || typ) {
+					msg := fmt.Sprintf("%s already declared by a cell: the import of %q would not be seen; import it under another name (import x %q)", n, is.Path, is.Path)
+					return nil, &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
+				}
+			}
+			s.cellImports[is] = true
+		}
+	} else {
+		s.cellImports[yaegifix.ImportSpec{Path: "?"}] = true
+	}
+	if e := s.checkNames(p, code); e != nil {
 		return nil, e
 	}
 	if err := yaegifix.ConcreteAssertions(declSrc, typeSrcs); err != nil {
@@ -772,6 +795,80 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	return &b, nil
 }
 
+// hideablePrelude are the packages of the prelude whose names a cell may
+// declare (see checkNames).
+var hideablePrelude = map[string]bool{"math": true, "os": true, "strings": true}
+
+// preludeNameFree reports whether a cell may declare name, the name of
+// the import is: a package of hideablePrelude that no cell imported, this
+// one neither, and that code does not select from (name.X).
+func (s *Session) preludeNameFree(is yaegifix.ImportSpec, name string, p *yaegifix.Plan, code string) bool {
+	if is.Name != "" || !hideablePrelude[is.Path] || s.cellImports[yaegifix.ImportSpec{Path: "?"}] {
+		return false
+	}
+	for ci := range s.cellImports {
+		if ci.Path == is.Path || ci.Name == name {
+			return false
+		}
+	}
+	if regexp.MustCompile(`(^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\.`).MatchString(code) {
+		return false
+	}
+	// Only a cell of declarations, which Go's file scope is, and not a
+	// statement (strings := "a,b" is a local variable in Go, and more
+	// likely a slip in a notebook).
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+code, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == name {
+				return true
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch spec := spec.(type) {
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						if n.Name == name {
+							return true
+						}
+					}
+				case *ast.TypeSpec:
+					if spec.Name.Name == name {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// importsOf returns the imports code, a cell, begins with, or false when
+// they cannot be read.
+func importsOf(code string) ([]yaegifix.ImportSpec, bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+code, parser.ImportsOnly)
+	if err != nil {
+		return nil, false
+	}
+	var specs []yaegifix.ImportSpec
+	for _, spec := range f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		if err != nil {
+			return nil, false
+		}
+		is := yaegifix.ImportSpec{Path: path}
+		if spec.Name != nil {
+			is.Name = spec.Name.Name
+		}
+		specs = append(specs, is)
+	}
+	return specs, true
+}
+
 // A typeDecl is the source of a type a cell declared and where.
 type typeDecl struct{ src, where string }
 
@@ -780,14 +877,22 @@ type typeDecl struct{ src, where string }
 // by the import; yaegi v0.16.1 lets the variable hide the package for
 // the rest of the session, and a new import cannot undo it), and one that
 // declares again a type with another definition (yaegi v0.16.1 keeps the
-// first silently).
-func (s *Session) checkNames(p *yaegifix.Plan) *Error {
+// first silently). A name of a package only the prelude imports (math,
+// os, strings; not fmt, whose calls the kernel rewrites by that name) may
+// be declared by a cell of declarations only (var, const, func, type)
+// that does not select from it (code has no strings.X): as in a Go file
+// that does not import the package, the name is the cell's from then on
+// (Go's typeparam/ordered.go declares var strings).
+func (s *Session) checkNames(p *yaegifix.Plan, code string) *Error {
 	refuse := func(msg string) *Error {
 		return &Error{Name: "CompileError", Value: msg, Traceback: []string{"CompileError: " + msg}}
 	}
 	for _, name := range p.Defined {
 		for is := range s.imports {
 			if is.Name == name || is.Name == "" && yaegifix.DefaultName(is.Path) == name {
+				if s.preludeNameFree(is, name, p, code) {
+					continue
+				}
 				return refuse(fmt.Sprintf("%s already declared through import of package %s (%q): a variable, function or type of that name "+
 					"would hide the package for the rest of the session; choose another name", name, name, is.Path))
 			}

@@ -23,3 +23,21 @@ func TestUntypedConstantShifts(t *testing.T) {
 		}
 	}
 }
+
+// TestShiftCountTypes: a constant operation in the count of a shift that
+// is an operand of another operation or of an assignment operation
+// (a3 *= a4 << (u & (1 - 0))), which the interpreter refused, and a shift
+// of a constant by a count computed at run time inside the count of
+// another shift, a uint in Go (the interpreter failed on reflect's Uint;
+// Go's fixedbugs/issue15175.go); the output is Go's.
+func TestShiftCountTypes(t *testing.T) {
+	s := newSession(t)
+	code := "func sf(a1 uint8, v1 uint) uint8 { return a1 >> (((2 ^ 2) >> (v1 | 2)) + 0) }\n" +
+		"func sg(a3, a4 int8, u uint16, a5 uint8) int8 {\n\ta3 *= a4 << (u & (1 - 0)) << (uint16(1) << a5 << 3)\n\treturn a3\n}\n" +
+		"func sh(a uint8, v uint) uint8 { return a >> ((2 >> v) - 3) }\n" +
+		"func sk(a int8, v uint) int8 {\n\ta <<= (4 >> v) + 1\n\treturn a\n}\n" +
+		"fmt.Println(sf(250, 2), sf(250, 0), sg(3, 5, 3, 13), sg(3, 5, 2, 13), sg(3, 5, 3, 0), sh(200, 5), sk(3, 1), sk(3, 9))"
+	if got, want := out(t, s, code), "250 250 30 15 0 0 24 6\n"; got != want {
+		t.Errorf("output %q, want %q", got, want)
+	}
+}

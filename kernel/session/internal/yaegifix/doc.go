@@ -185,7 +185,8 @@
 //     maps.Clone fails ("undefined type for K"). genericEdits rewrites
 //     slices.Sort and slices.Reverse to compiled SlicesSort and
 //     SlicesReverse and refuses Max, Min, Clone, SortFunc, SortStable and
-//     maps.Clone/Copy with the loop to write. Probe: "slices.Sort".
+//     maps.Clone/Copy with the loop to write (maps.Clone is written out,
+//     see 134). Probe: "slices.Sort".
 //  28. Blank assignments. Top-level _ = x statements share one variable,
 //     typed by the last compiled: _ = bytes.NewBuffer(nil) then _ = io.EOF
 //     panics in reflect.Set. blankEdits makes each a fresh temporary.
@@ -1325,6 +1326,44 @@
 //     String. anyReturnEdits makes return x { var t any = x; return t }:
 //     a variable of type any keeps the type. Probe: "value returned as any
 //     loses its type".
+//  137. Type arguments the interpreter does not infer. A generic function
+//     used as a value whose type arguments Go infers from the target
+//     (f1 = g1, h(g1, 3) for func(int) int) is refused ("cannot use type
+//     func(main.P) main.P as type func(int) int"), and one of two type
+//     parameters or more as a value, g2[int, string], too ("not a generic
+//     type"); a call whose type argument only a function-typed argument
+//     or a core type gives (Clone(m) for Clone[M ~map[K]V, K comparable,
+//     V any], in a method of a generic type, where coreTypeEdits does not
+//     see the types) fails ("undefined type for K"). inferredEdits (in
+//     IfaceCopyEdits, with go/types) writes the type arguments go/types
+//     inferred after the called name, and makes such a value a function
+//     literal that calls the instance, func(_gv0 int) string { return
+//     g2[int, string](_gv0) }, where every name the types mention finds
+//     the same type at that place (spellAt: a local type, a type parameter
+//     of the enclosing function, not one a variable hides). Probes: "type
+//     argument of a core type in a generic method", "generic function
+//     value of inferred type", "generic function of two type parameters as
+//     a value".
+//  138. Constants in shift counts. In the count of a shift that is an
+//     operand of another operation or of an assignment operation, a
+//     constant operation takes the type of the shifted operand (a3 *= a4
+//     << (u & (1 - 0)), a4 an int8 and u a uint16: "mismatched types
+//     uint16 and int8"), and a shift of a constant by a count computed at
+//     run time, inside a count, is an int where Go makes the count a uint
+//     (a1 >> ((2 >> v) + 0) fails on reflect's Uint). shiftCountEdits (in
+//     IfaceCopyEdits, with go/types) converts such a constant operation to
+//     the type go/types gives it, the constant shifted by a count computed
+//     at run time to its type, and a count that is untyped and not
+//     constant to uint. Probes: "constant operation in a shift count",
+//     "shift of a constant in a shift count".
+//  139. maps.Clone (see 27). mapsCloneEdits (in IfaceCopyEdits, with
+//     go/types, which does not see the generic functions of compiled
+//     packages, so the call is found by the package's name) writes
+//     maps.Clone(m) out for the type M of m, where M can be written at the
+//     call: func(_mc M) M { if _mc == nil { return nil }; _c := make(M,
+//     len(_mc)); for _k, _v := range _mc { _c[_k] = _v }; return _c }(m),
+//     Go's result (nil for nil, each entry of a NaN key once); elsewhere
+//     genericEdits refuses it. Probe: "maps.Clone".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

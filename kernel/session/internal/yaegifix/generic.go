@@ -15,7 +15,9 @@ import (
 // maps.Clone): genericEdits rewrites the in-place ones to compiled
 // functions of the session (SlicesSort, SlicesReverse, which work on any
 // slice of an ordered element type by reflection) and refuses the ones
-// whose result type the rewrite cannot know, with the loop to write.
+// whose result type the rewrite cannot know, with the loop to write
+// (maps.Clone only where mapsCloneEdits, which knows the type, could not
+// write it out).
 var genericRefused = map[string]string{
 	"slices.Max":        "m := s[0]; for _, v := range s[1:] { m = max(m, v) }",
 	"slices.Min":        "m := s[0]; for _, v := range s[1:] { m = min(m, v) }",

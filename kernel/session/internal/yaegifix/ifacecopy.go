@@ -502,9 +502,11 @@ func typeCell(cf *cellFile, im types.Importer) (*token.FileSet, *ast.File, *type
 // variable declarations, arguments, results, composite literal elements
 // and keys, sends and map keys, where the target's type is an interface
 // with methods and the value's a concrete type that can be written in the
-// cell. Bodies of generic functions and methods are left alone. When the
-// rewritten cell types with more errors than the cell, the cell is
-// returned unchanged.
+// cell. Bodies of generic functions and methods are left alone. With the
+// same types, it writes out the type arguments the interpreter does not
+// infer (inferredEdits), gives constants in shift counts their types
+// (shiftCountEdits) and writes out maps.Clone (mapsCloneEdits). When the rewritten cell types with more errors than
+// the cell, the cell is returned unchanged.
 func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Importer, sessionTypes []string) (string, error) {
 	if !strings.ContainsAny(code, "(={") {
 		return code, nil
@@ -801,6 +803,9 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	spreads = append(spreads, stringRangeLoops(f, info, cf, fset)...)
 	comparisons := typedComparisons(f, info, pkg, cf, fset, spell)
 	spreads = append(spreads, comparisons...)
+	spreads = append(spreads, inferredEdits(f, info, pkg, names, cf, fset)...)
+	spreads = append(spreads, shiftCountEdits(f, info, pkg, cf, fset)...)
+	spreads = append(spreads, mapsCloneEdits(f, info, pkg, names, cf, fset)...)
 	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 {
 		return code, nil
 	}
@@ -889,13 +894,17 @@ func spellable(t types.Type, pkg *types.Package) bool {
 	})
 }
 
-// anyType reports whether f holds for t or a type t is made of: type
-// arguments, elements, keys, parameters, results, fields and methods.
+// anyType reports whether f holds for t (an alias and the type it
+// stands for) or a type t is made of: type arguments, elements, keys,
+// parameters, results, fields and methods.
 func anyType(t types.Type, f func(types.Type) bool) bool {
 	var visit func(t types.Type, depth int) bool
 	visit = func(t types.Type, depth int) bool {
 		if depth > 20 {
 			return false
+		}
+		if _, ok := t.(*types.Alias); ok && f(t) {
+			return true
 		}
 		t = types.Unalias(t)
 		if f(t) {

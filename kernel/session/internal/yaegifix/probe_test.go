@@ -257,6 +257,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "undefined selector")
 			},
 			"genericEdits (try each function of genericRefused too)"},
+		{"maps.Clone", []string{`import "maps"`, "m := map[string]int{\"a\": 1}", "maps.Clone(m)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined type for K")
+			},
+			"mapsCloneEdits"},
 		{"blank assignments of two types", []string{`import "bytes"`, `import "io"`, "_ = bytes.NewBuffer(nil)\n_ = io.EOF"},
 			func(v any, err error, out string) bool {
 				return err != nil && strings.Contains(err.Error(), "not assignable")
@@ -329,6 +334,33 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "cannot use type func(int) string as type func(int) int")
 			},
 			"genericHint (the second case of ExplainCompileError)"},
+		{"type argument of a core type in a generic method", []string{"func Clone[M ~map[K]V, K comparable, V any](m M) M { return m }",
+			"type CM[K comparable, V any] struct{ inner map[K]V }\nfunc (c CM[K, V]) With() CM[K, V] { return CM[K, V]{Clone(c.inner)} }",
+			"CM[string, int]{map[string]int{}}.With()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "undefined type for K")
+			},
+			"inferredEdits (the calls)"},
+		{"generic function value of inferred type", []string{"func g1[P any](x P) P { return x }", "var f1 func(int) int", "f1 = g1"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot use type func(main.P) main.P as type func(int) int")
+			},
+			"inferredEdits (the values)"},
+		{"generic function of two type parameters as a value", []string{"func g2[P, Q any](x P) Q { var q Q; return q }", "f2 := g2[int, string]"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "not a generic type")
+			},
+			"inferredEdits (the values)"},
+		{"constant operation in a shift count", []string{"func g(a3, a4 int8, u uint16) int8 { a3 *= a4 << (u & (1 - 0)); return a3 }"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "mismatched types uint16 and int8")
+			},
+			"shiftCountEdits (the constant operations)"},
+		{"shift of a constant in a shift count", []string{"func f(a1 uint8, v1 uint) uint8 { return a1 >> (((2 ^ 2) >> (v1 | 2)) + 0) }", "f(250, 2)"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "reflect.Value.Uint on int Value")
+			},
+			"shiftCountEdits (the untyped counts)"},
 		{"os.Stdout of cells", []string{`import "fmt"`, `import "os"`, `fmt.Sprintf("%T", os.Stdout)`},
 			func(v any, err error, out string) bool { return v == "*os.File" },
 			"New (YAEGI_SPECIAL_STDIO would then be the default)"},
