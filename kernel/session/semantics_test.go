@@ -1213,3 +1213,14 @@ func TestNewWithAValue(t *testing.T) {
 		t.Errorf("new with values: %q", got)
 	}
 }
+
+// TestAnyIsInterface: any and interface{} are one type in Go; the
+// interpreter took *any and *interface{} for different types (Go's
+// fixedbugs/issue49665.go did not compile).
+func TestAnyIsInterface(t *testing.T) {
+	s := newSession(t)
+	code := "var x any\nvar y interface{}\n\nvar _ = &x == &y\n\nfunc same() bool { return &x == &y }\nfmt.Printf(\"%T %T %v\\n\", &x, &y, same())"
+	if got, want := out(t, s, code), "*interface {} *interface {} false\n"; got != want {
+		t.Errorf("any and interface{}: %q, want %q", got, want)
+	}
+}

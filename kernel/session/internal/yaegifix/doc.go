@@ -1033,6 +1033,11 @@
 //     decide and stops the cell where they do not. Probes: "declared type
 //     with methods in an empty interface", "type parameter compared with
 //     an interface".
+//  140. any and interface{}. The interpreter takes the two for different
+//     types in pointer types: &x == &y for var x any and var y
+//     interface{} failed to compile with "mismatched types". anyEdits (in
+//     IfaceCopyEdits) writes the predeclared any as interface{} in cells
+//     that write interface{} too. Probe: "any and interface{}".
 //
 // # Elsewhere
 //

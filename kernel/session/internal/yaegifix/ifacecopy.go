@@ -806,7 +806,8 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	spreads = append(spreads, inferredEdits(f, info, pkg, names, cf, fset)...)
 	spreads = append(spreads, shiftCountEdits(f, info, pkg, cf, fset)...)
 	spreads = append(spreads, mapsCloneEdits(f, info, pkg, names, cf, fset)...)
-	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 {
+	anys := anyEdits(f, info, cf, fset)
+	if len(prefixes) == 0 && len(errAsserts) == 0 && len(spreads) == 0 && len(anys) == 0 {
 		return code, nil
 	}
 	edits := append(errAsserts, spreads...)
@@ -816,6 +817,9 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 	for at, n := range suffixes {
 		edits = append(edits, edit{at, at, strings.Repeat(")", n)})
 	}
+	// Replacements of any last: an insertion at the same place goes
+	// before it.
+	edits = append(edits, anys...)
 	// A suffix and a prefix at one place: the suffix closes an earlier
 	// value, so it goes first.
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].begin < edits[j].begin })

@@ -409,6 +409,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"func h() int { y := tv{1}; k := keep(y); y.v = 2; return k.M() }", "h()"},
 			func(v any, err error, out string) bool { return v == 2 },
 			"IfaceCopyEdits"},
+		{"any and interface{}", []string{"var ax any\nvar ay interface{}", "&ax == &ay"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "mismatched types")
+			},
+			"anyEdits"},
 		{"declared type with methods in an empty interface", []string{"type pm int\nfunc (pm) foo() {}", "any(3) == any(pm(3))"},
 			func(v any, err error, out string) bool { return v == true },
 			"typedComparisons and EqualAs"},

@@ -152,3 +152,41 @@ func describeOperand(x ast.Expr, info *types.Info, pkg *types.Package) string {
 	}
 	return describeType(t, pkg)
 }
+
+// anyEdits writes each use of the predeclared any as interface{}. yaegi
+// v0.16.1 takes them for different types where Go's are identical: &x ==
+// &y for var x any and var y interface{} failed to compile with
+// "mismatched types *any and *interface{}" (Go's fixedbugs/issue49665.go).
+// Only cells that write interface{} too are rewritten (the columns of
+// the interpreter's messages on the lines rewritten would differ).
+func anyEdits(f *ast.File, info *types.Info, cf *cellFile, fset *token.FileSet) []edit {
+	inCell := func(n ast.Node) bool {
+		_, ok := cf.cellOffset(fset.Position(n.Pos()).Offset)
+		return ok
+	}
+	mixed := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if it, ok := n.(*ast.InterfaceType); ok && len(it.Methods.List) == 0 && inCell(it) {
+			mixed = true
+		}
+		return !mixed
+	})
+	if !mixed {
+		return nil
+	}
+	universeAny := types.Universe.Lookup("any")
+	var edits []edit
+	ast.Inspect(f, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || id.Name != "any" || info.Uses[id] != universeAny {
+			return true
+		}
+		b, ok1 := cf.cellOffset(fset.Position(id.Pos()).Offset)
+		e, ok2 := cf.cellOffset(fset.Position(id.End()).Offset)
+		if ok1 && ok2 && e == b+len("any") {
+			edits = append(edits, edit{b, e, "interface{}"})
+		}
+		return true
+	})
+	return edits
+}
