@@ -296,9 +296,13 @@ func EqualIn(it *interp.Interpreter, hasMethods func(string) bool, a, b any) boo
 		}
 		return eq
 	}
-	if name, ok := cellTypeReps(it)[reflect.TypeOf(a)]; ok && !hasMethods(name) {
-		panic(Refused + "== of interfaces holding values of type " + reflect.TypeOf(a).String() + ", by which the interpreter also represents the type " +
-			name + " declared in a cell: it cannot tell the two types apart; compare values of known types (convert or assert to " + name + " first)")
+	// Any of the types it represents so that has no methods: another
+	// with methods may share the representation (T and U int).
+	for _, name := range cellTypeRepNames(it)[reflect.TypeOf(a)] {
+		if !hasMethods(name) {
+			panic(Refused + "== of interfaces holding values of type " + reflect.TypeOf(a).String() + ", by which the interpreter also represents the type " +
+				name + " declared in a cell: it cannot tell the two types apart; compare values of known types (convert or assert to " + name + " first)")
+		}
 	}
 	return eq
 }
