@@ -1336,6 +1336,16 @@
 //     holds g as Go does. funcReturnEdits writes { var t T = g; return t
 //     }, T the result's type from go/types where it can be written there.
 //     Probe: "return of a declared function".
+//  134. Method expressions of promoted methods. S.M or (*S).M, with M a
+//     method of a type S embeds, calls the method with the struct as its
+//     receiver and fails ("reflect.Set: value of type func() is not
+//     assignable to type func(struct { *int })"). promotedExprEdits
+//     writes the function literal Go's wrapper is, func(_r S, _p0 int)
+//     int { return _r.M(_p0) }, with the types from go/types where they
+//     can be written there, for a method the chunk declares that does not
+//     call recover itself (recover works in a method called through Go's
+//     wrapper, not through a literal). Probe: "method expression of a
+//     promoted method".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

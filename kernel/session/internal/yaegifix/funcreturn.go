@@ -66,7 +66,7 @@ func funcReturnEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 	walk(f, nil)
 	local := map[string]bool{} // names declared in functions
 	for id, o := range info.Defs {
-		if o != nil && o.Parent() != pkg.Scope() {
+		if o != nil && o.Parent() != nil && o.Parent() != pkg.Scope() {
 			local[id.Name] = true
 		}
 	}

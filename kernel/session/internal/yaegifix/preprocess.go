@@ -393,7 +393,7 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 			builtinSpreadEdits(isVar), spreadCallEdits(decl, importedName(known), results, genericFuncs), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits, ifaceCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), fmtArgEdits(fmtName(known), results), nilAssertEdits,
-			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits, funcReturnEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits, funcReturnEdits, promotedExprEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}

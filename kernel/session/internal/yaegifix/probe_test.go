@@ -518,6 +518,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "*interp.node is not assignable")
 			},
 			"funcReturnEdits"},
+		{"method expression of a promoted method", []string{"type T int\nfunc (t *T) M() int { return int(*t) }\ntype S struct{ *T }\nfunc n() int { x := T(3); f := S.M; return f(S{&x}) }", "n()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "is not assignable to type")
+			},
+			"promotedExprEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)
