@@ -322,7 +322,8 @@ func checkTypes(fset *token.FileSet, f *ast.File) (*types.Package, *types.Info, 
 		},
 		Sizes: types.SizesFor("gc", runtime.GOARCH),
 	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	pkg, _ := conf.Check("p", fset, []*ast.File{f}, info)
 	return pkg, info, errPos
 }

@@ -259,7 +259,9 @@
 //     range loop with a key over what may be a string (evaluated once
 //     into a temporary when it calls a function); RangeString stops the
 //     cell with an InterpreterError naming the loop to write when the
-//     offsets would differ. Probe: "range over a string".
+//     offsets would differ (not for *p of a p declared only as a pointer
+//     to an array, slice or map: Go does not read *p for for i := range
+//     *p, see 82). Probe: "range over a string".
 //  38. Assertions to interfaces. Inside functions, x.(I) where the value
 //     of x lacks a method of the interface I gives a nil I instead of a
 //     panic. assertEdits checks it first with the comma-ok form, if _, ok
@@ -674,7 +676,9 @@
 //     type it is represented by, so any(U16(1)) == any(uint16(1)) was
 //     true. EqualityEdits also runs in sessions that declare types, and
 //     EqualIn stops the cell when two such values are equal and of a type
-//     that represents a cell's type without methods, and when they are of
+//     that represents a cell's type without methods (also where it
+//     represents another with methods: type T int with methods and type
+//     U int without both are int), and when they are of
 //     a struct type that represents two types of the cells declared alike
 //     (type A struct{ v int }; type B struct{ v int }: any(A{1}) ==
 //     any(B{1}) was true). No probe: the session's
@@ -1369,6 +1373,44 @@
 //     len(_mc)); for _k, _v := range _mc { _c[_k] = _v }; return _c }(m),
 //     Go's result (nil for nil, each entry of a NaN key once); elsewhere
 //     genericEdits refuses it. Probe: "maps.Clone".
+//  141. Switch on an interface with a case of another type. yaegi converts
+//     the tag to the type of each case before comparing and fails when
+//     one is an interface and the other is not ("reflect.Value.Convert:
+//     value of type interface {} cannot be converted to type int" for var
+//     i any; switch i { case 1: … }, and for a tag of a concrete type or
+//     a type parameter with a case of an interface type), and reads a
+//     case of an interface type in a switch without a tag as a bool
+//     ("reflect: call of reflect.Value.Bool on interface Value").
+//     ifaceCaseEdits, where go/types gives the types, evaluates the tag
+//     once into a variable of the switch's init (an init of the switch's
+//     own runs first in a block around it, unless the switch is labeled)
+//     and makes each case its comparison, one clause each: Equal(t, x)
+//     where t or x is an interface (a constant taking its default type,
+//     as in Go's switch), t == (x) otherwise; a case x of an interface
+//     type without a tag becomes Equal(x, true). A chunk that declares a
+//     type other than an interface in a function is left alone: Equal
+//     cannot tell that type's values from those of the type by which the
+//     interpreter represents it. Probes: "switch on an interface with a
+//     case of another type", "switch without a tag with a case of an
+//     interface type".
+//  142. Return of a declared function. return g, g a function declared
+//     at the top level, in a function whose one result is of a func type,
+//     hands the caller the interpreter's node of g, and the call of the
+//     result fails ("reflect.Set: value of type *interp.node is not
+//     assignable to type func()"); a variable declared with the func type
+//     holds g as Go does. funcReturnEdits writes { var t T = g; return t
+//     }, T the result's type from go/types where it can be written there.
+//     Probe: "return of a declared function".
+//  143. Method expressions of promoted methods. S.M or (*S).M, with M a
+//     method of a type S embeds, calls the method with the struct as its
+//     receiver and fails ("reflect.Set: value of type func() is not
+//     assignable to type func(struct { *int })"). promotedExprEdits
+//     writes the function literal Go's wrapper is, func(_r S, _p0 int)
+//     int { return _r.M(_p0) }, with the types from go/types where they
+//     can be written there, for a method the chunk declares that does not
+//     call recover itself (recover works in a method called through Go's
+//     wrapper, not through a literal). Probe: "method expression of a
+//     promoted method".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

@@ -53,24 +53,37 @@ func caseComparisonEdits(fset *token.FileSet, f *ast.File, off int, src string, 
 		if !found {
 			return true
 		}
-		tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
-		edits = append(edits, edit{pos(sw.Tag.Pos()), pos(sw.Tag.End()), tmp + " := " + exprText(src, pos, sw.Tag) + ";"})
-		for _, c := range sw.Body.List {
-			cc := c.(*ast.CaseClause)
-			if len(cc.List) == 0 {
-				continue
-			}
-			var parts []string
-			for _, x := range cc.List {
-				if id, ok := x.(*ast.Ident); ok && id.Name == "nil" {
-					parts = append(parts, tmp+" == nil")
-					continue
-				}
-				parts = append(parts, tmp+" == ("+exprText(src, pos, x)+")")
-			}
-			edits = append(edits, edit{pos(cc.List[0].Pos()), pos(cc.List[len(cc.List)-1].End()), strings.Join(parts, ": fallthrough; case ")})
-		}
+		edits = append(edits, comparisonSwitch(pos, src, sw, nil)...)
 		return true
 	})
+	return edits
+}
+
+// comparisonSwitch rewrites the switch statement sw, which has a tag and
+// no init statement, into one without a tag that compares a variable
+// holding the tag with each case expression, one clause each: with ==,
+// or with Equal for the case expressions for which equal reports true.
+func comparisonSwitch(pos func(token.Pos) int, src string, sw *ast.SwitchStmt, equal func(ast.Expr) bool) []edit {
+	tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
+	edits := []edit{{pos(sw.Tag.Pos()), pos(sw.Tag.End()), tmp + " := " + exprText(src, pos, sw.Tag) + ";"}}
+	for _, c := range sw.Body.List {
+		cc := c.(*ast.CaseClause)
+		if len(cc.List) == 0 {
+			continue
+		}
+		var parts []string
+		for _, x := range cc.List {
+			if id, ok := x.(*ast.Ident); ok && id.Name == "nil" {
+				parts = append(parts, tmp+" == nil")
+				continue
+			}
+			if equal != nil && equal(x) {
+				parts = append(parts, equalFunc+"("+tmp+", "+exprText(src, pos, x)+")")
+				continue
+			}
+			parts = append(parts, tmp+" == ("+exprText(src, pos, x)+")")
+		}
+		edits = append(edits, edit{pos(cc.List[0].Pos()), pos(cc.List[len(cc.List)-1].End()), strings.Join(parts, ": fallthrough; case ")})
+	}
 	return edits
 }

@@ -390,10 +390,10 @@ func PrepareCell(src string, imported map[ImportSpec]bool, isInt, isVar, isIface
 	// The later passes over a chunk after its edits, in order.
 	later := func(src string, decl bool) string {
 		for _, pass := range []func(*token.FileSet, *ast.File, int, string) []edit{
-			builtinSpreadEdits(isVar), spreadCallEdits(decl, importedName(known), results, genericFuncs), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits,
+			builtinSpreadEdits(isVar), spreadCallEdits(decl, importedName(known), results, genericFuncs), methodExprEdits(cellIface, ifaceTypes), freshTempEdits(results, isCellVar), selectEdits(decl), untypedShiftEdits, storedOpEdits, ifaceSwitchEdits(cellIface), arrayPtrEdits, arrayPtrAddrEdits, opAssignEdits, deferPanicEdits, shiftEdits(isVar), negZeroEdits(floatFuncs), floatCaseEdits, ifaceCaseEdits,
 			typeSwitchEdits(cellIface), methodSetEdits(cellIface, ifaceTypes),
 			namedResultEdits, compositeEdits, nilCaseEdits, callArgEdits(importedName(known), results, isCompiledVar), fmtArgEdits(fmtName(known), results), nilAssertEdits,
-			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits,
+			rangeChanEdits, boundsEdits(readRecover), unnamedParamEdits, anyReturnEdits, returnRecvEdits, funcReturnEdits, promotedExprEdits,
 		} {
 			src = laterPass(src, decl, pass)
 		}

@@ -546,6 +546,26 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "CFG post-order panic: runtime error: invalid memory address or nil pointer dereference")
 			},
 			"InstantiationHint (the session's compileError)"},
+		{"switch on an interface with a case of another type", []string{"func f() (s string) { var i any = 1; switch i { case 1: s = \"one\" }; return }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "cannot be converted to type int")
+			},
+			"ifaceCaseEdits"},
+		{"switch without a tag with a case of an interface type", []string{"func f() (s string) { var i any = true; switch { case i: s = \"true\" }; return }", "f()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "Bool on interface Value")
+			},
+			"ifaceCaseEdits"},
+		{"return of a declared function", []string{"func g() int { return 7 }\nfunc f() func() int { return g }\nfunc n() int { return f()() }", "n()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "*interp.node is not assignable")
+			},
+			"funcReturnEdits"},
+		{"method expression of a promoted method", []string{"type T int\nfunc (t *T) M() int { return int(*t) }\ntype S struct{ *T }\nfunc n() int { x := T(3); f := S.M; return f(S{&x}) }", "n()"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "is not assignable to type")
+			},
+			"promotedExprEdits"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, out := bare(t)

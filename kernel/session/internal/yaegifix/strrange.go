@@ -251,6 +251,24 @@ func notString(x ast.Expr, declared map[string][]ast.Expr) bool {
 	switch x := ast.Unparen(x).(type) {
 	case *ast.UnaryExpr:
 		return x.Op == token.AND
+	case *ast.StarExpr:
+		// *p of a pointer to an array, slice or map (declared so only).
+		id, ok := ast.Unparen(x.X).(*ast.Ident)
+		if !ok || len(declared[id.Name]) == 0 {
+			return false
+		}
+		for _, t := range declared[id.Name] {
+			st, ok := t.(*ast.StarExpr)
+			if !ok {
+				return false
+			}
+			switch st.X.(type) {
+			case *ast.ArrayType, *ast.MapType:
+			default:
+				return false
+			}
+		}
+		return true
 	case *ast.Ident:
 		name = x.Name
 	case *ast.SelectorExpr:
