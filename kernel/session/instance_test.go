@@ -231,3 +231,22 @@ func TestConversionToAGenericInterfaceOutsideGenericFunctions(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "true\n")
 	}
 }
+
+// TestConversionToAPointerToAGenericInstantiation: a conversion to a
+// pointer to an instantiation of a generic type, (*S[T])(x), runs as in
+// Go in a generic function (the interpreter alone panicked, a "CFG
+// post-order panic", at the call of the function).
+func TestConversionToAPointerToAGenericInstantiation(t *testing.T) {
+	cell := "type S[T any] struct{ v T }\n" +
+		"type I[T any] interface{}\n" +
+		"func none[T any]() I[T] { return (*S[T])(nil) }\n" +
+		"func ptr[T any](p *S[T]) *S[T] { return (*S[T])(p) }\n" +
+		"func run() {\n" +
+		"\tfmt.Println(none[int]() == nil, none[string]() != nil)\n" +
+		"\tfmt.Println(ptr[int](&S[int]{4}).v, (*S[int])(nil) == nil)\n" +
+		"}\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "false true\n4 true\n" {
+		t.Errorf("output %q, want %q", got, "false true\n4 true\n")
+	}
+}

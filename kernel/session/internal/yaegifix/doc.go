@@ -1011,6 +1011,14 @@
 //     now maps them as those of other compile errors). Probe: "failed
 //     instantiation at an explicit call"; the session's
 //     TestFailedInstantiationIsNamed.
+//  136. Conversions to pointers to generic instantiations. (*S[T])(x)
+//     in a generic function panicked at the call of the function as the
+//     conversions of 91 did (a "CFG post-order panic"; Go's
+//     typeparam/issue50109b.go). instanceFixes writes it as those, with
+//     *S[T] for the type: func() *S[T] { var v *S[T]; _ = v; return
+//     (*S[T])(x) }(). Probe: "conversion to a pointer to a generic
+//     type's instantiation in a generic function"; the session's
+//     TestConversionToAPointerToAGenericInstantiation.
 //
 // # Elsewhere
 //

@@ -30,6 +30,8 @@ const instanceVar = tempPrefix + "Inst"
 //     expression switch are left alone (the interpreter compares interface
 //     values of two interface types there unequal where Go finds them
 //     equal: such a conversion had better keep failing to compile).
+//     A conversion to a pointer to an instantiation, (*G[T])(x), is
+//     written alike with *G[T].
 //   - a method whose receiver of a generic type has no name,
 //     func (S[T]) M(): the interpreter panics when it compiles a use of
 //     the method. The receiver is named _, which Go treats alike.
@@ -157,8 +159,14 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 				return true
 			}
 			fun := ast.Unparen(n.Fun)
+			// (*G[T])(x), a conversion to a pointer to an
+			// instantiation, fails alike and is written alike.
+			inst := fun
+			if st, ok := fun.(*ast.StarExpr); ok {
+				inst = st.X
+			}
 			var name ast.Expr
-			switch x := fun.(type) {
+			switch x := inst.(type) {
 			case *ast.IndexExpr:
 				name = x.X
 			case *ast.IndexListExpr:
