@@ -250,3 +250,21 @@ func TestConversionToAPointerToAGenericInstantiation(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "false true\n4 true\n")
 	}
 }
+
+// TestTypeArgumentsFromVariablesMadeWithMake: in a generic function, a
+// call of a generic function whose argument is a variable made with
+// make(T, …) runs as in Go (the interpreter alone panicked, a "CFG
+// post-order panic", at the call of the outer function).
+func TestTypeArgumentsFromVariablesMadeWithMake(t *testing.T) {
+	cell := "type Item[T any] struct{ v T }\n" +
+		"func g[T any](m map[string]Item[T]) int { return len(m) }\n" +
+		"func f[T any]() int { m := make(map[string]Item[T]); m[\"a\"] = Item[T]{}; return g(m) }\n" +
+		"func h[T any]() int { var m = make(map[string]Item[T], 4); return g(m) }\n" +
+		"func k[S ~[]E, E any](s S) int { return len(s) }\n" +
+		"type L []string\n" +
+		"func run() { s := make(L, 3); fmt.Println(f[int](), h[string](), k(s)) }\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "1 0 3\n" {
+		t.Errorf("output %q, want %q", got, "1 0 3\n")
+	}
+}

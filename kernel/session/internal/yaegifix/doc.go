@@ -1019,6 +1019,14 @@
 //     (*S[T])(x) }(). Probe: "conversion to a pointer to a generic
 //     type's instantiation in a generic function"; the session's
 //     TestConversionToAPointerToAGenericInstantiation.
+//  137. Type arguments from variables made with make. In a generic
+//     function, g(m), g generic and m := make(map[string]Item[T]),
+//     panicked at the call of the function (a "CFG post-order panic";
+//     Go's typeparam/issue50109.go), where g[T](m) runs. coreTypeEdits
+//     (93) takes the type of an argument also from a variable declared
+//     from make(T, …). Probe: "generic call of a variable made with make
+//     in a generic function"; the session's
+//     TestTypeArgumentsFromVariablesMadeWithMake.
 //
 // # Elsewhere
 //
