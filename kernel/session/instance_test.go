@@ -268,3 +268,26 @@ func TestTypeArgumentsFromVariablesMadeWithMake(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "1 0 3\n")
 	}
 }
+
+// TestGenericInstantiationAsATypeArgument: an instantiation of a generic
+// type passed as a type argument, Two[Node[V]](), runs as in Go, in a
+// generic function and elsewhere (the interpreter alone failed with
+// "type not found: Node[main.TextValue]" or, in a generic function,
+// panicked at its call, a "CFG post-order panic").
+func TestGenericInstantiationAsATypeArgument(t *testing.T) {
+	cell := "type Value interface{ Len() int }\n" +
+		"type Node[V Value] struct{ n int }\n" +
+		"func (Node[V]) contentLen() int { var value V; return value.Len() }\n" +
+		"type Box[K comparable] struct{ k K; v []K }\n" +
+		"type TextValue struct{}\n" +
+		"func (TextValue) Len() int { return 7 }\n" +
+		"func Two[V interface{ contentLen() int }]() int { var v V; return v.contentLen() }\n" +
+		"func One[V Value]() int { return Two[Node[V]]() }\n" +
+		"func Size[T any]() string { var t T; return fmt.Sprint(t) }\n" +
+		"func Outer[K comparable]() string { return Size[Box[K]]() }\n" +
+		"func run() { fmt.Println(One[TextValue](), Two[Node[TextValue]](), Outer[int]()) }\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "7 7 {0 []}\n" {
+		t.Errorf("output %q, want %q", got, "7 7 {0 []}\n")
+	}
+}

@@ -1027,6 +1027,16 @@
 //     from make(T, …). Probe: "generic call of a variable made with make
 //     in a generic function"; the session's
 //     TestTypeArgumentsFromVariablesMadeWithMake.
+//  138. Generic instantiations as type arguments. f[G[T]]() failed
+//     ("type not found: G[main.X]"; in a generic function a panic at its
+//     call, a "CFG post-order panic"; Go's typeparam/issue54225.go), as
+//     the conversions of 91 do, until a variable of G[T] is declared.
+//     typeArgInstanceEdits (in instanceFixes) declares one, unused, at the
+//     start of the function's body, for an instantiation of one type
+//     argument of a non-interface generic type whose names are all
+//     declared outside the body (G[K, V] fails all the same). Probe:
+//     "generic instantiation as a type argument"; the session's
+//     TestGenericInstantiationAsATypeArgument.
 //
 // # Elsewhere
 //
