@@ -1037,6 +1037,14 @@
 //     declared outside the body (G[K, V] fails all the same). Probe:
 //     "generic instantiation as a type argument"; the session's
 //     TestGenericInstantiationAsATypeArgument.
+//  139. Structs with several blank fields. The interpreter exports every
+//     blank field of a struct as X_ and panics building the type
+//     ("reflect.StructOf: duplicate field X_", a "CFG post-order panic";
+//     Go's fixedbugs/bug442.go, issue21048.go). Naming the fields would
+//     make == and map keys compare them, which Go does not:
+//     blankFieldRefusals (semanticEdits) refuses such a struct type,
+//     naming the construct. Probe: "struct with several blank fields";
+//     the session's TestStructsWithSeveralBlankFieldsAreRefused.
 //
 // # Elsewhere
 //

@@ -75,6 +75,11 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 		{"iota after a line of several names", []string{"const (\n\ta, b = iota, iota * 10\n\tc, d\n)", "c"},
 			func(v any, err error, out string) bool { return v != 1 },
 			"constIotaRefusals (semanticEdits) and foldConstants"},
+		{"struct with several blank fields", []string{"type T struct{ _ int; _ string; X int }", "T{X: 1}.X"},
+			func(v any, err error, out string) bool {
+				return err != nil && strings.Contains(err.Error(), "duplicate field")
+			},
+			"blankFieldRefusals (semanticEdits)"},
 		{"constant comparison", []string{"const ok = 1 == 1", "ok"},
 			func(v any, err error, out string) bool { return v == false },
 			"constComparisonRefusals (semanticEdits) and foldConstants"},
