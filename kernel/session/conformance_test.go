@@ -240,3 +240,23 @@ fmt.Println(f())`)
 		t.Errorf("recovered %q, want reflect's message", got)
 	}
 }
+
+// TestStructsWithSeveralBlankFieldsAreRefused: yaegi gave every blank
+// field of a struct the same name and panicked building the type
+// ("reflect.StructOf: duplicate field X_", a "CFG post-order panic"; Go's
+// fixedbugs/bug442.go, issue21048.go). One blank field runs.
+func TestStructsWithSeveralBlankFieldsAreRefused(t *testing.T) {
+	s := newSession(t)
+	for code, want := range map[string]string{
+		"type T struct {\n\t_ int\n\tX any\n\t_ string\n}\nm := map[T]int{}\nm[T{X: 1}] = 1":       "4:2: not supported by the interpreter: a struct type with several blank fields",
+		"func f() int {\n\tvar v struct{ _, _ [2]byte; n int }\n\treturn v.n\n}\nfmt.Println(f())": "2:19: not supported by the interpreter: a struct type with several blank fields",
+	} {
+		e := fails(t, s, code)
+		if e.Name != "CompileError" || !strings.HasPrefix(e.Value, want) {
+			t.Errorf("%q: %s %s, want a refusal %q", code, e.Name, e.Value, want)
+		}
+	}
+	if got := out(t, s, "type P struct {\n\t_ int\n\tX int\n}\nm := map[P]int{}\nm[P{X: 1}] = 1\nm[P{X: 1}] = 2\nfmt.Println(len(m), m[P{X: 1}])"); got != "1 2\n" {
+		t.Errorf("one blank field: output %q, want %q", got, "1 2\n")
+	}
+}

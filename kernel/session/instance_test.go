@@ -231,3 +231,63 @@ func TestConversionToAGenericInterfaceOutsideGenericFunctions(t *testing.T) {
 		t.Errorf("output %q, want %q", got, "true\n")
 	}
 }
+
+// TestConversionToAPointerToAGenericInstantiation: a conversion to a
+// pointer to an instantiation of a generic type, (*S[T])(x), runs as in
+// Go in a generic function (the interpreter alone panicked, a "CFG
+// post-order panic", at the call of the function).
+func TestConversionToAPointerToAGenericInstantiation(t *testing.T) {
+	cell := "type S[T any] struct{ v T }\n" +
+		"type I[T any] interface{}\n" +
+		"func none[T any]() I[T] { return (*S[T])(nil) }\n" +
+		"func ptr[T any](p *S[T]) *S[T] { return (*S[T])(p) }\n" +
+		"func run() {\n" +
+		"\tfmt.Println(none[int]() == nil, none[string]() != nil)\n" +
+		"\tfmt.Println(ptr[int](&S[int]{4}).v, (*S[int])(nil) == nil)\n" +
+		"}\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "false true\n4 true\n" {
+		t.Errorf("output %q, want %q", got, "false true\n4 true\n")
+	}
+}
+
+// TestTypeArgumentsFromVariablesMadeWithMake: in a generic function, a
+// call of a generic function whose argument is a variable made with
+// make(T, …) runs as in Go (the interpreter alone panicked, a "CFG
+// post-order panic", at the call of the outer function).
+func TestTypeArgumentsFromVariablesMadeWithMake(t *testing.T) {
+	cell := "type Item[T any] struct{ v T }\n" +
+		"func g[T any](m map[string]Item[T]) int { return len(m) }\n" +
+		"func f[T any]() int { m := make(map[string]Item[T]); m[\"a\"] = Item[T]{}; return g(m) }\n" +
+		"func h[T any]() int { var m = make(map[string]Item[T], 4); return g(m) }\n" +
+		"func k[S ~[]E, E any](s S) int { return len(s) }\n" +
+		"type L []string\n" +
+		"func run() { s := make(L, 3); fmt.Println(f[int](), h[string](), k(s)) }\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "1 0 3\n" {
+		t.Errorf("output %q, want %q", got, "1 0 3\n")
+	}
+}
+
+// TestGenericInstantiationAsATypeArgument: an instantiation of a generic
+// type passed as a type argument, Two[Node[V]](), runs as in Go, in a
+// generic function and elsewhere (the interpreter alone failed with
+// "type not found: Node[main.TextValue]" or, in a generic function,
+// panicked at its call, a "CFG post-order panic").
+func TestGenericInstantiationAsATypeArgument(t *testing.T) {
+	cell := "type Value interface{ Len() int }\n" +
+		"type Node[V Value] struct{ n int }\n" +
+		"func (Node[V]) contentLen() int { var value V; return value.Len() }\n" +
+		"type Box[K comparable] struct{ k K; v []K }\n" +
+		"type TextValue struct{}\n" +
+		"func (TextValue) Len() int { return 7 }\n" +
+		"func Two[V interface{ contentLen() int }]() int { var v V; return v.contentLen() }\n" +
+		"func One[V Value]() int { return Two[Node[V]]() }\n" +
+		"func Size[T any]() string { var t T; return fmt.Sprint(t) }\n" +
+		"func Outer[K comparable]() string { return Size[Box[K]]() }\n" +
+		"func run() { fmt.Println(One[TextValue](), Two[Node[TextValue]](), Outer[int]()) }\n" +
+		"run()"
+	if got := out(t, newSession(t), cell); got != "7 7 {0 []}\n" {
+		t.Errorf("output %q, want %q", got, "7 7 {0 []}\n")
+	}
+}

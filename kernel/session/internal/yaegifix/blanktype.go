@@ -55,3 +55,30 @@ func blankTypes(src string, decl bool) string {
 	})
 	return applyEdits(src, edits)
 }
+
+// blankFieldRefusals refuses a struct type with several blank fields
+// (struct{ _ int; X any; _ string }): yaegi v0.16.1 exports each under
+// the same name, X_, and reflect.StructOf panics ("duplicate field X_")
+// when the type is built.
+func blankFieldRefusals(root ast.Node, refuse func(token.Pos, string, ...any)) {
+	ast.Inspect(root, func(n ast.Node) bool {
+		st, ok := n.(*ast.StructType)
+		if !ok {
+			return true
+		}
+		var blanks []*ast.Ident
+		for _, f := range st.Fields.List {
+			for _, name := range f.Names {
+				if name.Name == "_" {
+					blanks = append(blanks, name)
+				}
+			}
+		}
+		if len(blanks) > 1 {
+			refuse(blanks[1].Pos(), "a struct type with several blank fields (_): the interpreter gives them one name and fails to build the type; "+
+				"keep one blank field, or give the others names (which == and map keys then compare, unlike blank fields)")
+			return false
+		}
+		return true
+	})
+}

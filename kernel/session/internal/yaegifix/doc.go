@@ -1042,6 +1042,40 @@
 //     interface{} failed to compile with "mismatched types". anyEdits (in
 //     IfaceCopyEdits) writes the predeclared any as interface{} in cells
 //     that write interface{} too. Probe: "any and interface{}".
+//  144. Conversions to pointers to generic instantiations. (*S[T])(x)
+//     in a generic function panicked at the call of the function as the
+//     conversions of 91 did (a "CFG post-order panic"; Go's
+//     typeparam/issue50109b.go). instanceFixes writes it as those, with
+//     *S[T] for the type: func() *S[T] { var v *S[T]; _ = v; return
+//     (*S[T])(x) }(). Probe: "conversion to a pointer to a generic
+//     type's instantiation in a generic function"; the session's
+//     TestConversionToAPointerToAGenericInstantiation.
+//  145. Type arguments from variables made with make. In a generic
+//     function, g(m), g generic and m := make(map[string]Item[T]),
+//     panicked at the call of the function (a "CFG post-order panic";
+//     Go's typeparam/issue50109.go), where g[T](m) runs. coreTypeEdits
+//     (93) takes the type of an argument also from a variable declared
+//     from make(T, …). Probe: "generic call of a variable made with make
+//     in a generic function"; the session's
+//     TestTypeArgumentsFromVariablesMadeWithMake.
+//  146. Generic instantiations as type arguments. f[G[T]]() failed
+//     ("type not found: G[main.X]"; in a generic function a panic at its
+//     call, a "CFG post-order panic"; Go's typeparam/issue54225.go), as
+//     the conversions of 91 do, until a variable of G[T] is declared.
+//     typeArgInstanceEdits (in instanceFixes) declares one, unused, at the
+//     start of the function's body, for an instantiation of one type
+//     argument of a non-interface generic type whose names are all
+//     declared outside the body (G[K, V] fails all the same). Probe:
+//     "generic instantiation as a type argument"; the session's
+//     TestGenericInstantiationAsATypeArgument.
+//  147. Structs with several blank fields. The interpreter exports every
+//     blank field of a struct as X_ and panics building the type
+//     ("reflect.StructOf: duplicate field X_", a "CFG post-order panic";
+//     Go's fixedbugs/bug442.go, issue21048.go). Naming the fields would
+//     make == and map keys compare them, which Go does not:
+//     blankFieldRefusals (semanticEdits) refuses such a struct type,
+//     naming the construct. Probe: "struct with several blank fields";
+//     the session's TestStructsWithSeveralBlankFieldsAreRefused.
 //
 // # Elsewhere
 //

@@ -12,9 +12,10 @@ import (
 // for Double[S ~[]E, E any](s S), Double(MySlice{1}) with type MySlice
 // []int is Double[MySlice, int](MySlice{1}). A type argument is taken
 // from an argument whose type the source shows (a composite literal, &
-// of one, a variable declared with a type or from a composite literal,
-// a parameter, a function literal), for a parameter whose type is the
-// type parameter or is built on it (func(U, T) U, G[T]); the others by
+// of one, a variable declared with a type or from a composite literal
+// or make(T, …), a parameter, a function literal), for a parameter
+// whose type is the type parameter or is built on it (func(U, T) U,
+// G[T]); the others by
 // matching the core type of the constraints (a single type
 // term, ~[]E, written in place or as an interface of the chunk) against
 // the underlying type of those arguments (a type literal, or a type the
@@ -191,8 +192,8 @@ func argType(a ast.Expr) ast.Expr {
 			}
 			for i, n := range d.Names {
 				if n.Name == a.Name && len(d.Values) == len(d.Names) {
-					if c, ok := ast.Unparen(d.Values[i]).(*ast.CompositeLit); ok {
-						return c.Type
+					if t := shownType(d.Values[i]); t != nil {
+						return t
 					}
 				}
 			}
@@ -202,8 +203,8 @@ func argType(a ast.Expr) ast.Expr {
 			}
 			for i, l := range d.Lhs {
 				if l, ok := l.(*ast.Ident); ok && l.Name == a.Name {
-					if c, ok := ast.Unparen(d.Rhs[i]).(*ast.CompositeLit); ok {
-						return c.Type
+					if t := shownType(d.Rhs[i]); t != nil {
+						return t
 					}
 				}
 			}
@@ -211,6 +212,21 @@ func argType(a ast.Expr) ast.Expr {
 			if _, ok := d.Type.(*ast.Ellipsis); !ok {
 				return d.Type
 			}
+		}
+	}
+	return nil
+}
+
+// shownType returns the type of a value that shows it: a composite
+// literal's, or T of make(T, …) (make the builtin, which the chunk does
+// not declare otherwise).
+func shownType(x ast.Expr) ast.Expr {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.CompositeLit:
+		return x.Type
+	case *ast.CallExpr:
+		if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "make" && id.Obj == nil && len(x.Args) > 0 && !x.Ellipsis.IsValid() {
+			return x.Args[0]
 		}
 	}
 	return nil

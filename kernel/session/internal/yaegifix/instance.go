@@ -30,11 +30,15 @@ const instanceVar = tempPrefix + "Inst"
 //     expression switch are left alone (the interpreter compares interface
 //     values of two interface types there unequal where Go finds them
 //     equal: such a conversion had better keep failing to compile).
+//     A conversion to a pointer to an instantiation, (*G[T])(x), is
+//     written alike with *G[T].
 //   - a method whose receiver of a generic type has no name,
 //     func (S[T]) M(): the interpreter panics when it compiles a use of
 //     the method. The receiver is named _, which Go treats alike.
 //   - an assertion to a type parameter of a variable of an interface type
 //     with methods (typeParamAssertEdits).
+//   - an instantiation of a generic type as a type argument,
+//     f[G[T]]() (typeArgInstanceEdits).
 //
 // The rewrite inserts text on the lines it changes only, so positions keep
 // their lines.
@@ -157,8 +161,14 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 				return true
 			}
 			fun := ast.Unparen(n.Fun)
+			// (*G[T])(x), a conversion to a pointer to an
+			// instantiation, fails alike and is written alike.
+			inst := fun
+			if st, ok := fun.(*ast.StarExpr); ok {
+				inst = st.X
+			}
 			var name ast.Expr
-			switch x := fun.(type) {
+			switch x := inst.(type) {
 			case *ast.IndexExpr:
 				name = x.X
 			case *ast.IndexListExpr:
@@ -177,12 +187,84 @@ func instanceFixes(src string, decl bool, generic map[string]bool) string {
 		return true
 	}
 	ast.Inspect(f, visit)
+	edits = append(edits, typeArgInstanceEdits(f, generic, pos, text)...)
 	edits = append(edits, typeParamAssertEdits(f, types, pos)...)
 	edits = append(edits, coreTypeEdits(fset, f, pos, text)...)
 	if len(edits) == 0 {
 		return src
 	}
 	return applyEdits(src, edits)
+}
+
+// typeArgInstanceEdits declares, at the start of a function's body, a
+// variable of each instantiation of a generic type that the body passes
+// as a type argument, f[G[T]](): the interpreter looks G[T] up before
+// it has made it ("type not found: G[T]", in a generic function a "CFG
+// post-order panic" at its call), and a variable declared first makes
+// it. Only instantiations of one type argument (the interpreter fails
+// on G[K, V] as a type argument all the same) of struct and other
+// non-interface types the cell declared, whose names are all declared outside the body (the
+// function's type parameters, the package's types), are declared so;
+// the variable is only assigned to _, so nothing else changes.
+func typeArgInstanceEdits(f *ast.File, generic map[string]bool, pos func(token.Pos) int, text func(ast.Node) string) []edit {
+	var edits []edit
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		body := fd.Body
+		outside := func(x ast.Expr) bool {
+			ok := true
+			ast.Inspect(x, func(n ast.Node) bool {
+				if id, isId := n.(*ast.Ident); isId && id.Obj != nil {
+					if id.Obj.Kind != ast.Typ {
+						ok = false
+					}
+					if d, isNode := id.Obj.Decl.(ast.Node); !isNode || d.Pos() >= body.Pos() && d.Pos() < body.End() {
+						ok = false
+					}
+				}
+				return ok
+			})
+			return ok
+		}
+		seen := map[string]bool{}
+		var decls []string
+		ast.Inspect(body, func(n ast.Node) bool {
+			var args []ast.Expr
+			switch x := n.(type) {
+			case *ast.IndexExpr:
+				args = []ast.Expr{x.Index}
+			case *ast.IndexListExpr:
+				args = x.Indices
+			}
+			for _, a := range args {
+				a = ast.Unparen(a)
+				x, ok := a.(*ast.IndexExpr)
+				if !ok {
+					continue
+				}
+				id, ok := x.X.(*ast.Ident)
+				if !ok || !generic[id.Name] || generic["interface "+id.Name] || !outside(a) {
+					continue
+				}
+				t := text(a)
+				if strings.Contains(t, "\n") || seen[t] {
+					continue
+				}
+				seen[t] = true
+				v := fmt.Sprintf("%s%d", instanceVar, len(decls))
+				decls = append(decls, " var "+v+" "+t+"; _ = "+v+";")
+			}
+			return true
+		})
+		if len(decls) > 0 {
+			p := pos(body.Lbrace) + 1
+			edits = append(edits, edit{p, p, strings.Join(decls, "")})
+		}
+	}
+	return edits
 }
 
 // genericReceiver reports whether a receiver type is an instantiation of

@@ -49,6 +49,7 @@ import (
 //     initializes in dependency order, the interpreter initializes blank
 //     vars in the order of the declarations, so the calls' side effects
 //     come in another order.
+//   - a struct type with several blank fields (blankFieldRefusals).
 func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]edit, error) {
 	pos := func(p token.Pos) int { return fset.Position(p).Offset - off }
 	var edits []edit
@@ -69,6 +70,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	deferRecoverRefusals(root, refuse)
 	constComparisonRefusals(root, refuse)
 	constIotaRefusals(root, refuse)
+	blankFieldRefusals(root, refuse)
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
