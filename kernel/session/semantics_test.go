@@ -343,9 +343,21 @@ func TestReceiveAmongDefinedValues(t *testing.T) {
 			t.Errorf("cell %q: %q, want %q", code, got, want)
 		}
 	}
-	e := fails(t, s, "ch := make(chan int, 1)\nch <- 3\nif a, b := <-ch, seven(); a < b {\n\tfmt.Println(a, b)\n}")
-	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:") || !strings.Contains(e.Value, "v := <-c") {
-		t.Errorf("receive among values in an if header: %s: %s", e.Name, e.Value)
+	// In a header: evaluated in a block opened before the statement.
+	headers := map[string]string{
+		"ch := make(chan int, 1)\nch <- 3\nif a, b := <-ch, seven(); a < b {\n\tfmt.Println(a, b)\n}":                                                                                                                                              "3 7\n",
+		"func h() {\n\tch := make(chan int, 4)\n\tfor i := 0; i < 2; i++ {\n\t\tch <- i + 1\n\t\tch <- 10 * (i + 1)\n\t\tswitch a, b := <-ch, <-ch; {\n\t\tcase a < b:\n\t\t\tfmt.Println(a, b, a|b)\n\t\t}\n\t}\n}\nh()":                          "1 10 11\n2 20 22\n",
+		"func k() int {\n\tch := make(chan int, 3)\n\tch <- 4\n\tfor n, m := <-ch, seven(); n < m; n++ {\n\t\tfmt.Println(n, m)\n\t}\n\tgoto L\n\tif a, b := <-ch, 1; a > b {\n\t\tfmt.Println(a)\n\t}\nL:\n\treturn len(ch)\n}\nfmt.Println(k())": "4 7\n5 7\n6 7\n0\n",
+	}
+	for code, want := range headers {
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
+		}
+	}
+	// An else if is no statement of a list: refused.
+	e := fails(t, s, "ch := make(chan int, 1)\nch <- 3\nif false {\n} else if a, b := <-ch, seven(); a < b {\n\tfmt.Println(a, b)\n}")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "4:") || !strings.Contains(e.Value, "v := <-c") {
+		t.Errorf("receive among values in an else if header: %s: %s", e.Name, e.Value)
 	}
 }
 

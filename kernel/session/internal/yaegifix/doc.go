@@ -1445,6 +1445,17 @@
 //     call recover itself (recover works in a method called through Go's
 //     wrapper, not through a literal). Probe: "method expression of a
 //     promoted method".
+//  148. Receives among values defined in a header. if a, b := <-c, 7; …
+//     (or switch, for) sets the values other than the receive to zero, as
+//     a, b := <-c, 7 does in a statement list (there semanticEdits
+//     evaluates the values up to the last receive into temporaries
+//     first). For an if, switch or for in a statement list,
+//     headerDefineWithReceive finds the init and semanticEdits opens a
+//     block before the statement with those temporaries ({ _rv12_0 :=
+//     <-c; if a, b := _rv12_0, 7; … }): the init runs once, first, so
+//     evaluating its values just before is the same. An else if or a
+//     labeled statement is refused. Probe: "receive among values defined
+//     in a header".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

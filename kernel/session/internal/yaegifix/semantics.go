@@ -33,8 +33,10 @@ import (
 //     `var a, b = f(), <-c`: the interpreter sets the other variables to
 //     zero. The operands up to the last receive are evaluated first, in
 //     order, into temporaries (`_rv12_0 := <-c; _rv12_1 := f(); a, b :=
-//     _rv12_0, _rv12_1`); where the statement is not in a statement list
-//     (an if header, a package-level var) it is refused.
+//     _rv12_0, _rv12_1`); in the header of an if, switch or for in a
+//     statement list the temporaries go into a block opened before the
+//     statement; elsewhere (an else if, a labeled statement's header, a
+//     package-level var) it is refused.
 //   - an assignment of several values whose left side indexes with a
 //     variable the same statement assigns, `i, m[i] = 1, 2`: Go evaluates
 //     the index first, the interpreter after assigning i. The indexes
@@ -74,6 +76,7 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 	edits = append(edits, chanSwitchEdits(fset, root, off, src)...)
 	selectRecv := map[*ast.AssignStmt]bool{} // case x = <-c, rewritten
 	inDeclStmt := map[ast.Node]bool{}        // declarations of DeclStmts
+	hoistedInit := map[ast.Node]bool{}       // header definitions with a receive, hoisted
 	ast.Inspect(root, func(n ast.Node) bool {
 		for _, st := range stmtList(n) {
 			inList[st] = true
@@ -101,7 +104,17 @@ func semanticEdits(fset *token.FileSet, root ast.Node, off int, src string) ([]e
 		if ds, ok := n.(*ast.DeclStmt); ok {
 			inDeclStmt[ds.Decl] = true
 		}
-		if st, values := multiValueWithReceive(n); st != nil && !inDeclStmt[st] {
+		if hdr, init := headerDefineWithReceive(n); init != nil && inList[hdr] {
+			// if a, b := <-c, f(); …: the values go into temporaries in
+			// a block opened before the statement (the init runs first,
+			// once, so evaluating its values just before is the same).
+			hs := hoistOperands(hdr, init.Rhs, pos, src, consts)
+			hs[0].text = "{ " + hs[0].text
+			edits = append(edits, hs...)
+			edits = append(edits, edit{pos(hdr.End()), pos(hdr.End()), " }"})
+			hoistedInit[init] = true
+		}
+		if st, values := multiValueWithReceive(n); st != nil && !inDeclStmt[st] && !hoistedInit[st] {
 			if stmt, ok := st.(ast.Stmt); !ok || !inList[stmt] || values == nil {
 				refuse(st.Pos(), "a receive among several values defined at once here (the interpreter sets the other values to zero): "+
 					"receive into a variable in a statement before, v := <-c, and use v")
@@ -850,6 +863,33 @@ func multiValueWithReceive(n ast.Node) (ast.Node, []ast.Expr) {
 		}
 	}
 	return nil, nil
+}
+
+// headerDefineWithReceive returns, for an if, switch, type switch or for
+// statement whose init defines several variables one of whose values is
+// a receive (if a, b := <-c, f(); …), the statement and that init.
+func headerDefineWithReceive(n ast.Node) (ast.Stmt, *ast.AssignStmt) {
+	var in ast.Stmt
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		in = n.Init
+	case *ast.SwitchStmt:
+		in = n.Init
+	case *ast.TypeSwitchStmt:
+		in = n.Init
+	case *ast.ForStmt:
+		in = n.Init
+	default:
+		return nil, nil
+	}
+	as, ok := in.(*ast.AssignStmt)
+	if !ok {
+		return nil, nil
+	}
+	if st, values := multiValueWithReceive(as); st == nil || values == nil {
+		return nil, nil
+	}
+	return n.(ast.Stmt), as
 }
 
 // hoistOperands evaluates the values of st up to its last receive, in
