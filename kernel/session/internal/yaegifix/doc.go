@@ -419,8 +419,8 @@
 //     val. SelectorRefusals (promotionRefusals, called by the session
 //     with the types and methods of earlier cells) refuses such a struct
 //     type, naming both paths and the order of fields that works; a clash
-//     of fields only where the cell selects one. No probe: the session's
-//     TestPromotionFromTwoDepthsIsRefused.
+//     of fields only where the cell selects one, and not where item 132
+//     makes the cell exact. Probe: "promotion from two depths".
 //  57. Interface comparisons. A value of a type with methods is held in
 //     an interface as the interpreter's wrapper, and == compares the
 //     wrappers: two interfaces holding one pointer, or an interface and
@@ -1304,6 +1304,23 @@
 //     String. anyReturnEdits makes return x { var t any = x; return t }:
 //     a variable of type any keeps the type. Probe: "value returned as any
 //     loses its type".
+//  132. Promotion depth, explicit paths. Where a name is promoted from
+//     two depths (item 56), PromotedPathEdits (called by the session
+//     before the refusals) writes each selector x.f that go/types types as
+//     reaching f through embedded fields while f is also deeper as the
+//     explicit path x.E1.E2.f, which the spec defines it to be (through
+//     embedded pointers alike): s4.i read S3.S1.i for type S4 struct {
+//     S3; S1 }, now S1.i as in Go (Go's fixedbugs/bug253.go, bug485.go).
+//     promotionRefusals then lets such a type be where the cell is exact:
+//     every selector of the name typed and, where needed, rewritten, and
+//     the name a field or an unexported method no interface type of the
+//     cell or the session has. It still refuses exported methods (fmt and
+//     reflect see the method set, issue24547.go), method expressions and
+//     selectors go/types could not type or whose path names an
+//     unexported field of another package; the session keeps the names
+//     let be, so that a later cell that selects one where go/types
+//     cannot type it, or declares an interface type with it, is refused.
+//     Probe: "promotion from two depths".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a
