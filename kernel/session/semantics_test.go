@@ -247,7 +247,7 @@ func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
 	cases := []struct{ code, pos, says string }{
 		{"func f[T any](i any) string {\n\tswitch i.(type) {\n\tcase interface{ bar() T }:\n\t\treturn \"T\"\n\t}\n\treturn \"other\"\n}", "3:7", "type parameter T"},
 		{"type fooer interface{ foo() }\nfunc f[T interface {\n\tcomparable\n\tfoo()\n}](i fooer) bool {\n\tvar t T\n\treturn i != t\n}", "7:11", "i != t compares"},
-		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)", "3:6", "declared after it"},
+		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)\nfmt.Println(d)\nvar e = d + undefinedName", "3:6", "declared after it"},
 		{"import \"runtime\"\nvar st runtime.MemStats\nruntime.ReadMemStats(&st)", "3:1", "runtime.ReadMemStats"},
 		{"m := map[int]int{1: 5}\nv, ok := m[1]", "2:1", "var v T; var ok bool"},
 	}
@@ -1200,5 +1200,38 @@ func TestNewWithAValue(t *testing.T) {
 		"func nv() *int {\n\ty := 42\n\treturn new(y)\n}\nvar gx = new(0.5)\nfmt.Printf(\"%v %v %v %v %v %T\\n\", *p, *nv(), *v, *r, *gx, *gx)"
 	if got := out(t, s, code); got != "3 42 true [1 2] 0.5 float64\n" {
 		t.Errorf("new with values: %q", got)
+	}
+}
+
+// Package-level variables are initialized in Go's order, also where an
+// initializer reaches a variable declared after it through a function or
+// method it calls, or is that of a blank variable (Go's const4.go,
+// fixedbugs/bug446.go, issue51913.go); where two blank variables are to
+// be initialized (the interpreter makes the first wait for the
+// second; Go's fixedbugs/issue22326.go), the cell is refused.
+func TestInitOrderOfPackageVars(t *testing.T) {
+	s := newSession(t)
+	code := "type T int\nfunc (r T) Method1() int { return a }\nvar dummy1 = T(0).Method1()\nvar (\n\t_ = f(\"_\", c, b)\n\ta = f(\"a\")\n\tb, c = f(\"b\"), f(\"c\")\n\td = f(\"d\")\n)\n" +
+		"var x, y = g()\nvar z int\nfunc g() (int, int) { z++; return a + 1, z }\nfunc f(s string, rest ...int) int {\n\tfmt.Print(s)\n\treturn len(s)\n}\n"
+	if got, want := out(t, s, code+"fmt.Println(\"\", dummy1, x, y, z, d)"), "abc_d 1 2 1 1 1\n"; got != want {
+		t.Errorf("package-level initialization order: %q, want %q", got, want)
+	}
+	code = "var _ = func() int {\n\tcalled = true\n\treturn 0\n}()\nvar called = false\nvar seen = called\nfmt.Println(called, seen)"
+	if got, want := out(t, s, code), "true true\n"; got != want {
+		t.Errorf("blank variable initialized after the variable it sets: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func k(s string, rest ...int) int { return 0 }\nvar (\n\t_ = p\n\t_ = k(\"_\", q)\n\tq = k(\"q\")\n\tp = k(\"p\")\n)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:6") || !strings.Contains(e.Value, "declared after it") {
+		t.Errorf("two blank variables: %s: %s", e.Name, e.Value)
+	}
+}
+
+// len and cap of an array, or of a pointer to one, in a constant
+// declaration are constants, and their operand is not evaluated (Go's
+// const4.go).
+func TestConstantLenOfArray(t *testing.T) {
+	s := newSession(t)
+	if got, want := out(t, s, "var s [][30]int\nvar p *[4]int\nconst (\n\tn = len(s[10])\n\tm = cap(*p)\n)\nfmt.Println(n, m)"), "30 4\n"; got != want {
+		t.Errorf("constant len of an array: %q, want %q", got, want)
 	}
 }

@@ -578,6 +578,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	for is := range s.imports {
 		imports = append(imports, is)
 	}
+	code = yaegifix.InitOrderEdits(code, &s.decls, imports, s.typesIm)
 	code, resolved := yaegifix.PromotedPathEdits(code, &s.decls, imports, s.typesIm)
 	declSrc := code
 	if code, err = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs); err != nil {

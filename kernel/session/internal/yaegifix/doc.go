@@ -217,7 +217,8 @@
 //     method it calls, or a blank one whose initializer uses such a var at
 //     all (the interpreter orders vars by the names their initializers
 //     and function literals mention, not through calls, and initializes
-//     blank vars in place; initOrderRefusals), and
+//     blank vars in place; initOrderRefusals, where item 133 cannot
+//     reorder them), and
 //     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
 //     genericEdits refuse them with the construct and what to write.
 //     Probe: "type parameter in a type switch".
@@ -1321,6 +1322,28 @@
 //     let be, so that a later cell that selects one where go/types
 //     cannot type it, or declares an interface type with it, is refused.
 //     Probe: "promotion from two depths".
+//  133. Package-level initialization order. yaegi orders a chunk's
+//     package-level vars by the names their initializers mention, not
+//     through the functions and methods they call, and a blank var waits
+//     for the last blank var declared (it takes the blank name for a
+//     dependency): var early = h() before var late = 3, where h returns
+//     late, gave 0 (Go's const4.go, fixedbugs/bug446.go, issue51913.go).
+//     Where initOrderRefusals would refuse a cell, InitOrderEdits (called
+//     by the session first) types it with go/types and writes its var
+//     declarations in Go's order (Info.InitOrder: one declaration per
+//     initializer, var a, b = f() staying one) at the end of their chunk,
+//     blanking them where they stood, so that the refusal no longer
+//     applies. It leaves the cell as it is (refused) where the cell does
+//     not type, the order would run a later chunk's var before an earlier
+//     one's, two blank vars are initialized, or yaegi's order of the
+//     rewritten chunk (its dependencies by name) would differ from it.
+//     Probe: "variable reached through a call initialized later".
+//  134. Constant len of an array. In a constant declaration, len(x) or
+//     cap(x) of an array or a pointer to one is a constant and x is not
+//     evaluated; yaegi evaluates it: const n = len(s[10]) for an s of type
+//     [][30]int printed a panic and stopped the cell (Go's const4.go).
+//     foldConstants writes such a call as its value, where go/types types
+//     the declaration. Probe: "constant len of an array element".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a
