@@ -646,18 +646,23 @@ func TestNilDereferenceAssignedPanics(t *testing.T) {
 // TestInitOrderThroughCalls checks package-level variables whose
 // initializers reach a variable declared after them through a function or
 // method, or from a blank variable: Go initializes that variable first,
-// the interpreter did not (0 where Go has 1), so the cell is refused.
+// the interpreter did not (0 where Go has 1); the declarations are
+// written in Go's order, and where they cannot be (two blank variables)
+// the cell is refused.
 func TestInitOrderThroughCalls(t *testing.T) {
 	s := newSession(t)
-	for _, code := range []string{
-		"type T int\nfunc (T) M() int { return a }\nvar d = T(0).M()\nvar a = id(1)\nfunc id(x int) int { return x }",
-		"func f() int { return a }\nvar d = f()\nvar a = id(1)\nfunc id(x int) int { return x }",
-		"var _ = func() int { a = false; return 0 }()\nvar a = true\nvar b = a",
+	for code, want := range map[string]string{
+		"type T int\nfunc (T) M() int { return a1 }\nvar d1 = T(0).M()\nvar a1 = id1(1)\nfunc id1(x int) int { return x }\nfmt.Println(d1, a1)": "1 1\n",
+		"func f() int { return a2 }\nvar d2 = f()\nvar a2 = id2(1)\nfunc id2(x int) int { return x }\nfmt.Println(d2, a2)":                      "1 1\n",
+		"var _ = func() int { a3 = false; return 0 }()\nvar a3 = true\nvar b3 = a3\nfmt.Println(a3, b3)":                                        "false false\n",
 	} {
-		e := fails(t, s, code)
-		if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
-			t.Errorf("cell %q: %v", code, e)
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
 		}
+	}
+	e := fails(t, s, "var _ = func() int { a = false; return 0 }()\nvar _ = 1\nvar a = true\nvar b = a")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
+		t.Errorf("two blank variables: %v", e)
 	}
 	// What the interpreter orders itself still runs.
 	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\n" +
