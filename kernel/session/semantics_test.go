@@ -246,7 +246,7 @@ func TestSilentlyWrongConstructsAreRefused(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ code, pos, says string }{
 		{"func f[T any](i any) string {\n\tswitch i.(type) {\n\tcase interface{ bar() T }:\n\t\treturn \"T\"\n\t}\n\treturn \"other\"\n}", "3:7", "type parameter T"},
-		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)", "3:6", "declared after it"},
+		{"func f() int { return 1 }\nvar (\n\t_ = d\n\td = f()\n)\nfmt.Println(d)\nvar e = d + undefinedName", "3:6", "declared after it"},
 		{"import \"runtime\"\nvar st runtime.MemStats\nruntime.ReadMemStats(&st)", "3:1", "runtime.ReadMemStats"},
 		{"m := map[int]int{1: 5}\nv, ok := m[1]", "2:1", "var v T; var ok bool"},
 	}
@@ -669,18 +669,23 @@ func TestNilDereferenceAssignedPanics(t *testing.T) {
 // TestInitOrderThroughCalls checks package-level variables whose
 // initializers reach a variable declared after them through a function or
 // method, or from a blank variable: Go initializes that variable first,
-// the interpreter did not (0 where Go has 1), so the cell is refused.
+// the interpreter did not (0 where Go has 1); the declarations are
+// written in Go's order, and where they cannot be (two blank variables)
+// the cell is refused.
 func TestInitOrderThroughCalls(t *testing.T) {
 	s := newSession(t)
-	for _, code := range []string{
-		"type T int\nfunc (T) M() int { return a }\nvar d = T(0).M()\nvar a = id(1)\nfunc id(x int) int { return x }",
-		"func f() int { return a }\nvar d = f()\nvar a = id(1)\nfunc id(x int) int { return x }",
-		"var _ = func() int { a = false; return 0 }()\nvar a = true\nvar b = a",
+	for code, want := range map[string]string{
+		"type T int\nfunc (T) M() int { return a1 }\nvar d1 = T(0).M()\nvar a1 = id1(1)\nfunc id1(x int) int { return x }\nfmt.Println(d1, a1)": "1 1\n",
+		"func f() int { return a2 }\nvar d2 = f()\nvar a2 = id2(1)\nfunc id2(x int) int { return x }\nfmt.Println(d2, a2)":                      "1 1\n",
+		"var _ = func() int { a3 = false; return 0 }()\nvar a3 = true\nvar b3 = a3\nfmt.Println(a3, b3)":                                        "false false\n",
 	} {
-		e := fails(t, s, code)
-		if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
-			t.Errorf("cell %q: %v", code, e)
+		if got := out(t, s, code); got != want {
+			t.Errorf("cell %q: %q, want %q", code, got, want)
 		}
+	}
+	e := fails(t, s, "var _ = func() int { a = false; return 0 }()\nvar _ = 1\nvar a = true\nvar b = a")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "declare a before") {
+		t.Errorf("two blank variables: %v", e)
 	}
 	// What the interpreter orders itself still runs.
 	code := "var x = y + 1\nvar y = id(2)\nvar z = func() int { return w }()\nvar w = id(5)\nfunc id(a int) int { return a }\n" +
@@ -1234,5 +1239,38 @@ func TestAnyIsInterface(t *testing.T) {
 	code := "var x any\nvar y interface{}\n\nvar _ = &x == &y\n\nfunc same() bool { return &x == &y }\nfmt.Printf(\"%T %T %v\\n\", &x, &y, same())"
 	if got, want := out(t, s, code), "*interface {} *interface {} false\n"; got != want {
 		t.Errorf("any and interface{}: %q, want %q", got, want)
+	}
+}
+
+// Package-level variables are initialized in Go's order, also where an
+// initializer reaches a variable declared after it through a function or
+// method it calls, or is that of a blank variable (Go's const4.go,
+// fixedbugs/bug446.go, issue51913.go); where two blank variables are to
+// be initialized (the interpreter makes the first wait for the
+// second; Go's fixedbugs/issue22326.go), the cell is refused.
+func TestInitOrderOfPackageVars(t *testing.T) {
+	s := newSession(t)
+	code := "type T int\nfunc (r T) Method1() int { return a }\nvar dummy1 = T(0).Method1()\nvar (\n\t_ = f(\"_\", c, b)\n\ta = f(\"a\")\n\tb, c = f(\"b\"), f(\"c\")\n\td = f(\"d\")\n)\n" +
+		"var x, y = g()\nvar z int\nfunc g() (int, int) { z++; return a + 1, z }\nfunc f(s string, rest ...int) int {\n\tfmt.Print(s)\n\treturn len(s)\n}\n"
+	if got, want := out(t, s, code+"fmt.Println(\"\", dummy1, x, y, z, d)"), "abc_d 1 2 1 1 1\n"; got != want {
+		t.Errorf("package-level initialization order: %q, want %q", got, want)
+	}
+	code = "var _ = func() int {\n\tcalled = true\n\treturn 0\n}()\nvar called = false\nvar seen = called\nfmt.Println(called, seen)"
+	if got, want := out(t, s, code), "true true\n"; got != want {
+		t.Errorf("blank variable initialized after the variable it sets: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func k(s string, rest ...int) int { return 0 }\nvar (\n\t_ = p\n\t_ = k(\"_\", q)\n\tq = k(\"q\")\n\tp = k(\"p\")\n)")
+	if e.Name != "CompileError" || !strings.Contains(e.Value, "3:6") || !strings.Contains(e.Value, "declared after it") {
+		t.Errorf("two blank variables: %s: %s", e.Name, e.Value)
+	}
+}
+
+// len and cap of an array, or of a pointer to one, in a constant
+// declaration are constants, and their operand is not evaluated (Go's
+// const4.go).
+func TestConstantLenOfArray(t *testing.T) {
+	s := newSession(t)
+	if got, want := out(t, s, "var s [][30]int\nvar p *[4]int\nconst (\n\tn = len(s[10])\n\tm = cap(*p)\n)\nfmt.Println(n, m)"), "30 4\n"; got != want {
+		t.Errorf("constant len of an array: %q, want %q", got, want)
 	}
 }

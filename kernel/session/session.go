@@ -160,6 +160,9 @@ type Session struct {
 	plan      *yaegifix.Plan
 	funcWhere map[string]string
 	typeSrc   map[string]typeDecl // the types cells declared
+	// The names promoted through embedded fields from two depths in the
+	// types of cells, with such a type (yaegifix.SelectorRefusals).
+	twoDepths map[string]string
 	// compiledTypeSrc holds the sources of the types of the cells that
 	// compiled, also of those that then failed, whose types the
 	// interpreter keeps (PhantomTypes).
@@ -377,6 +380,7 @@ func (s *Session) reset() error {
 	s.embeds = map[string][]string{}
 	s.funcWhere = map[string]string{}
 	s.typeSrc = map[string]typeDecl{}
+	s.twoDepths = map[string]string{}
 	s.compiledTypeSrc = map[string]string{}
 	s.oldSlots = map[string][]reflect.Value{}
 	p, err := yaegifix.Prepare(preludeSource(s.opts.Host.Imports), s.imports, nil)
@@ -581,11 +585,13 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 		return nil, syntaxError(err)
 	}
 	code = yaegifix.MethodValueEdits(code, typeSrcs, s.cellMethods(), s.isGlobalVar)
-	declSrc := code
 	imports := make([]yaegifix.ImportSpec, 0, len(s.imports))
 	for is := range s.imports {
 		imports = append(imports, is)
 	}
+	code = yaegifix.InitOrderEdits(code, &s.decls, imports, s.typesIm)
+	code, resolved := yaegifix.PromotedPathEdits(code, &s.decls, imports, s.typesIm)
+	declSrc := code
 	if code, err = yaegifix.IfaceCopyEdits(code, &s.decls, imports, s.typesIm, typeSrcs); err != nil {
 		return nil, syntaxError(err)
 	}
@@ -621,7 +627,7 @@ func (s *Session) eval(ctx context.Context, code string) (*display.Bundle, *Erro
 	if err := yaegifix.TypedNilRefusals(declSrc, s.isPointerVar, s.isCompiledIfaceVar); err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := yaegifix.SelectorRefusals(declSrc, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar); err != nil {
+	if err := yaegifix.SelectorRefusals(declSrc, typeSrcs, s.cellMethods(), s.imports[yaegifix.ImportSpec{Path: "reflect"}], s.isGlobalVar, resolved, s.twoDepths); err != nil {
 		return nil, syntaxError(err)
 	}
 	if err := yaegifix.LocalTypeRefusals(declSrc, s.compiledTypes(), yaegifix.PhantomTypes(declSrc, s.compiledTypes()), s.isGenericFunc(declSrc)); err != nil {

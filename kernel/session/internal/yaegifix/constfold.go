@@ -88,12 +88,14 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 		}
 	}
 	var edits []edit
+	var inConst *ast.GenDecl // the const declaration being walked
 	ast.Inspect(f, func(n ast.Node) bool {
 		if g, ok := n.(*ast.GenDecl); ok && g.Tok == token.CONST {
 			if e, ok := foldGroup(g, info, pos, src, qual); ok && !failsIn(g) {
 				edits = append(edits, e...)
 				return false
 			}
+			inConst = g
 			return true
 		}
 		if x, ok := n.(ast.Expr); ok && !failsIn(x) {
@@ -129,7 +131,17 @@ func foldConstants(src string, decl bool, isVar func(string) bool) string {
 			}
 		}
 		call, ok := n.(*ast.CallExpr)
-		if !ok || !isBuiltin(call.Fun, info, "real", "imag") || failsIn(call) {
+		if !ok || failsIn(call) {
+			return true
+		}
+		// In a constant declaration, len(x) or cap(x) of an array, or of
+		// a pointer to one, is a constant, and x is not evaluated (it
+		// has no receive or call); the interpreter evaluates it: const n
+		// = len(s[10]) for an s of type [][30]int panicked (Go's
+		// const4.go).
+		lenOfArray := inConst != nil && call.Pos() >= inConst.Pos() && call.End() <= inConst.End() &&
+			isBuiltin(call.Fun, info, "len", "cap") && len(call.Args) == 1 && info.Types[call.Args[0]].Value == nil
+		if !lenOfArray && !isBuiltin(call.Fun, info, "real", "imag") {
 			return true
 		}
 		tv := info.Types[call]

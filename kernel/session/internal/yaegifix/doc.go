@@ -218,7 +218,8 @@
 //     method it calls, or a blank one whose initializer uses such a var at
 //     all (the interpreter orders vars by the names their initializers
 //     and function literals mention, not through calls, and initializes
-//     blank vars in place; initOrderRefusals), and
+//     blank vars in place; initOrderRefusals, where item 150 cannot
+//     reorder them), and
 //     runtime.ReadMemStats (the interpreter's memory). semanticEdits and
 //     genericEdits refuse them with the construct and what to write.
 //     Probe: "type parameter in a type switch".
@@ -426,8 +427,8 @@
 //     val. SelectorRefusals (promotionRefusals, called by the session
 //     with the types and methods of earlier cells) refuses such a struct
 //     type, naming both paths and the order of fields that works; a clash
-//     of fields only where the cell selects one. No probe: the session's
-//     TestPromotionFromTwoDepthsIsRefused.
+//     of fields only where the cell selects one, and not where item 149
+//     makes the cell exact. Probe: "promotion from two depths".
 //  57. Interface comparisons. A value of a type with methods is held in
 //     an interface as the interpreter's wrapper, and == compares the
 //     wrappers: two interfaces holding one pointer, or an interface and
@@ -1456,6 +1457,45 @@
 //     evaluating its values just before is the same. An else if or a
 //     labeled statement is refused. Probe: "receive among values defined
 //     in a header".
+//  149. Promotion depth, explicit paths. Where a name is promoted from
+//     two depths (item 56), PromotedPathEdits (called by the session
+//     before the refusals) writes each selector x.f that go/types types as
+//     reaching f through embedded fields while f is also deeper as the
+//     explicit path x.E1.E2.f, which the spec defines it to be (through
+//     embedded pointers alike): s4.i read S3.S1.i for type S4 struct {
+//     S3; S1 }, now S1.i as in Go (Go's fixedbugs/bug253.go, bug485.go).
+//     promotionRefusals then lets such a type be where the cell is exact:
+//     every selector of the name typed and, where needed, rewritten, and
+//     the name a field or an unexported method no interface type of the
+//     cell or the session has. It still refuses exported methods (fmt and
+//     reflect see the method set, issue24547.go), method expressions and
+//     selectors go/types could not type or whose path names an
+//     unexported field of another package; the session keeps the names
+//     let be, so that a later cell that selects one where go/types
+//     cannot type it, or declares an interface type with it, is refused.
+//     Probe: "promotion from two depths".
+//  150. Package-level initialization order. yaegi orders a chunk's
+//     package-level vars by the names their initializers mention, not
+//     through the functions and methods they call, and a blank var waits
+//     for the last blank var declared (it takes the blank name for a
+//     dependency): var early = h() before var late = 3, where h returns
+//     late, gave 0 (Go's const4.go, fixedbugs/bug446.go, issue51913.go).
+//     Where initOrderRefusals would refuse a cell, InitOrderEdits (called
+//     by the session first) types it with go/types and writes its var
+//     declarations in Go's order (Info.InitOrder: one declaration per
+//     initializer, var a, b = f() staying one) at the end of their chunk,
+//     blanking them where they stood, so that the refusal no longer
+//     applies. It leaves the cell as it is (refused) where the cell does
+//     not type, the order would run a later chunk's var before an earlier
+//     one's, two blank vars are initialized, or yaegi's order of the
+//     rewritten chunk (its dependencies by name) would differ from it.
+//     Probe: "variable reached through a call initialized later".
+//  151. Constant len of an array. In a constant declaration, len(x) or
+//     cap(x) of an array or a pointer to one is a constant and x is not
+//     evaluated; yaegi evaluates it: const n = len(s[10]) for an s of type
+//     [][30]int printed a panic and stopped the cell (Go's const4.go).
+//     foldConstants writes such a call as its value, where go/types types
+//     the declaration. Probe: "constant len of an array element".
 //
 // Two rewrites of cellEdits are not workarounds but the kernel's policy,
 // and stay after any upgrade: go statements run through _portlab.Go, so a

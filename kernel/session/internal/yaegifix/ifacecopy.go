@@ -481,7 +481,7 @@ func typeCell(cf *cellFile, im types.Importer) (*token.FileSet, *ast.File, *type
 	nerr := 0
 	conf := types.Config{Importer: im, Error: func(error) { nerr++ }}
 	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{},
-		Instances: map[*ast.Ident]types.Instance{}}
+		Instances: map[*ast.Ident]types.Instance{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	pkg, _ := conf.Check("main", fset, []*ast.File{f}, info)
 	return fset, f, pkg, info, nerr, true
 }

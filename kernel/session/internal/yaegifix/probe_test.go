@@ -537,6 +537,18 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 			"type W int\nfunc (w W) String() string { return fmt.Sprint(\"W\", int(w)) }\nfunc mk() any { return W(3) }", "fmt.Sprint(mk())"},
 			func(v any, err error, out string) bool { return v == "3" },
 			"anyReturnEdits"},
+		{"promotion from two depths", []string{"type E string\nfunc (e E) val() string { return string(e) }\ntype A struct{ E }\ntype B struct {\n\tA\n\tE\n}\ntype S1 struct{ i int }\ntype S3 struct{ S1 }\ntype S4 struct {\n\tS3\n\tS1\n}",
+			"func f() string { s := S4{S3{S1{1}}, S1{2}}; return B{A{\"a\"}, \"b\"}.val() + string(rune('0'+s.i)) }", "f()"},
+			func(v any, err error, out string) bool { return v == "a1" },
+			"PromotedPathEdits and promotionRefusals"},
+		{"variable reached through a call initialized later", []string{"var calls string\nfunc f(s string) int { calls += s; return 0 }\nfunc h() int { f(\"h\"); return late }\nvar early = h()\nvar late = f(\"l\") + 3\nvar (\n\t_ = f(\"1\")\n\t_ = z\n\tz = f(\"z\")\n)", "func r() string { return calls + string(rune('0'+early)) }", "r()"},
+			func(v any, err error, out string) bool { return v == "hlz10" },
+			"InitOrderEdits and initOrderRefusals"},
+		{"constant len of an array element", []string{"var s [][30]int\nconst n = len(s[10])", "n"},
+			func(v any, err error, out string) bool {
+				return err != nil || strings.Contains(out, "panic")
+			},
+			"foldConstants (len and cap in constant declarations)"},
 		{"blank defined from nil", []string{"func f() (r bool) { g := func(p *int) { r = p == nil }; func() func() { _f, _ := g, nil; return func() { _f(nil) } }()(); return }", "f()"},
 			func(v any, err error, out string) bool { return err != nil },
 			"the 0 for a nil argument in deferredCall"},

@@ -6,7 +6,9 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,8 +28,14 @@ import (
 // declares on them), those of earlier cells (sessionTypes holds their
 // sources, "A struct { E }", sessionMethods their methods by receiver
 // type) and the standard library's. files are the cell's chunks parsed,
-// with the line delta that makes their positions the cell's.
-func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethods map[string][]string) error {
+// with the line delta that makes their positions the cell's. A type is
+// let be where the cell is exact (resolved says PromotedPathEdits wrote
+// every selector of the name that needed it as the explicit path, and
+// the name is a field or an unexported method no interface type has);
+// twoDepths, the session's, keeps the names let be with their types, and
+// the cell is refused where it selects one of them otherwise or declares
+// an interface type with it.
+func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethods map[string][]string, resolved func(string) bool, twoDepths map[string]string) error {
 	types := map[string]ast.Expr{}
 	dup := map[string]bool{}
 	methods := map[string][]string{}
@@ -132,17 +140,76 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 			}
 		}
 	}
-	// The names selected in the cell (x.name, not of a package).
-	selected := map[string]bool{}
-	for _, p := range files {
-		ast.Inspect(p.f, func(n ast.Node) bool {
-			if se, ok := n.(*ast.SelectorExpr); ok {
-				selected[se.Sel.Name] = true
+	// The names selected in the cell (x.name, not of a package), where
+	// first, and the methods of interface types, of the cell's and the
+	// session's.
+	selected := map[string]token.Position{}
+	ifaceMethods := map[string]token.Position{}
+	inspectIfaces := func(f ast.Node, pos func(token.Pos) token.Position) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if it, ok := n.(*ast.InterfaceType); ok {
+				for _, m := range it.Methods.List {
+					for _, id := range m.Names {
+						if _, ok := ifaceMethods[id.Name]; !ok {
+							ifaceMethods[id.Name] = pos(id.Pos())
+						}
+					}
+				}
 			}
 			return true
 		})
 	}
+	for _, p := range files {
+		cellPos := func(x token.Pos) token.Position {
+			pos := p.fset.Position(x)
+			pos.Line += p.delta
+			return pos
+		}
+		ast.Inspect(p.f, func(n ast.Node) bool {
+			if se, ok := n.(*ast.SelectorExpr); ok {
+				if _, ok := selected[se.Sel.Name]; !ok {
+					selected[se.Sel.Name] = cellPos(se.Sel.Pos())
+				}
+			}
+			return true
+		})
+		inspectIfaces(p.f, cellPos)
+	}
+	for _, x := range types {
+		inspectIfaces(x, func(token.Pos) token.Position { return token.Position{} })
+	}
+	// The sources of earlier cells are tokens on one line, "V interface {
+	// a ( ) b ( ) }", which need not parse: a name before "(" in one that
+	// has an interface type may be a method.
+	for _, src := range sessionTypes {
+		if !strings.Contains(src, "interface {") {
+			continue
+		}
+		toks := strings.Fields(src)
+		for i := 0; i+1 < len(toks); i++ {
+			if toks[i+1] == "(" && token.IsIdentifier(toks[i]) {
+				if _, ok := ifaceMethods[toks[i]]; !ok {
+					ifaceMethods[toks[i]] = token.Position{}
+				}
+			}
+		}
+	}
 	var errs scanner.ErrorList
+	// exact says whether the cell selects n as Go does although n is
+	// promoted from two depths: PromotedPathEdits wrote every selector of
+	// n that needed it as the explicit path, and n is a field or an
+	// unexported method no interface type has (an exported one is in the
+	// method sets that fmt, reflect and interface types see).
+	exact := func(n string, f, s member) bool {
+		if _, sel := selected[n]; sel && !resolved(n) {
+			return false
+		}
+		if !f.method && !s.method {
+			return true
+		}
+		_, inIface := ifaceMethods[n]
+		return !ast.IsExported(n) && !inIface
+	}
 	check := func(p parsedChunk, st *ast.StructType, name string) {
 		embeds := false
 		for _, f := range st.Fields.List {
@@ -175,12 +242,26 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 		sort.Strings(order)
 		for _, n := range order {
 			f, s := first[n], shallow[n]
-			if f.depth <= s.depth || !f.method && !s.method && !selected[n] {
+			_, sel := selected[n]
+			if f.depth <= s.depth || !f.method && !s.method && !sel {
 				// A field is reached only by a selector naming it.
 				continue
 			}
-			pos := p.fset.Position(st.Pos())
-			pos.Line += p.delta
+			if exact(n, f, s) {
+				tn := name
+				if tn == "" {
+					tn = "struct"
+				}
+				twoDepths[n] = tn
+				continue
+			}
+			var pos token.Position
+			if p.fset != nil {
+				pos = p.fset.Position(st.Pos())
+				pos.Line += p.delta
+			} else if pos, sel = selected[n]; !sel {
+				pos = ifaceMethods[n]
+			}
 			what := "the struct type"
 			if name != "" {
 				what = "type " + name
@@ -212,6 +293,27 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 			return errs
 		}
 	}
+	// The names promoted from two depths in the types of earlier cells,
+	// which the cell may select where go/types could not type it, or
+	// convert to an interface type it declares.
+	for _, n := range slices.Sorted(maps.Keys(twoDepths)) {
+		pos, sel := selected[n]
+		if sel && resolved(n) {
+			sel = false
+		}
+		ipos, iface := ifaceMethods[n]
+		iface = iface && ipos.Line > 0 // the cell's own
+		if !sel && !iface {
+			continue
+		}
+		if !sel {
+			pos = ipos
+		}
+		errs.Add(pos, fmt.Sprintf(Refused+"type %s of an earlier cell has %s through its embedded fields at two depths: Go selects the shallower, "+
+			"the interpreter the one it finds first, in selectors it could not rewrite and in the method sets of interface types; "+
+			"give the struct its own %s (a method or field that names the one meant)", twoDepths[n], n, n))
+		return errs
+	}
 	return nil
 }
 
@@ -222,7 +324,7 @@ func promotionRefusals(files []parsedChunk, sessionTypes []string, sessionMethod
 // (reflectMethodRefusals); sessionTypes and sessionMethods are the types
 // and methods of earlier cells, reflectImported says that an earlier cell
 // imported reflect.
-func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod, reflectImported bool, isVar func(string) bool) error {
+func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMethod, reflectImported bool, isVar func(string) bool, resolved func(string) bool, twoDepths map[string]string) error {
 	chunks, err := split(src)
 	if err != nil {
 		return nil // PrepareCell reports it
@@ -232,7 +334,7 @@ func SelectorRefusals(src string, sessionTypes []string, sessionMethods []CellMe
 	for _, m := range sessionMethods {
 		names[m.Recv] = append(names[m.Recv], m.Name)
 	}
-	if err := promotionRefusals(files, sessionTypes, names); err != nil {
+	if err := promotionRefusals(files, sessionTypes, names, resolved, twoDepths); err != nil {
 		return err
 	}
 	if err := methodValueRefusals(files, sessionTypes, sessionMethods, isVar); err != nil {
