@@ -151,3 +151,24 @@ func TestEqualityOfATypeWithMethodsAndItsRepresentation(t *testing.T) {
 		t.Errorf("comparisons the static types decide: %q, want %q", got, want)
 	}
 }
+
+// TestSwitchOnATypeParameterWithAnInterfaceCase: switch v { case x: }
+// with v of a type parameter and x of an interface type (or the other way
+// round) matched other values than Go's in the interpreter (same(T(3), 3)
+// did, same(T(3), T(3)) did not, with x of type any); the cases are
+// compared as == of the same operands is, and stop where the types cannot
+// be told apart. The output is that of the same code compiled.
+func TestSwitchOnATypeParameterWithAnInterfaceCase(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type I interface{ M() }\ntype T int\n\nfunc (T) M() {}")
+	code := "func same[V interface{ comparable; M() }](v V, x I) string {\n\tswitch v {\n\tcase x:\n\t\treturn \"x\"\n\tcase v:\n\t\treturn \"v\"\n\t}\n\treturn \"none\"\n}\n\n" +
+		"func rev[V interface{ comparable; M() }](v V, x I) string {\n\tswitch y := x; y {\n\tcase v:\n\t\treturn \"v\"\n\t}\n\treturn \"none\"\n}\n" +
+		"fmt.Println(same(T(3), T(3)), same(T(3), T(4)), rev(T(2), T(2)), rev(T(2), nil))"
+	if got, want := out(t, s, code), "x v v none\n"; got != want {
+		t.Errorf("switch with a type parameter and an interface: %q, want %q", got, want)
+	}
+	e := fails(t, s, "func anyCase[V comparable](v V, x any) bool {\n\tswitch v {\n\tcase x:\n\t\treturn true\n\t}\n\treturn false\n}\nfmt.Println(anyCase(T(3), 3))")
+	if e.Name != "InterpreterError" || !strings.Contains(e.Value, "T or int") {
+		t.Errorf("a case of type any: %s: %s", e.Name, e.Value)
+	}
+}

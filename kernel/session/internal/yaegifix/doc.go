@@ -1038,6 +1038,15 @@
 //     decide and stops the cell where they do not. Probes: "declared type
 //     with methods in an empty interface", "type parameter compared with
 //     an interface".
+//  152. Switches on a type parameter with a case of an interface type.
+//     switch v { case x: } with v of a type parameter and x of an
+//     interface type, or the other way round, matched other values than
+//     Go's (same(T(3), 3) matched, same(T(3), T(3)) did not).
+//     typedSwitches (in IfaceCopyEdits) makes such a switch one without a
+//     tag, switch t := v; { case EqualAs(t, x, …): }, whose cases compare
+//     as typedComparisons' do (one with an init statement goes into a
+//     block; one with a label and an init statement is left alone). Probe:
+//     "switch on a type parameter with an interface case".
 //  140. any and interface{}. The interpreter takes the two for different
 //     types in pointer types: &x == &y for var x any and var y
 //     interface{} failed to compile with "mismatched types". anyEdits (in

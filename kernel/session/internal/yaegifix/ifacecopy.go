@@ -801,7 +801,7 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 		return code, refusal
 	}
 	spreads = append(spreads, stringRangeLoops(f, info, cf, fset)...)
-	comparisons := typedComparisons(f, info, pkg, cf, fset, spell)
+	comparisons := append(typedComparisons(f, info, pkg, cf, fset, spell), typedSwitches(f, info, pkg, cf, fset)...)
 	spreads = append(spreads, comparisons...)
 	spreads = append(spreads, inferredEdits(f, info, pkg, names, cf, fset)...)
 	spreads = append(spreads, shiftCountEdits(f, info, pkg, cf, fset)...)

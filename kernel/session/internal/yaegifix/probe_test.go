@@ -431,6 +431,9 @@ func TestYaegiStillNeedsTheWorkarounds(t *testing.T) {
 				return err != nil && strings.Contains(err.Error(), "mismatched types")
 			},
 			"anyEdits"},
+		{"switch on a type parameter with an interface case", []string{"type sT int\nfunc (sT) M() {}\nfunc swSame[V comparable](v V, x any) bool { switch v { case x: return true }; return false }", "swSame(sT(3), sT(3))"},
+			func(v any, err error, out string) bool { return v == false },
+			"typedSwitches"},
 		{"declared type with methods in an empty interface", []string{"type pm int\nfunc (pm) foo() {}", "any(3) == any(pm(3))"},
 			func(v any, err error, out string) bool { return v == true },
 			"typedComparisons and EqualAs"},

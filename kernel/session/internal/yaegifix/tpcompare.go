@@ -190,3 +190,98 @@ func anyEdits(f *ast.File, info *types.Info, cf *cellFile, fset *token.FileSet) 
 	})
 	return edits
 }
+
+// typedSwitches rewrites the switch statements whose tag is of a type
+// parameter and a case of an interface type, or the other way round, into
+// switches without a tag whose cases compare through EqualAs, as
+// typedComparisons does for ==: the interpreter matched func same[V
+// comparable](v V, x any) bool { switch v { case x: … } } for same(T(3),
+// 3) and not for same(T(3), T(3)) (Go: the other way round). The tag is
+// evaluated once, into a variable the switch declares (a switch with an
+// init statement goes into a block of its own, one with a label too is
+// left alone); the cases are compared in order, as Go does.
+func typedSwitches(f *ast.File, info *types.Info, pkg *types.Package, cf *cellFile, fset *token.FileSet) []edit {
+	var edits []edit
+	at := func(p token.Pos) (int, bool) { return cf.cellOffset(fset.Position(p).Offset) }
+	labeled := map[ast.Stmt]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			labeled[ls.Stmt] = true
+		}
+		sw, ok := n.(*ast.SwitchStmt)
+		if !ok || sw.Tag == nil {
+			return true
+		}
+		tt := info.TypeOf(sw.Tag)
+		if tt == nil {
+			return true
+		}
+		tagParam, tagIface := isTypeParam(tt), types.IsInterface(tt) && !isTypeParam(tt)
+		if !tagParam && !tagIface || sw.Init != nil && labeled[sw] {
+			return true
+		}
+		tmp := fmt.Sprintf("%s%dsw", tempPrefix, blockSeq.Add(1))
+		var es []edit
+		mixed := false
+		for _, st := range sw.Body.List {
+			for _, e := range st.(*ast.CaseClause).List {
+				tv, ok := info.Types[e]
+				if !ok || tv.Type == nil {
+					return true
+				}
+				b, ok1 := at(e.Pos())
+				end, ok2 := at(e.End())
+				if !ok1 || !ok2 {
+					return true
+				}
+				open, close := tmp+" == (", ")"
+				if !tv.IsNil() && tv.Value == nil {
+					eParam, eIface := isTypeParam(tv.Type), types.IsInterface(tv.Type) && !isTypeParam(tv.Type)
+					var d1, d2, hint string
+					switch {
+					case tagParam && eIface:
+						d1 = describeType(tv.Type, pkg)
+						d2, mixed = d1, true
+					case tagIface && eParam:
+						d1 = describeType(tt, pkg)
+						d2, mixed = d1, true
+					case tagParam && eParam && types.Identical(tt, tv.Type):
+						d1, d2, hint = "P", "P", "any(new("+types.TypeString(tt, nil)+"))"
+					case tagIface && !eParam:
+						d1, d2 = describeType(tt, pkg), describeOperand(e, info, pkg)
+					default:
+						return true
+					}
+					if hint == "" {
+						hint = "nil"
+					}
+					open, close = equalAsFunc+"("+tmp+", ", fmt.Sprintf(", %q, %q, %s)", d1, d2, hint)
+				}
+				es = append(es, edit{b, b, open}, edit{end, end, close})
+			}
+		}
+		if !mixed {
+			return true
+		}
+		tb, ok1 := at(sw.Tag.Pos())
+		te, ok2 := at(sw.Tag.End())
+		sb, ok3 := at(sw.Switch)
+		rb, ok4 := at(sw.Body.Rbrace)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return true
+		}
+		if sw.Init == nil {
+			es = append(es, edit{tb, tb, tmp + " := "}, edit{te, te, ";"})
+		} else {
+			ib, ok5 := at(sw.Init.Pos())
+			ie, ok6 := at(sw.Init.End())
+			if !ok5 || !ok6 {
+				return true
+			}
+			es = append(es, edit{sb, ib, "{ "}, edit{ie, tb, "; switch " + tmp + " := "}, edit{te, te, ";"}, edit{rb + 1, rb + 1, " }"})
+		}
+		edits = append(edits, es...)
+		return true
+	})
+	return edits
+}
