@@ -1034,8 +1034,10 @@
 //     parameter a call of EqualAs, with the types each operand can hold
 //     as its static type says (any type, a type of the cells, a compiled
 //     type, the cells' types with an interface's methods, the same type
-//     parameter as the other operand); EqualAs answers where those sets
-//     decide and stops the cell where they do not. Probes: "declared type
+//     parameter as the other operand; a constant compared with an
+//     interface is of its default type, as the interpreter's own == of
+//     g(pm(3)) == 3 was true); EqualAs answers where those sets decide and
+//     stops the cell where they do not. Probes: "declared type
 //     with methods in an empty interface", "type parameter compared with
 //     an interface".
 //  152. Switches on a type parameter with a case of an interface type.

@@ -20,7 +20,8 @@ import (
 // does, converting the value to the interface (the interpreter compared it
 // with its wrapper of the interface: h(myint(3), myint(3)) with func h[T
 // C](t T, i I) bool { return t == i } was false, Go's typeparam/equal.go).
-// Comparisons with a constant or nil are left alone.
+// Comparisons with nil are left alone; a constant compared with an
+// interface is of its type (its default type if untyped), as in Go.
 //
 // A comparison of two values of one concrete type that is not a struct is
 // written with each operand converted to that type, T(x) == T(y), which
@@ -37,11 +38,17 @@ func typedComparisons(f *ast.File, info *types.Info, pkg *types.Package, cf *cel
 		}
 		tx, okx := info.Types[b.X]
 		ty, oky := info.Types[b.Y]
-		if !okx || !oky || tx.Type == nil || ty.Type == nil || tx.IsNil() || ty.IsNil() || tx.Value != nil || ty.Value != nil {
+		if !okx || !oky || tx.Type == nil || ty.Type == nil || tx.IsNil() || ty.IsNil() || tx.Value != nil && ty.Value != nil {
 			return true
 		}
 		px, py := isTypeParam(tx.Type), isTypeParam(ty.Type)
 		ix, iy := types.IsInterface(tx.Type) && !px, types.IsInterface(ty.Type) && !py
+		if (tx.Value != nil || ty.Value != nil) && !(ix && !py || iy && !px) {
+			// A constant is compared with an interface only: given to
+			// EqualAs it takes its default type, which is the one Go
+			// converts it to there (and not a type parameter's).
+			return true
+		}
 		var dx, dy, hint string
 		switch {
 		case px && py:
