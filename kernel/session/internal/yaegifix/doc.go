@@ -1035,8 +1035,8 @@
 //     as its static type says (any type, a type of the cells, a compiled
 //     type, the cells' types with an interface's methods, the same type
 //     parameter as the other operand; a constant compared with an
-//     interface is of its default type, as the interpreter's own == of
-//     g(pm(3)) == 3 was true); EqualAs answers where those sets decide and
+//     interface is of its default type: the interpreter's own == made
+//     g(pm(3)) == 3 true); EqualAs answers where those sets decide and
 //     stops the cell where they do not. Probes: "declared type
 //     with methods in an empty interface", "type parameter compared with
 //     an interface".
