@@ -64,18 +64,7 @@ func funcReturnEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 		})
 	}
 	walk(f, nil)
-	local := map[string]bool{} // names declared in functions
-	for id, o := range info.Defs {
-		if o != nil && o.Parent() != nil && o.Parent() != pkg.Scope() {
-			local[id.Name] = true
-		}
-	}
-	qual := func(p *types.Package) string {
-		if p == pkg {
-			return ""
-		}
-		return p.Name()
-	}
+	writable := chunkTypeWriter(pkg, info)
 	var edits []edit
 	for _, r := range rets {
 		sig := sigOf[r]
@@ -88,24 +77,55 @@ func funcReturnEdits(fset *token.FileSet, f *ast.File, off int, src string) []ed
 			continue
 		}
 		t := sig.Results().At(0).Type()
-		if _, ok := t.Underlying().(*types.Signature); !ok || !spellable(t, pkg) || anyType(t, func(t types.Type) bool {
-			b, ok := t.(*types.Basic)
-			return ok && b.Kind() == types.Invalid
-		}) {
+		if _, ok := t.Underlying().(*types.Signature); !ok {
 			continue
 		}
-		text := types.TypeString(t, qual)
-		clash := false
-		for _, name := range identRE.FindAllString(text, -1) {
-			clash = clash || local[name]
-		}
-		if clash {
+		text, ok := writable(t)
+		if !ok {
 			continue
 		}
 		tmp := fmt.Sprintf("%s%d", tempPrefix, blockSeq.Add(1))
 		edits = append(edits, edit{pos(r.Pos()), pos(r.End()), "{ var " + tmp + " " + text + " = " + id.Name + "; return " + tmp + " }"})
 	}
 	return edits
+}
+
+// chunkTypeWriter returns a function that writes a type go/types gave a
+// chunk typed on its own (pkg, info) as the chunk can: not where it
+// mentions a type declared in a function, a type parameter, an
+// instantiation, an invalid type or a name the chunk declares in a
+// function.
+func chunkTypeWriter(pkg *types.Package, info *types.Info) func(types.Type) (string, bool) {
+	local := map[string]bool{} // names declared in functions
+	for id, o := range info.Defs {
+		if o != nil && o.Parent() != nil && o.Parent() != pkg.Scope() {
+			local[id.Name] = true
+		}
+	}
+	qual := func(p *types.Package) string {
+		if p == pkg {
+			return ""
+		}
+		return p.Name()
+	}
+	return func(t types.Type) (string, bool) {
+		if !spellable(t, pkg) || anyType(t, func(t types.Type) bool {
+			if n, ok := t.(*types.Named); ok && n.TypeArgs() != nil {
+				return true
+			}
+			b, ok := t.(*types.Basic)
+			return ok && b.Kind() == types.Invalid
+		}) {
+			return "", false
+		}
+		text := types.TypeString(t, qual)
+		for _, name := range identRE.FindAllString(text, -1) {
+			if local[name] {
+				return "", false
+			}
+		}
+		return text, true
+	}
 }
 
 // identRE matches the names in the text of a type.

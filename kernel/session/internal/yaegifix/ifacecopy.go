@@ -350,6 +350,21 @@ func (cf *cellFile) cellOffset(off int) (int, bool) {
 	return 0, false
 }
 
+// cellDecls returns the declarations of f, cf typed, that come from the
+// cell: its own and the function holding its statements.
+func (cf *cellFile) cellDecls(f *ast.File, fset *token.FileSet) []ast.Decl {
+	var decls []ast.Decl
+	for _, decl := range f.Decls {
+		if _, in := cf.cellOffset(fset.Position(decl.Pos()).Offset); !in {
+			if fd, ok := decl.(*ast.FuncDecl); !ok || fd.Name.Name != "_portlabCell" {
+				continue
+			}
+		}
+		decls = append(decls, decl)
+	}
+	return decls
+}
+
 // layout returns code as a cellFile, or false when it cannot be laid out.
 func layout(code string, d *Decls, imports []ImportSpec) (*cellFile, bool) {
 	chunks, err := split(code)
@@ -788,13 +803,7 @@ func IfaceCopyEdits(code string, d *Decls, imports []ImportSpec, im types.Import
 		}
 		return true
 	}
-	for _, decl := range f.Decls {
-		fpos := fset.Position(decl.Pos()).Offset
-		if _, in := cf.cellOffset(fpos); !in {
-			if fd, ok := decl.(*ast.FuncDecl); !ok || fd.Name.Name != "_portlabCell" {
-				continue
-			}
-		}
+	for _, decl := range cf.cellDecls(f, fset) {
 		ast.Inspect(decl, walk)
 	}
 	if refusal != nil {

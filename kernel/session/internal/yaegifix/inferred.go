@@ -152,12 +152,7 @@ func inferredEdits(f *ast.File, info *types.Info, pkg *types.Package, names map[
 			edit{e, e, callee + "(" + strings.Join(pass, ", ") + ") }"})
 		return true
 	}
-	for _, decl := range f.Decls {
-		if _, in := cf.cellOffset(fset.Position(decl.Pos()).Offset); !in {
-			if fd, ok := decl.(*ast.FuncDecl); !ok || fd.Name.Name != "_portlabCell" {
-				continue
-			}
-		}
+	for _, decl := range cf.cellDecls(f, fset) {
 		stack = stack[:0]
 		ast.Inspect(decl, visit)
 	}

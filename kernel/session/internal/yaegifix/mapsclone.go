@@ -54,12 +54,7 @@ func mapsCloneEdits(f *ast.File, info *types.Info, pkg *types.Package, names map
 		}
 		return true
 	}
-	for _, decl := range f.Decls {
-		if _, in := cf.cellOffset(fset.Position(decl.Pos()).Offset); !in {
-			if fd, ok := decl.(*ast.FuncDecl); !ok || fd.Name.Name != "_portlabCell" {
-				continue
-			}
-		}
+	for _, decl := range cf.cellDecls(f, fset) {
 		ast.Inspect(decl, walk)
 	}
 	return edits

@@ -49,36 +49,7 @@ func promotedExprEdits(fset *token.FileSet, f *ast.File, off int, src string) []
 			}
 		}
 	}
-	local := map[string]bool{}
-	for id, o := range info.Defs {
-		if o != nil && o.Parent() != nil && o.Parent() != pkg.Scope() {
-			local[id.Name] = true
-		}
-	}
-	qual := func(p *types.Package) string {
-		if p == pkg {
-			return ""
-		}
-		return p.Name()
-	}
-	writable := func(t types.Type) (string, bool) {
-		if !spellable(t, pkg) || anyType(t, func(t types.Type) bool {
-			if n, ok := t.(*types.Named); ok && n.TypeArgs() != nil {
-				return true
-			}
-			b, ok := t.(*types.Basic)
-			return ok && b.Kind() == types.Invalid
-		}) {
-			return "", false
-		}
-		text := types.TypeString(t, qual)
-		for _, name := range identRE.FindAllString(text, -1) {
-			if local[name] {
-				return "", false
-			}
-		}
-		return text, true
-	}
+	writable := chunkTypeWriter(pkg, info)
 	var edits []edit
 	for _, se := range sels {
 		sel := info.Selections[se]
