@@ -69,7 +69,7 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 		}
 		// Names the chunk binds other than by a function declaration
 		// (variables, parameters) may hide a function results counts.
-		local := map[string]bool{}
+		local := boundNames(f)
 		// Variables the chunk makes from a package's function or type:
 		// their methods are compiled, and may have several results.
 		compiledVars := map[string]bool{}
@@ -77,28 +77,14 @@ func callArgEdits(isPkg func(string) bool, results map[string]int, isCompiledVar
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				for i, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						local[id.Name] = true
-						if len(n.Rhs) == len(n.Lhs) && fromPackage(n.Rhs[i], compiled) {
-							compiledVars[id.Name] = true
-						}
+					if id, ok := l.(*ast.Ident); ok && len(n.Rhs) == len(n.Lhs) && fromPackage(n.Rhs[i], compiled) {
+						compiledVars[id.Name] = true
 					}
 				}
 			case *ast.ValueSpec:
 				for i, id := range n.Names {
-					local[id.Name] = true
 					if len(n.Values) == len(n.Names) && fromPackage(n.Values[i], compiled) || n.Type != nil && fromPackage(n.Type, compiled) {
 						compiledVars[id.Name] = true
-					}
-				}
-			case *ast.Field:
-				for _, id := range n.Names {
-					local[id.Name] = true
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						local[id.Name] = true
 					}
 				}
 			}

@@ -204,32 +204,7 @@ func fmtArgEdits(isPkg func(string) bool, results map[string]int) func(fset *tok
 		}
 		// Names the chunk binds: fmt may be a variable, a function of the
 		// cells may be hidden.
-		local := map[string]bool{}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				for _, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						local[id.Name] = true
-					}
-				}
-			case *ast.ValueSpec:
-				for _, id := range n.Names {
-					local[id.Name] = true
-				}
-			case *ast.Field:
-				for _, id := range n.Names {
-					local[id.Name] = true
-				}
-			case *ast.RangeStmt:
-				for _, e := range []ast.Expr{n.Key, n.Value} {
-					if id, ok := e.(*ast.Ident); ok {
-						local[id.Name] = true
-					}
-				}
-			}
-			return true
-		})
+		local := boundNames(f)
 		if local["fmt"] {
 			return nil
 		}
@@ -403,4 +378,37 @@ func plainVar(id *ast.Ident, depth int) bool {
 		return plainType(d.Type)
 	}
 	return false
+}
+
+// boundNames returns the names f binds other than by a function or type
+// declaration: by assignments, var and const specs, parameters, results
+// and fields, and range clauses.
+func boundNames(f ast.Node) map[string]bool {
+	local := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					local[id.Name] = true
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				local[id.Name] = true
+			}
+		case *ast.Field:
+			for _, id := range n.Names {
+				local[id.Name] = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					local[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	return local
 }
